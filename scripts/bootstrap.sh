@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install everything the project needs, idempotently: Debian packages when missing,
+# then a virtual environment in .venv with the project and its dev extras.
+# Sourced or run by scripts/check-fixtures and scripts/test; safe to run repeatedly.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+apt_packages=(glslc spirv-cross)
+[ "${TOSA_VKSHADER_WITH_BROWSER:-0}" = 1 ] && apt_packages+=(chromium)
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing Debian packages: ${missing[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -qq >&2
+  $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "bootstrap: creating .venv" >&2
+  "$python" -m venv .venv >&2
+fi
+# Reinstall only when the dependency list changed.
+stamp=".venv/.tosa-vkshader-installed"
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "bootstrap: installing Python packages into .venv" >&2
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]" >&2
+  echo "$want" > "$stamp"
+fi

@@ -1,0 +1,129 @@
+"""Options, and reading them from ``[tool.tosa-vkshader]`` in the nearest pyproject.toml."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from .diagnostics import Diagnostic, Location, Severity, rule
+
+WorkgroupSemantics = Literal["local-size", "dispatch"]
+WORKGROUP_SEMANTICS: tuple[str, ...] = ("local-size", "dispatch")
+
+BAD_CONFIG = rule(
+    "VKS901", "bad-config", Severity.ERROR,
+    summary="The `[tool.tosa-vkshader]` table in pyproject.toml is invalid.",
+    why="A misspelled option would otherwise be ignored silently and the check would run "
+        "with settings the user did not choose.",
+    bad='[tool.tosa-vkshader]\nworkgroup-semantic = "dispatch"',
+    good='[tool.tosa-vkshader]\nworkgroup-semantics = "dispatch"',
+)
+
+
+class ConfigError(ValueError):
+    """Raised for unusable configuration; the CLI turns it into exit code 2."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that changes what the checker reports."""
+
+    select: tuple[str, ...] = ()  # code prefixes; empty means all
+    ignore: tuple[str, ...] = ()  # code prefixes
+    workgroup_semantics: WorkgroupSemantics = "local-size"
+    max_file_size: int = 16 * 1024 * 1024
+    max_depth: int = 64
+    target_env: str = "vulkan1.3"
+    severity: dict[str, Severity] = field(default_factory=dict)  # per-code override
+
+    def enabled(self, code: str) -> bool:
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        return not any(code.startswith(p) for p in self.ignore)
+
+    def with_overrides(self, **changes: Any) -> Options:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+_KEY_TO_FIELD = {f.name.replace("_", "-"): f.name for f in fields(Options)}
+
+
+def _codes(value: Any, key: str, path: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [v for v in value.replace(" ", "").split(",") if v]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _fail(path, f"`{key}` must be a list of rule codes, got {value!r}")
+    return tuple(v.upper() for v in value)
+
+
+def _fail(path: str, message: str, hint: str | None = None):
+    diag = BAD_CONFIG.at("", message, hint=hint).located(Location(path, 1, 1))
+    raise ConfigError(diag)
+
+
+def options_from_table(table: dict[str, Any], path: str = "pyproject.toml") -> Options:
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        name = _KEY_TO_FIELD.get(key)
+        if name is None:
+            import difflib
+
+            close = difflib.get_close_matches(key, list(_KEY_TO_FIELD), n=1)
+            _fail(path, f"unknown option `{key}` in [tool.tosa-vkshader]",
+                  f"did you mean `{close[0]}`?" if close else
+                  f"known options: {', '.join(sorted(_KEY_TO_FIELD))}")
+        if name in ("select", "ignore"):
+            changes[name] = _codes(value, key, path)
+        elif name == "workgroup_semantics":
+            if value not in WORKGROUP_SEMANTICS:
+                _fail(path, f"`workgroup-semantics` is {value!r}",
+                      'use "local-size" (the spec) or "dispatch" (the reference converter)')
+            changes[name] = value
+        elif name in ("max_file_size", "max_depth"):
+            if type(value) is not int or value < 1:
+                _fail(path, f"`{key}` must be a positive integer, got {value!r}")
+            changes[name] = value
+        elif name == "target_env":
+            if not isinstance(value, str):
+                _fail(path, f"`target-env` must be a string, got {value!r}")
+            changes[name] = value
+        elif name == "severity":
+            if not isinstance(value, dict):
+                _fail(path, "`severity` must be a table of CODE = \"error|warning|info\"")
+            try:
+                changes[name] = {c.upper(): Severity.parse(s) for c, s in value.items()}
+            except (KeyError, AttributeError):
+                _fail(path, f"`severity` values must be error, warning or info: {value!r}")
+    return Options(**changes)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    start = start.resolve()
+    for folder in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_options(start: Path | None = None, config_file: Path | None = None) -> Options:
+    """Options from ``config_file`` or from the pyproject.toml nearest to ``start``."""
+    path = config_file or find_pyproject(start or Path.cwd())
+    if path is None:
+        return Options()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        _fail(str(path), f"cannot read {path}: {exc}")
+    table = data.get("tool", {}).get("tosa-vkshader")
+    if table is None:
+        return Options()
+    if not isinstance(table, dict):
+        _fail(str(path), "[tool.tosa-vkshader] must be a table")
+    return options_from_table(table, str(path))

@@ -1,0 +1,169 @@
+"""Diagnostics, their locations, and the rule registry.
+
+Every problem the tool reports is a :class:`Diagnostic` produced by a :class:`Rule`.
+Rules are declared once, next to the check that emits them, with their documentation
+(what, why, a bad and a good example); ``docs/rules.md`` and the SARIF rule table are
+generated from this registry.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+
+RULE_DOCS_URL = "https://github.com/tosa-vkshader/tosa-vkshader/blob/main/docs/rules.md"
+
+
+class Severity(enum.IntEnum):
+    """How bad a diagnostic is. Ordered so that ``max()`` gives the worst."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        return cls[text.strip().upper()]
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A 1-based line/column position (columns count Unicode code points)."""
+
+    path: str | None
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path or '<input>'}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class InnerPosition:
+    """A 1-based line/column inside the decoded text of a JSON string value.
+
+    Used for problems inside ``shader_code``: the source locator maps it through the
+    JSON string's escapes back to a position in the file.
+    """
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    pointer: str = ""
+    hint: str | None = None
+    location: Location | None = None
+    inner: InnerPosition | None = None
+    # Where the pointer should be placed: on the key itself or on its value.
+    on_key: bool = False
+
+    @property
+    def rule(self) -> Rule:
+        return RULES[self.code]
+
+    def located(self, location: Location | None) -> Diagnostic:
+        return replace(self, location=location)
+
+    def sort_key(self) -> tuple:
+        loc = self.location
+        return (
+            loc.path or "" if loc else "",
+            loc.line if loc else 0,
+            loc.column if loc else 0,
+            self.code,
+            self.pointer,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A documented check. Create with :func:`rule`; emit with :meth:`at`."""
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    why: str
+    bad: str
+    good: str
+    group: str = field(default="")
+
+    def at(
+        self,
+        pointer: str,
+        message: str,
+        *,
+        hint: str | None = None,
+        inner: InnerPosition | None = None,
+        on_key: bool = False,
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        return Diagnostic(
+            code=self.code,
+            severity=severity or self.severity,
+            message=message,
+            pointer=pointer,
+            hint=hint,
+            inner=inner,
+            on_key=on_key,
+        )
+
+    @property
+    def docs_url(self) -> str:
+        return f"{RULE_DOCS_URL}#{self.code.lower()}"
+
+
+RULES: dict[str, Rule] = {}
+
+GROUPS = {
+    "1": "Keys and JSON",
+    "2": "Values and semantics",
+    "3": "Shader code and compilation",
+    "4": "SPIR-V and cross-check",
+    "5": "Model context (MLIR / TOSA)",
+    "9": "Tool and environment",
+}
+
+
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    summary: str,
+    why: str,
+    bad: str,
+    good: str,
+) -> Rule:
+    """Declare a rule. Codes are ``VKS`` plus three digits; the first digit is its group."""
+    if code in RULES:
+        raise ValueError(f"rule {code} declared twice")
+    if not (code.startswith("VKS") and len(code) == 6 and code[3:].isdigit()):
+        raise ValueError(f"bad rule code {code!r}")
+    new = Rule(code, name, severity, summary, why, bad.strip("\n"), good.strip("\n"),
+               GROUPS[code[3]])
+    RULES[code] = new
+    return new
+
+
+def escape_pointer_token(token: str | int) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def pointer_join(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+
+
+def worst(diagnostics: list[Diagnostic]) -> Severity | None:
+    return max((d.severity for d in diagnostics), default=None)

@@ -1,0 +1,82 @@
+"""Facts from the Vulkan registry, read from generated tables (never from vk.xml at run time)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from functools import cache
+
+from . import vulkan_tables as _t
+
+REGISTRY_VERSION: str = _t.REGISTRY_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    channel: str  # R, G, B, A, D, S, ...
+    bits: int | str  # 'compressed' for block-compressed formats
+    numeric: str  # UNORM, SINT, SFLOAT, BOOL, ...
+
+
+@dataclass(frozen=True, slots=True)
+class FormatInfo:
+    name: str
+    size_class: str
+    block_size: int
+    components: tuple[Component, ...]
+    packed: int | None
+    compressed: str | None
+    planes: int
+    spirv_image_format: str | None
+
+    @property
+    def is_single_component(self) -> bool:
+        return len(self.components) == 1
+
+    @property
+    def is_plain(self) -> bool:
+        """Not compressed, not multi-planar, not depth/stencil: an ordinary texel layout."""
+        return (
+            self.compressed is None
+            and self.planes == 0
+            and all(c.channel not in ("D", "S") for c in self.components)
+        )
+
+    @property
+    def numeric(self) -> str | None:
+        """The numeric class shared by every component, if they share one."""
+        kinds = {c.numeric for c in self.components}
+        return kinds.pop() if len(kinds) == 1 else None
+
+
+def canonical_descriptor_type(name: str) -> str | None:
+    return _t.DESCRIPTOR_TYPES.get(name)
+
+
+def canonical_format(name: str) -> str | None:
+    return _t.FORMAT_NAMES.get(name)
+
+
+@cache
+def format_info(name: str) -> FormatInfo | None:
+    canonical = _t.FORMAT_NAMES.get(name)
+    if canonical is None:
+        return None
+    size_class, block, comps, packed, compressed, planes, spirv = _t.FORMATS[canonical]
+    return FormatInfo(canonical, size_class, block, tuple(Component(*c) for c in comps),
+                      packed, compressed, planes, spirv)
+
+
+def descriptor_type_names() -> list[str]:
+    return list(_t.DESCRIPTOR_TYPES)
+
+
+def format_names() -> list[str]:
+    return list(_t.FORMAT_NAMES)
+
+
+def closest(word: str, candidates, *, cutoff: float = 0.75) -> str | None:
+    """The single closest candidate, compared case-insensitively, or None."""
+    upper = {c.upper(): c for c in candidates}
+    match = difflib.get_close_matches(word.upper(), list(upper), n=1, cutoff=cutoff)
+    return upper[match[0]] if match else None

@@ -1,0 +1,361 @@
+"""JSON text with positions.
+
+Parsing uses the C decoder in :mod:`json` (fast); positions are computed only when a
+diagnostic needs one, by a small scanner that maps JSON pointers to offsets. Problems
+with the text itself (bad UTF-8, syntax, duplicate keys, NaN, absurd nesting or size)
+become diagnostics, never exceptions.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import (
+    Diagnostic,
+    InnerPosition,
+    Location,
+    Severity,
+    pointer_join,
+    rule,
+)
+
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+DEFAULT_MAX_DEPTH = 64
+
+INVALID_JSON = rule(
+    "VKS100", "invalid-json", Severity.ERROR,
+    summary="The file is not valid JSON.",
+    why="Nothing else can be checked until the text parses; the converter would refuse it.",
+    bad='{"entry_point": "main",}',
+    good='{"entry_point": "main"}',
+)
+NOT_UTF8 = rule(
+    "VKS101", "not-utf8", Severity.ERROR,
+    summary="The file is not UTF-8 text.",
+    why="JSON exchanged between tools must be UTF-8 (RFC 8259); other encodings are read "
+        "differently by different consumers.",
+    bad="(bytes 0xff 0xfe at the start of the file)",
+    good="(the same text saved as UTF-8)",
+)
+DUPLICATE_KEY = rule(
+    "VKS103", "duplicate-key", Severity.ERROR,
+    summary="The same key appears twice in one object.",
+    why="JSON permits it but leaves the meaning open: some readers keep the first value, "
+        "others the last, so the shader may be bound differently than the file suggests.",
+    bad='{"input_0_binding": 0, "input_0_binding": 1}',
+    good='{"input_0_binding": 0}',
+)
+TOO_DEEP = rule(
+    "VKS104", "nesting-too-deep", Severity.ERROR,
+    summary="The JSON nests deeper than the configured limit (64 by default).",
+    why="Attribute objects are at most three levels deep; deeper nesting is a mistake or "
+        "an attack on the parser.",
+    bad='{"x": [[[[[[[[ ... ]]]]]]]]}',
+    good='{"entry_point": "main", "workgroup_sizes": [1, 1, 1]}',
+)
+TOO_LARGE = rule(
+    "VKS105", "file-too-large", Severity.ERROR,
+    summary="The file is larger than the configured limit (16 MiB by default).",
+    why="Attribute files hold one shader; a file this size is not one and would stall the "
+        "check.",
+    bad="(a 200 MiB JSON file)",
+    good="(one attribute object with its shader)",
+)
+NON_STANDARD_NUMBER = rule(
+    "VKS106", "non-standard-number", Severity.ERROR,
+    summary="NaN, Infinity or -Infinity appear in the JSON.",
+    why="They are not JSON (RFC 8259) and most parsers outside Python reject them.",
+    bad='{"workgroup_sizes": [NaN, 1, 1]}',
+    good='{"workgroup_sizes": [8, 1, 1]}',
+)
+
+
+class _NonStandardConstant(ValueError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NonStandardConstant(name)
+
+
+@dataclass
+class Span:
+    key_start: int | None
+    key_end: int | None
+    value_start: int
+    value_end: int
+
+
+@dataclass
+class JsonDocument:
+    """Parsed JSON (``value``) with lazy pointer -> position lookup into ``text``."""
+
+    text: str
+    path: str | None
+    value: Any = None
+    _spans: dict[str, Span] | None = field(default=None, repr=False)
+    _line_starts: list[int] | None = field(default=None, repr=False)
+    duplicates: list[tuple[str, str]] = field(default_factory=list)  # (object pointer, key)
+
+    # -- positions ---------------------------------------------------------------
+    def offset_to_line_col(self, offset: int) -> tuple[int, int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return line + 1, offset - self._line_starts[line] + 1
+
+    def spans(self) -> dict[str, Span]:
+        if self._spans is None:
+            scanner = _Scanner(self.text)
+            scanner.scan_document()
+            self._spans = scanner.spans
+            self.duplicates = scanner.duplicates
+        return self._spans
+
+    def locate(
+        self,
+        pointer: str,
+        *,
+        on_key: bool = False,
+        inner: InnerPosition | None = None,
+    ) -> Location | None:
+        spans = self.spans()
+        span = spans.get(pointer)
+        # Fall back to the nearest enclosing value that exists (a missing key
+        # is reported on the object that should contain it).
+        probe = pointer
+        while span is None and probe:
+            probe = probe.rsplit("/", 1)[0]
+            span = spans.get(probe)
+            on_key = False
+        if span is None:
+            return None
+        if inner is not None and self.text[span.value_start] == '"':
+            start = _inner_offset(self.text, span.value_start, inner)
+            line, col = self.offset_to_line_col(start)
+            return Location(self.path, line, col)
+        if on_key and span.key_start is not None:
+            start, end = span.key_start, span.key_end
+        else:
+            start, end = span.value_start, span.value_end
+        line, col = self.offset_to_line_col(start)
+        end_line, end_col = self.offset_to_line_col(max(start, end))
+        return Location(self.path, line, col, end_line, end_col)
+
+    def line_text(self, line: int) -> str:
+        if self._line_starts is None:
+            self.offset_to_line_col(0)
+        assert self._line_starts is not None
+        if line < 1 or line > len(self._line_starts):
+            return ""
+        start = self._line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
+
+
+def _find_depth_violation(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((child, depth + 1) for child in node.values())
+        elif isinstance(node, list):
+            stack.extend((child, depth + 1) for child in node)
+    return False
+
+
+def parse_json(
+    data: bytes | str,
+    path: str | None = None,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> tuple[JsonDocument | None, list[Diagnostic]]:
+    """Parse JSON text. Returns the document (None when unusable) and text-level problems."""
+    size = len(data)
+    if size > max_bytes:
+        diag = TOO_LARGE.at("", f"file is {size} bytes; the limit is {max_bytes} bytes",
+                            hint="raise `max-file-size` in [tool.tosa-vkshader] if this is "
+                                 "intended")
+        return None, [diag.located(Location(path, 1, 1))]
+    if isinstance(data, bytes):
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            diag = NOT_UTF8.at(
+                "", f"byte 0x{data[exc.start]:02x} at offset {exc.start} is not valid UTF-8",
+                hint="save the file as UTF-8")
+            return None, [diag.located(Location(path, line, column))]
+    else:
+        text = data
+    doc = JsonDocument(text=text, path=path)
+    saw_duplicate = False
+
+    def object_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal saw_duplicate
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            saw_duplicate = True
+        return result
+
+    try:
+        doc.value = json.loads(text, object_pairs_hook=object_hook,
+                               parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        message = exc.msg
+        if text.strip() == "":
+            message = "the file is empty"
+        diag = INVALID_JSON.at("", f"invalid JSON: {message}",
+                               hint=_syntax_hint(text, exc.pos))
+        return None, [diag.located(Location(path, exc.lineno, exc.colno))]
+    except _NonStandardConstant as exc:
+        offset = _find_constant(text, exc.name)
+        line, col = doc.offset_to_line_col(offset)
+        diag = NON_STANDARD_NUMBER.at("", f"`{exc.name}` is not a JSON number",
+                                      hint="write a finite number")
+        return None, [diag.located(Location(path, line, col))]
+    except RecursionError:
+        diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels")
+        return None, [diag.located(Location(path, 1, 1))]
+    except ValueError as exc:  # e.g. integers beyond int-max-str-digits
+        diag = INVALID_JSON.at("", f"invalid JSON: {exc}")
+        return None, [diag.located(Location(path, 1, 1))]
+    if _find_depth_violation(doc.value, max_depth):
+        diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels",
+                           hint="attribute objects are at most three levels deep")
+        return None, [diag.located(Location(path, 1, 1))]
+    problems: list[Diagnostic] = []
+    if saw_duplicate:
+        doc.spans()  # the scanner records duplicates with their pointers
+        for obj_pointer, key in doc.duplicates:
+            ptr = pointer_join(obj_pointer, key)
+            problems.append(
+                DUPLICATE_KEY.at(ptr, f"key `{key}` appears more than once; the last value "
+                                      "wins here but other readers may keep the first",
+                                 hint=f"keep a single `{key}`", on_key=True)
+            )
+    return doc, problems
+
+
+def _find_constant(text: str, name: str) -> int:
+    match = re.search(r"(?<![\w\"])-?" + re.escape(name.lstrip("-")), text)
+    return match.start() if match else 0
+
+
+def _syntax_hint(text: str, pos: int) -> str | None:
+    before = text[:pos].rstrip()
+    if before.endswith(","):
+        return "remove the trailing comma"
+    if text[pos : pos + 1] == "'":
+        return "JSON strings use double quotes"
+    if text[pos : pos + 2] in ("//", "/*"):
+        return "JSON has no comments"
+    return None
+
+
+# -- the position scanner ---------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_LITERAL = re.compile(r"true|false|null")
+
+
+class _Scanner:
+    """Walks JSON that is already known to be valid and records each value's span."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spans: dict[str, Span] = {}
+        self.duplicates: list[tuple[str, str]] = []
+
+    def scan_document(self) -> None:
+        pos = _WS.match(self.text, 0).end()
+        self._value(pos, "", None, None)
+
+    def _value(self, pos: int, pointer: str, key_start: int | None,
+               key_end: int | None) -> int:
+        char = self.text[pos]
+        if char == "{":
+            end = self._object(pos, pointer)
+        elif char == "[":
+            end = self._array(pos, pointer)
+        elif char == '"':
+            end = _STRING.match(self.text, pos).end()
+        else:
+            match = _LITERAL.match(self.text, pos) or _NUMBER.match(self.text, pos)
+            end = match.end()
+        self.spans[pointer] = Span(key_start, key_end, pos, end)
+        return end
+
+    def _object(self, pos: int, pointer: str) -> int:
+        text = self.text
+        pos = _WS.match(text, pos + 1).end()
+        seen: set[str] = set()
+        if text[pos] == "}":
+            return pos + 1
+        while True:
+            key_match = _STRING.match(text, pos)
+            key = json.loads(key_match.group())
+            key_start, key_end = pos, key_match.end()
+            if key in seen:
+                self.duplicates.append((pointer, key))
+            seen.add(key)
+            pos = _WS.match(text, key_end).end() + 1  # the colon
+            pos = _WS.match(text, pos).end()
+            pos = self._value(pos, pointer_join(pointer, key), key_start, key_end)
+            pos = _WS.match(text, pos).end()
+            if text[pos] == "}":
+                return pos + 1
+            pos = _WS.match(text, pos + 1).end()  # the comma
+
+    def _array(self, pos: int, pointer: str) -> int:
+        text = self.text
+        pos = _WS.match(text, pos + 1).end()
+        if text[pos] == "]":
+            return pos + 1
+        index = 0
+        while True:
+            pos = self._value(pos, pointer_join(pointer, index), None, None)
+            index += 1
+            pos = _WS.match(text, pos).end()
+            if text[pos] == "]":
+                return pos + 1
+            pos = _WS.match(text, pos + 1).end()
+
+
+_ESCAPE = re.compile(r'\\u([dD][89abAB][0-9a-fA-F]{2})\\u[0-9a-fA-F]{4}|\\u[0-9a-fA-F]{4}|\\.|[^\\"]')
+
+
+def _inner_offset(text: str, string_start: int, inner: InnerPosition) -> int:
+    """Offset in ``text`` of line/column ``inner`` of the decoded string starting at
+    ``string_start`` (the opening quote). Escapes such as ``\\n`` count as one character."""
+    line, column = 1, 1
+    pos = string_start + 1
+    while pos < len(text) and text[pos] != '"':
+        if line == inner.line and column == inner.column:
+            return pos
+        token = _ESCAPE.match(text, pos)
+        if token is None:
+            break
+        if token.group() == "\\n":
+            if line == inner.line:  # column past the end of that line
+                return pos
+            line, column = line + 1, 1
+        else:
+            column += 1
+        pos = token.end()
+    return pos
+
