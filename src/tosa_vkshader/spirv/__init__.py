@@ -1,0 +1,11 @@
+"""SPIR-V: a pure-Python reader, reflection in Vulkan's vocabulary, and spirv-val."""
+
+from __future__ import annotations
+
+from .module import Module
+from .reader import read_module
+from .records import DescriptorBinding, LocalSize, PushConstantBlock, Reflection
+from .reflect import reflect
+
+__all__ = ["DescriptorBinding", "LocalSize", "Module", "PushConstantBlock", "Reflection",
+           "read_module", "reflect"]
