@@ -342,15 +342,15 @@ def _local_size(module: Module, entry_function: int) -> LocalSize | None:
 
 def _variable_name(module: Module, var: Variable, base: Type | None) -> str:
     name = module.names.get(var.id)
-    if name:
+    if name and name.strip("_"):  # HLSL names anonymous cbuffers "_"
         return name
     if base is not None and module.names.get(base.id):
         return module.names[base.id]
     return f"%{var.id}"
 
 
-def _binding(module: Module, types: _Types, usage: _Usage | None, var: Variable,
-             interface: frozenset[int]) -> DescriptorBinding | None:
+def _binding(module: Module, types: _Types, usage: _Usage | None,
+             var: Variable) -> DescriptorBinding | None:
     pointer = types.get(var.type_id)
     if pointer is None or pointer.kind != "pointer":
         return None
@@ -362,7 +362,6 @@ def _binding(module: Module, types: _Types, usage: _Usage | None, var: Variable,
         return None
     descriptor_type, resource = described
     used, read, write = usage.of(var.id) if usage else (False, False, False)
-    used = used or var.id in interface
     non_writable = module.decoration(var.id, _D["NonWritable"]) is not None or (
         base.kind == "struct" and _decorated_on_all_members(module, base, _D["NonWritable"]))
     non_readable = module.decoration(var.id, _D["NonReadable"]) is not None or (
@@ -407,7 +406,7 @@ def _binding(module: Module, types: _Types, usage: _Usage | None, var: Variable,
 
 
 def _push_constants(module: Module, types: _Types, usage: _Usage | None,
-                    interface: frozenset[int]) -> PushConstantBlock | None:
+                    interface: frozenset[int] | None) -> PushConstantBlock | None:
     blocks = []
     for var in module.variables.values():
         if var.storage_class != _SC["PushConstant"]:
@@ -416,8 +415,9 @@ def _push_constants(module: Module, types: _Types, usage: _Usage | None,
         base = types.get(pointer.element) if pointer and pointer.kind == "pointer" else None
         if base is None or base.kind != "struct":
             continue
-        used = (usage.of(var.id)[0] if usage else False) or var.id in interface
-        blocks.append((used, var, base))
+        if interface is not None and var.id not in interface:
+            continue
+        blocks.append((usage.of(var.id)[0] if usage else False, var, base))
     if not blocks:
         return None
     used, var, base = next((b for b in blocks if b[0]), blocks[0])
@@ -452,13 +452,15 @@ def reflect(module: Module, entry_point: str | None = None) -> Reflection:
     types = _Types(module)
     ep = module.entry_point(entry_point)
     usage = _Usage(module, ep.function_id) if ep is not None else None
-    # Since SPIR-V 1.4 the interface lists every global the entry point references.
+    # Since SPIR-V 1.4 the interface lists every global the entry point may reference
+    # (compilers list unreferenced ones too: static use comes from the code, not from it).
     interface = frozenset(ep.interface) if ep is not None and module.version >= (1, 4) \
-        else frozenset()
+        else None
     bindings = []
     for var in module.variables.values():
-        if var.storage_class in _DESCRIPTOR_CLASSES:
-            entry = _binding(module, types, usage, var, interface)
+        if var.storage_class in _DESCRIPTOR_CLASSES and (interface is None
+                                                         or var.id in interface):
+            entry = _binding(module, types, usage, var)
             if entry is not None:
                 bindings.append(entry)
     bindings.sort(key=lambda b: (b.set, b.binding, b.variable_id))
