@@ -14,8 +14,8 @@ def analyse_spirv(data: bytes, view: AttributeView, code_pointer: str) -> list[D
 
     Diagnostics about the module itself point at ``code_pointer`` (the ``shader_code``
     key); cross-check diagnostics point at the attribute that disagrees. A module without
-    a usable header stops after the reader's diagnostic; anything else runs every stage,
-    so an invalid module still gets its bindings checked.
+    a usable header stops after the reader's diagnostic, a truncated one after spirv-val;
+    anything else runs every stage, so an invalid module still gets its bindings checked.
     """
     from ..crosscheck import crosscheck  # crosscheck imports spirv.records
 
@@ -23,6 +23,8 @@ def analyse_spirv(data: bytes, view: AttributeView, code_pointer: str) -> list[D
     if module is None:
         return diagnostics
     diagnostics += validate(data, code_pointer, view.options.target_env)
+    if not module.complete:
+        return diagnostics  # bindings after the break are unknown: no cross-check
     entry = view.attrs.get("entry_point")
     reflection = reflect(module, entry if isinstance(entry, str) and entry else None)
     diagnostics += crosscheck(view, reflection)

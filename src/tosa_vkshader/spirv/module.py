@@ -107,6 +107,8 @@ class Module:
     # results that may come from several ids (OpPhi, OpSelect)
     derived_many: dict[int, tuple[int, ...]] = field(default_factory=dict)
     instruction_count: int = 0
+    # False when reading stopped early (a malformed instruction): the rest is unknown.
+    complete: bool = True
 
     def decoration(self, target: int, decoration: int) -> tuple[int, ...] | None:
         decs = self.decorations.get(target)

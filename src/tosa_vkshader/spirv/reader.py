@@ -172,11 +172,13 @@ class _Reader:
             if wc == 0:
                 self.problem(MALFORMED, f"{op_name(op)} at word {i} has word count 0; the "
                              "module cannot be read past it")
+                m.complete = False
                 break
             end = i + wc
             if end > n:
                 self.problem(MALFORMED, f"{op_name(op)} at word {i} declares {wc} words but "
                              f"only {n - i} remain: the module is truncated")
+                m.complete = False
                 break
             count += 1
             rw = result_word[op]
