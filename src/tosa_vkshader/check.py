@@ -56,7 +56,9 @@ def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:
 
 
 def check_source(source: SourceFile, options: Options) -> list[Diagnostic]:
-    found = finish(source.diagnostics, None, source.path, options)
+    # File-level problems (duplicate keys, ...) are located in the whole document.
+    document_op = Op(None, source.path, "", source.document) if source.document else None
+    found = finish(source.diagnostics, document_op, source.path, options)
     for op in source.ops:
         found.extend(check_op(op, options))
     found.sort(key=Diagnostic.sort_key)

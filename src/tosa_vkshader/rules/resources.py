@@ -375,8 +375,11 @@ def _sampler(view: AttributeView, resource: ResourceView,
         if alias:
             hint = f"write `{alias}` (the same enumerant under the name the converter knows)"
         else:
-            guess = registry.closest(str(value), allowed, cutoff=0.6) if isinstance(
-                value, str) else None
+            guess = None
+            if isinstance(value, str) and value.strip():
+                suffix = "_" + value.strip().upper()
+                guess = next((a for a in allowed if a.endswith(suffix)), None) or \
+                    registry.closest(value, allowed, cutoff=0.6)
             hint = f"did you mean `{guess}`?" if guess else "one of " + ", ".join(allowed)
         yield BAD_SAMPLER.at(field_pointer, f"`{key}.{field}` is {describe(value)}, not a "
                              "sampler value the converter accepts", hint=hint)
