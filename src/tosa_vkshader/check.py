@@ -10,9 +10,9 @@ from dataclasses import replace
 from .config import Options
 from .diagnostics import Diagnostic, Location, Severity, rule
 from .rules import run_rules
+from .rules.value_types import json_type
 from .sources.base import Op, SourceFile
 from .view import AttributeView
-from .rules.value_types import json_type
 
 NOT_AN_OBJECT = rule(
     "VKS102", "not-an-object", Severity.ERROR,
