@@ -336,7 +336,9 @@ class _Scanner:
             pos = _WS.match(text, pos + 1).end()
 
 
-_ESCAPE = re.compile(r'\\u([dD][89abAB][0-9a-fA-F]{2})\\u[0-9a-fA-F]{4}|\\u[0-9a-fA-F]{4}|\\.|[^\\"]')
+# One decoded character: a surrogate pair, a \\u escape, another escape, or a plain char.
+_ESCAPE = re.compile(
+    r'\\u[dD][89abAB][0-9a-fA-F]{2}\\u[0-9a-fA-F]{4}|\\u[0-9a-fA-F]{4}|\\.|[^\\"]')
 
 
 def _inner_offset(text: str, string_start: int, inner: InnerPosition) -> int:
