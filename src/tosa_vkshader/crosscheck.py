@@ -148,17 +148,6 @@ RESOURCE_UNUSED = rule(
     bad='"input_1_binding": 2   // binding 2 is declared but never read',
     good="declare only the resources the entry point uses",
 )
-RESOURCE_KIND_MISMATCH = rule(
-    "VKS425", "resource-kind-mismatch", Severity.WARNING,
-    summary="`input_N_type` / `output_N_type` (Tensor, Image, Buffer) disagrees with the "
-            "shader's resource.",
-    why="Producers derive the Vulkan objects they create from the logical type; a Tensor "
-        "declared for a storage buffer makes them create a VkTensorARM the shader cannot "
-        "bind.",
-    bad='"input_0_type": "Tensor"   // shader: buffer In { float x[]; }',
-    good='"input_0_type": "Buffer"',
-)
-
 # Declared types the runtime may use for the type the shader requires.
 _COMPATIBLE: dict[str, frozenset[str]] = {
     "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER": frozenset({
@@ -175,9 +164,6 @@ _MUTABLE_OK = frozenset({
     "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE", "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
     "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER", "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
     "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"})
-_KIND_WORDS = {"tensor": "tensor", "buffer": "buffer", "image": "image"}
-_RESOURCE_KIND = {"buffer": "buffer", "texel-buffer": "buffer", "image": "image",
-                  "input-attachment": "image", "tensor": "tensor"}
 # SPIR-V scalar (element_type prefix) -> the VkFormat numeric classes that may carry it
 _FLOAT_CLASSES = frozenset({"SFLOAT", "UNORM", "SNORM", "USCALED", "SSCALED", "SRGB",
                             "UFLOAT", "SFIXED5"})
@@ -274,7 +260,6 @@ class _Check:
                 continue
             self.descriptor_type(d.resource, shader)
             self.format(d.resource, shader)
-            self.kind(d.resource, shader)
             self.access(d.resource, shader)
         if self.found_entry:
             self.undeclared(taken)
@@ -357,18 +342,6 @@ class _Check:
                     "the image's sampled type",
                     hint="use a float/normalized format for float sampled types, a SINT "
                          "format for int, a UINT format for uint"))
-
-    def kind(self, resource: ResourceView, b: DescriptorBinding) -> None:
-        text = resource.str_value("type")
-        word = _KIND_WORDS.get(text.lower()) if text else None
-        expected = _RESOURCE_KIND.get(b.resource)
-        if word is None or expected is None or word == expected:
-            return
-        self.out.append(RESOURCE_KIND_MISMATCH.at(
-            self.ptr(resource, "type"),
-            f"{resource.key('type')} is {text!r} but the shader's {b.name!r} at set {b.set}, "
-            f"binding {b.binding} is a {b.resource} ({b.descriptor_type})",
-            hint=f"use \"{expected.capitalize()}\""))
 
     def access(self, resource: ResourceView, b: DescriptorBinding) -> None:
         pointer = self.ptr(resource, "binding")

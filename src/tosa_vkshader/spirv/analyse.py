@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..view import AttributeView
-from .reader import read_module
+from .reader import NOT_SPIRV, read_module
 from .reflect import reflect
 from .validate import validate
 
@@ -14,17 +14,24 @@ def analyse_spirv(data: bytes, view: AttributeView, code_pointer: str) -> list[D
 
     Diagnostics about the module itself point at ``code_pointer`` (the ``shader_code``
     key); cross-check diagnostics point at the attribute that disagrees. A module without
-    a usable header stops after the reader's diagnostic, a truncated one after spirv-val;
+    a usable header or a truncated one stops after the reader's diagnostic (spirv-val is
+    skipped whenever the reader already rejected the header: it would repeat it);
     anything else runs every stage, so an invalid module still gets its bindings checked.
+
+    The pipeline's own shader_code checks (base64, length, magic: VKS206-VKS208) run
+    first; call this only when they passed, or VKS400 repeats them.
     """
     from ..crosscheck import crosscheck  # crosscheck imports spirv.records
 
     module, diagnostics = read_module(data, code_pointer)
     if module is None:
         return diagnostics
-    diagnostics += validate(data, code_pointer, view.options.target_env)
     if not module.complete:
-        return diagnostics  # bindings after the break are unknown: no cross-check
+        # spirv-val would only repeat the reader's message, and bindings after the break
+        # are unknown, so cross-checking them would only add noise.
+        return diagnostics
+    if not any(d.code == NOT_SPIRV.code for d in diagnostics):
+        diagnostics += validate(data, code_pointer, view.options.target_env)
     entry = view.attrs.get("entry_point")
     reflection = reflect(module, entry if isinstance(entry, str) and entry else None)
     diagnostics += crosscheck(view, reflection)
