@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .analyse import analyse_spirv
 from .module import Module
 from .reader import read_module
 from .records import (
@@ -12,7 +13,6 @@ from .records import (
     Reflection,
 )
 from .reflect import reflect
-from .analyse import analyse_spirv  # noqa: E402  (last: it pulls in crosscheck)
 
 __all__ = ["DescriptorBinding", "LocalSize", "Module", "PushConstantBlock",
            "PushConstantMember", "Reflection", "analyse_spirv", "read_module", "reflect"]

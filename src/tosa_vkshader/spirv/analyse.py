@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..diagnostics import Diagnostic
 from ..view import AttributeView
 from .reader import NOT_SPIRV, read_module
@@ -36,3 +38,19 @@ def analyse_spirv(data: bytes, view: AttributeView, code_pointer: str) -> list[D
     reflection = reflect(module, entry if isinstance(entry, str) and entry else None)
     diagnostics += crosscheck(view, reflection)
     return diagnostics
+
+
+def check_spirv(view: AttributeView) -> Iterator[Diagnostic]:
+    """The pipeline's SPIR-V check: runs when ``shader_code`` holds a SPIR-V blob that the
+    shader-field rules accepted (strict base64, whole words, magic number: VKS206-VKS208)."""
+    from ..rules.shader_fields import SPIRV_MAGIC, decode_spirv
+
+    code = view.attrs.get("shader_code")
+    if view.attrs.get("shader_language") != "SPIR-V" or not isinstance(code, str) or not code:
+        return
+    data = decode_spirv(code)
+    if data is None or len(data) % 4 or len(data) < 20:
+        return
+    if SPIRV_MAGIC not in (int.from_bytes(data[:4], "little"), int.from_bytes(data[:4], "big")):
+        return
+    yield from analyse_spirv(data, view, view.pointer("shader_code"))

@@ -54,7 +54,7 @@ def _vk_format_by_spirv() -> dict[str, str]:
 
 
 def vk_format_for_image_format(spirv_name: str) -> str | None:
-    """The VK_FORMAT_* whose SPIR-V image format is ``spirv_name`` (e.g. Rgba8 -> R8G8B8A8_UNORM)."""
+    """The VK_FORMAT_* with SPIR-V image format ``spirv_name`` (Rgba8 -> ..._R8G8B8A8_UNORM)."""
     return _vk_format_by_spirv().get(spirv_name)
 
 

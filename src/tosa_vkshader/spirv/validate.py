@@ -126,8 +126,8 @@ def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
     if "Unrecognized target env" in output:
         return [TOOL_FAILED.at(pointer, f"spirv-val does not accept target environment "
                                f"{target_env!r}: {output.strip()[:200]}",
-                               hint="set target-env in [tool.tosa-vkshader] to one of vulkan1.0, vulkan1.1, "
-                                    "vulkan1.2, vulkan1.3, vulkan1.4")]
+                               hint="set target-env in [tool.tosa-vkshader] to one of "
+                                    "vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3, vulkan1.4")]
     messages = [m for m in parse_output(output) if m.level == "error"]
     if proc.returncode != 0 and not messages:
         return [TOOL_FAILED.at(pointer, f"spirv-val exited with status {proc.returncode} "
