@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .check import check_source
 from .config import Options, load_options
 from .diagnostics import Diagnostic, Severity
-from .sources.base import SourceFile
+from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 
 if TYPE_CHECKING:
@@ -76,10 +76,17 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
     options = options or Options()
     if isinstance(obj_or_text, (str, bytes, bytearray)):
         data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
+        source = _read(data, path, options)
     else:
-        data = json.dumps(obj_or_text, indent=2, ensure_ascii=False)
-    source = _read(data, path, options)
-    return Report(path, check_source(source, options), source)
+        # Already parsed: check it directly; JSON text (for positions) is made only when
+        # a diagnostic needs a location.
+        source = SourceFile(path)
+        source.ops.append(Op(obj_or_text, path, render=lambda: json.dumps(
+            obj_or_text, indent=2, ensure_ascii=False, default=repr)))
+    report = Report(path, check_source(source, options), source)
+    if source.document is None and source.ops and source.ops[0].document is not None:
+        source.document = source.ops[0].document  # so reporters can show the lines
+    return report
 
 
 def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
