@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .check import check_source
+from .check import check_source, check_sources
 from .config import Options, load_options
 from .diagnostics import Diagnostic, Severity
 from .sources.base import Op, SourceFile
@@ -89,20 +89,22 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
     return report
 
 
-def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
-    """Check one file on disk. Unreadable files give a diagnostic, not an exception."""
-    from .diagnostics import Location
+def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
+    """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
     from .sources.io import UNREADABLE
 
-    options = options or Options()
     name = os.fspath(path)
     try:
         data = Path(name).read_bytes()
     except OSError as exc:
         diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
-        return Report(name, [diag.located(Location(name, 1, 1))])
-    source = _read(data, name, options)
-    return Report(name, check_source(source, options), source)
+        return SourceFile(name, diagnostics=[diag])
+    return _read(data, name, options)
+
+
+def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
+    """Check one file on disk."""
+    return check_paths([path], options)[0]
 
 
 def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
@@ -132,7 +134,10 @@ def check_paths(paths: Iterable[str | os.PathLike[str]],
                 options: Options | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``)."""
     options = options or Options()
-    return [check_file(path, options) for path in iter_files(paths, options)]
+    sources = [read_file(path, options) for path in iter_files(paths, options)]
+    return [Report(source.path, diagnostics, source)
+            for source, diagnostics in zip(sources, check_sources(sources, options),
+                                           strict=True)]
 
 
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
