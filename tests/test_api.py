@@ -89,3 +89,10 @@ def test_options_from_pyproject(tmp_path):
     options = tosa_vkshader.load_options(tmp_path / "sub")
     assert options.ignore == ("VKS115",)
     assert options.workgroup_semantics == "dispatch"
+
+
+def test_python_values_that_are_not_json_are_reported_not_raised():
+    report = validate({"entry_point": "main", "workgroup_sizes": [float("nan"), 1, 1],
+                       "input_0_binding": {1, 2}})
+    assert {"VKS202", "VKS200"} <= set(report.codes)
+    assert all(d.location is not None for d in report.diagnostics)
