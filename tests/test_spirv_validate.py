@@ -125,3 +125,14 @@ def test_parse_output():
     messages = val.parse_output("error: line 7: bad thing\n  %1 = OpFoo\nwarning: meh\n")
     assert [(m.level, m.instruction, m.text, m.context) for m in messages] == [
         ("error", 7, "bad thing", "%1 = OpFoo"), ("warning", None, "meh", "")]
+
+
+def test_results_are_cached_per_module_and_environment(tmp_path):
+    counter = tmp_path / "runs"
+    tool = fake_tool(tmp_path, f"open({str(counter)!r}, 'a').write('x')")
+    data = module_bytes("copy_f32")
+    for _ in range(3):
+        assert val.validate(data, "/a", tool=tool) == []
+    val.validate(data, "/a", target_env="vulkan1.2", tool=tool)
+    val.validate(module_bytes("add_i32"), "/a", tool=tool)
+    assert counter.read_text() == "xxx"

@@ -8,6 +8,7 @@ reported as one diagnostic of its own and never stops the other checks.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -80,6 +81,27 @@ def find_spirv_val() -> str | None:
     return shutil.which("spirv-val")
 
 
+_CACHE: dict[tuple[str, str, bytes], tuple[int, str]] = {}  # (tool, env, sha256)
+_CACHE_SIZE = 256
+
+
+def _run(tool: str, target_env: str, data: bytes, timeout: float) -> tuple[int, str]:
+    """spirv-val's exit status and (capped) output; the same module in many ops (a model
+    often repeats one shader) is validated once per process."""
+    key = (tool, target_env, hashlib.sha256(data).digest())
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    proc = subprocess.run([tool, "--target-env", target_env, "-"], input=data,
+                          capture_output=True, timeout=timeout, check=False)
+    output = (proc.stderr[:OUTPUT_CAP] + b"\n" + proc.stdout[:OUTPUT_CAP]).decode(
+        "utf-8", errors="replace")
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = (proc.returncode, output)
+    return proc.returncode, output
+
+
 @dataclass(frozen=True, slots=True)
 class ValMessage:
     level: str
@@ -110,18 +132,15 @@ def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
         return [TOOL_MISSING.at(pointer, "spirv-val was not found; the SPIR-V in `shader_code` "
                                 "was not validated", hint=INSTALL_HINT)]
     try:
-        proc = subprocess.run([tool, "--target-env", target_env, "-"], input=data,
-                              capture_output=True, timeout=timeout, check=False)
+        returncode, output = _run(tool, target_env, data, timeout)
     except subprocess.TimeoutExpired:
         return [TOOL_TIMEOUT.at(pointer, f"spirv-val did not finish within {timeout:g} s on "
                                 f"the {len(data)}-byte module in `shader_code`")]
     except OSError as exc:
         return [TOOL_FAILED.at(pointer, f"cannot run spirv-val at {tool!r}: {exc}",
                                hint=INSTALL_HINT)]
-    output = (proc.stderr[:OUTPUT_CAP] + b"\n" + proc.stdout[:OUTPUT_CAP]).decode(
-        "utf-8", errors="replace")
-    if proc.returncode < 0:
-        return [TOOL_FAILED.at(pointer, f"spirv-val was killed by signal {-proc.returncode} "
+    if returncode < 0:
+        return [TOOL_FAILED.at(pointer, f"spirv-val was killed by signal {-returncode} "
                                "while validating `shader_code`")]
     if "Unrecognized target env" in output:
         return [TOOL_FAILED.at(pointer, f"spirv-val does not accept target environment "
@@ -129,8 +148,8 @@ def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
                                hint="set target-env in [tool.tosa-vkshader] to one of "
                                     "vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3, vulkan1.4")]
     messages = [m for m in parse_output(output) if m.level == "error"]
-    if proc.returncode != 0 and not messages:
-        return [TOOL_FAILED.at(pointer, f"spirv-val exited with status {proc.returncode} "
+    if returncode != 0 and not messages:
+        return [TOOL_FAILED.at(pointer, f"spirv-val exited with status {returncode} "
                                f"without a message: {output.strip()[:200]!r}")]
     diagnostics = []
     for message in messages[:MAX_MESSAGES]:
