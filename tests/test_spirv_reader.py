@@ -194,3 +194,32 @@ def test_instruction_shuffles_never_raise():
     for _ in range(50):
         rng.shuffle(body)
         _check_robust(to_bytes(words[:5] + [w for ins in body for w in ins]))
+
+
+def test_deeply_shared_struct_types_reflect_in_linear_time():
+    # S1 holds 2000 floats, S2 holds 2000 S1, ... : 2000**4 paths, 4 distinct types.
+    n = 2000
+    words = header(bound=200) + inst(OP["OpCapability"], 1)
+    words += inst(OP["OpMemoryModel"], 0, 1)
+    words += inst(OP["OpEntryPoint"], 5, 20, *_name("main"), 30)
+    words += inst(OP["OpExecutionMode"], 20, 17, 1, 1, 1)
+    words += inst(OP["OpDecorate"], 14, 2)  # Block
+    words += inst(OP["OpDecorate"], 30, 34, 0) + inst(OP["OpDecorate"], 30, 33, 0)
+    words += inst(OP["OpTypeVoid"], 2) + inst(OP["OpTypeFunction"], 3, 2)
+    words += inst(OP["OpTypeFloat"], 10, 32)
+    for level in range(11, 15):
+        words += inst(OP["OpTypeStruct"], level, *([level - 1] * n))
+    words += inst(OP["OpTypePointer"], 15, 12, 14)  # StorageBuffer
+    words += inst(OP["OpVariable"], 15, 30, 12)
+    words += inst(OP["OpFunction"], 2, 20, 0, 3) + inst(OP["OpLabel"], 21)
+    words += inst(OP["OpReturn"]) + inst(OP["OpFunctionEnd"])
+    start = time.perf_counter()
+    module, diagnostics = read_module(to_bytes(words))
+    r = reflect(module, "main")
+    assert time.perf_counter() - start < 1.0
+    assert diagnostics == [] and r.bindings[0].element_type == "float32"
+
+
+def _name(text: str) -> list[int]:
+    raw = text.encode() + b"\0" * (4 - len(text) % 4)
+    return list(int.from_bytes(raw[i:i + 4], "little") for i in range(0, len(raw), 4))

@@ -63,6 +63,9 @@ class _Types:
 
     def __init__(self, module: Module) -> None:
         self.m = module
+        # Types form a DAG that can share sub-types many times over: memoize, or a crafted
+        # module of nested structs takes exponential time.
+        self.sizes: dict[tuple[int, int | None], int] = {}
 
     def get(self, type_id: int) -> Type | None:
         return self.m.types.get(type_id)
@@ -87,19 +90,23 @@ class _Types:
             return "bool"
         return None
 
-    def leaves(self, type_id: int, found: set[str], depth: int = 0) -> None:
+    def leaves(self, type_id: int, found: set[str]) -> None:
         """Every scalar type inside a buffer's type (not through pointers)."""
-        t = self.get(type_id)
-        if t is None or depth > MAX_TYPE_DEPTH:
-            return
-        s = self.scalar(t)
-        if s is not None:
-            found.add(s)
-        elif t.kind in ("vector", "matrix", "array", "runtime_array"):
-            self.leaves(t.element, found, depth + 1)
-        elif t.kind == "struct":
-            for member in t.members:
-                self.leaves(member, found, depth + 1)
+        seen: set[int] = set()
+        todo = [type_id]
+        while todo:
+            current = todo.pop()
+            t = self.get(current)
+            if t is None or current in seen:
+                continue
+            seen.add(current)
+            s = self.scalar(t)
+            if s is not None:
+                found.add(s)
+            elif t.kind in ("vector", "matrix", "array", "runtime_array"):
+                todo.append(t.element)
+            elif t.kind == "struct":
+                todo.extend(t.members)
 
     def runtime_element(self, t: Type) -> int | None:
         """The element type of the runtime array that ends a buffer block, if any."""
@@ -144,6 +151,13 @@ class _Types:
 
     def size(self, type_id: int, matrix_stride: int | None = None, depth: int = 0) -> int:
         """Bytes a value of this type occupies in an explicitly laid out block."""
+        key = (type_id, matrix_stride)
+        known = self.sizes.get(key)
+        if known is None:
+            known = self.sizes[key] = self._size(type_id, matrix_stride, depth)
+        return known
+
+    def _size(self, type_id: int, matrix_stride: int | None, depth: int) -> int:
         t = self.get(type_id)
         if t is None or depth > MAX_TYPE_DEPTH:
             return 0
