@@ -171,3 +171,21 @@ def test_entry_point_must_be_compute():
 def test_missing_entry_point_skips_usage_rules():
     found = analyse(fixture("invalid", "entry_point_typo"))
     assert [d.code for d in found] == ["VKS410"]
+
+
+def test_module_without_entry_points():
+    words = words_of(module_bytes("copy_f32"))
+    i = 5
+    while i < len(words):  # drop OpEntryPoint
+        count = words[i] >> 16
+        if words[i] & 0xFFFF == 15:
+            del words[i:i + count]
+            continue
+        i += count
+    module, _ = read_module(to_bytes(words))
+    attrs = fixture("valid", "copy_f32")
+    d = by_code(crosscheck(AttributeView.build(attrs, Options()), reflect(module, "main")),
+                "VKS410")
+    assert "entry points are: none" in d.message
+    without = {k: v for k, v in attrs.items() if k != "entry_point"}
+    assert crosscheck(AttributeView.build(without, Options()), reflect(module, None)) == []

@@ -222,9 +222,10 @@ class _Check:
         wanted = self.view.attrs.get("entry_point")
         names = [e.name for e in self.r.entry_points]
         if not self.found_entry:
+            if not isinstance(wanted, str) or not wanted:
+                return  # a missing or mistyped entry_point is reported by the value rules
             listing = ", ".join(f"'{e.name}' ({e.execution_model})" for e in self.r.entry_points)
-            close = registry.closest(wanted, names, cutoff=0.5) if isinstance(wanted, str) \
-                else None
+            close = registry.closest(wanted, names, cutoff=0.5)
             self.out.append(ENTRY_POINT_MISSING.at(
                 self.view.pointer("entry_point"),
                 f"entry_point is {wanted!r} but the SPIR-V module's entry points are: "
