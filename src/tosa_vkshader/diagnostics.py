@@ -32,15 +32,23 @@ class Severity(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """A 1-based line/column position (columns count Unicode code points)."""
+    """A 1-based line/column position (columns count Unicode code points).
+
+    Binary models (``.tosa``) have no lines: there ``line`` and ``column`` are 0 and
+    ``logical`` names the place (region, block, operator index and name).
+    """
 
     path: str | None
     line: int
     column: int
     end_line: int | None = None
     end_column: int | None = None
+    logical: str | None = None
 
     def __str__(self) -> str:
+        if self.line < 1:
+            where = f": {self.logical}" if self.logical else ""
+            return f"{self.path or '<input>'}{where}"
         return f"{self.path or '<input>'}:{self.line}:{self.column}"
 
 
