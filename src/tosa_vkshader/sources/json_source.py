@@ -15,6 +15,7 @@ the attributes are one.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..config import Options
@@ -115,7 +116,8 @@ class _Reader:
                 self.problem(MALFORMED_OP_OBJECT.at(
                     "", f"{field} must be a string, got {json_type(value)}"),
                     f"{prefix}/{field}")
-                value = None if field == "domain_name" else ""
+                # Keep the op (with its value as the name): VKS505 says what is wrong.
+                value = None if field == "domain_name" else json.dumps(value)
             setattr(context, field, value)
             if field in item:
                 context.places[field] = self.document.locate(f"{prefix}/{field}")

@@ -24,7 +24,7 @@ from .embedded import embedded_op
 from .escapes import EscapeError, decode_mlir, mlir_offsets
 from .io import decode_text
 
-_CANDIDATE = re.compile(r'"tosa\.custom"|(?<![\w.$%#@!"])tosa\.custom(?![\w.$])')
+_CANDIDATE = re.compile(r'"tosa\.custom"(?=\s*\()|(?<![\w.$%#@!"])tosa\.custom(?![\w.$])')
 # On one line: a string literal (possibly unterminated) or the start of a comment.
 _LINE_TOKEN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//')
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
