@@ -13,6 +13,7 @@ loop, and the reader's own errors on a damaged buffer become VKS501.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
@@ -29,8 +30,6 @@ _ELEMENTS = {
     16: "f8E8M0FNU", 17: "i64",
 }
 _SHAPE_TYPE = 10
-# What the generated reader raises on a damaged buffer.
-_DAMAGED = (struct.error, IndexError, ValueError, OverflowError, UnicodeDecodeError)
 
 
 class _Damaged(ValueError):
@@ -59,28 +58,60 @@ def read_tosa(data: bytes, path: str | None, options: Options) -> SourceFile:
             hint="check the file is a .tosa written by tosa-opt --tosa-serialize or "
                  "tosa_serializer").located(where))
         return source
-    reader = _Reader(data, path, options, source,
-                     (Attribute.CustomAttribute, CustomAttribute, TosaOp.CUSTOM))
+    reader = _Reader(data, (Attribute.CustomAttribute, CustomAttribute, TosaOp.CUSTOM))
+    # Only the flatbuffer walk is guarded: checking the ops happens after it, outside.
     try:
         reader.graph(TosaGraph.GetRootAs(data, 0))
     except (_Damaged, *_DAMAGED) as exc:
-        # What was read before the damage cannot be trusted either.
-        source.ops.clear()
-        source.diagnostics.clear()
         source.diagnostics.append(TOSA_FILE.at(
             "", f"the TOSA flatbuffer is damaged: {exc}",
             hint="regenerate the file; it may have been cut short").located(where))
+        return source
+    for custom in reader.found:
+        _add_op(source, custom, path, options)
     return source
 
 
+@dataclass
+class _Custom:
+    """What the flatbuffer says about one CUSTOM operator."""
+
+    where: str
+    operator_name: str | None
+    domain_name: str | None
+    operands: tuple[TensorType, ...]
+    results: tuple[TensorType, ...]
+    attrs: bytes | None  # None: the field is absent
+
+
+def _add_op(source: SourceFile, custom: _Custom, path: str | None, options: Options) -> None:
+    label = f'{custom.where} "{custom.operator_name}"' if custom.operator_name else \
+        custom.where
+    location = Location(path, 0, 0, logical=label)
+    context = OpContext(custom.operator_name, custom.domain_name, custom.operands,
+                        custom.results, places={"op": location})
+    if custom.attrs is None:
+        source.diagnostics.append(MISSING_ATTRS.at(
+            "", "the custom op has no implementation_attrs").located(location))
+        return
+    op, problems = embedded_op(
+        custom.attrs, path, options, context=context,
+        place_offset=lambda _offset: location,
+        locator_for=lambda _document: FixedLocator(location))
+    source.diagnostics.extend(problems)
+    if op is not None:
+        source.ops.append(op)
+
+
+# TypeError: the flatbuffers runtime's own check of an offset read from a damaged buffer.
+_DAMAGED = (struct.error, IndexError, ValueError, OverflowError, TypeError)
+
+
 class _Reader:
-    def __init__(self, data: bytes, path: str | None, options: Options, source: SourceFile,
-                 classes: tuple[Any, Any, int]) -> None:
+    def __init__(self, data: bytes, classes: tuple[Any, Any, int]) -> None:
         self.data = data
-        self.path = path
-        self.options = options
-        self.source = source
         self.custom_attribute_type, self.custom_attribute_class, self.custom_op = classes
+        self.found: list[_Custom] = []
 
     def length(self, value: int, what: str) -> int:
         # Each vector element takes at least one byte; more than the file holds is damage.
@@ -98,7 +129,7 @@ class _Reader:
                                   f'"{_name(block.Name())}"')
 
     def block(self, block: Any, where: str) -> None:
-        tensors: dict[str, Any] | None = None
+        tensors: dict[str, TensorType] | None = None
         for o in range(self.length(block.OperatorsLength(), "an operator list")):
             operator = block.Operators(o)
             if operator.Op() != self.custom_op:
@@ -142,28 +173,16 @@ class _Reader:
         domain = _optional_name(attribute.DomainName())
         if domain_kind(domain) == "other":
             return
-        operator_name = _optional_name(attribute.OperatorName())
-        label = f'{where} "{operator_name}"' if operator_name else where
-        location = Location(self.path, 0, 0, logical=label)
         operands = tuple(self.operand(operator.Inputs(i), tensors) for i in
                          range(self.length(operator.InputsLength(), "an input list")))
         results = tuple(self.operand(operator.Outputs(i), tensors) for i in
                         range(self.length(operator.OutputsLength(), "an output list")))
-        context = OpContext(operator_name, domain, operands, results,
-                            places={"op": location})
-        if attribute.ImplementationAttrsIsNone():
-            self.source.diagnostics.append(MISSING_ATTRS.at(
-                "", "the custom op has no implementation_attrs").located(location))
-            return
-        length = self.length(attribute.ImplementationAttrsLength(), "implementation_attrs")
-        data = attribute.ImplementationAttrsAsNumpy().tobytes() if length else b""
-        op, problems = embedded_op(
-            data, self.path, self.options, context=context,
-            place_offset=lambda _offset: location,
-            locator_for=lambda _document: FixedLocator(location))
-        self.source.diagnostics.extend(problems)
-        if op is not None:
-            self.source.ops.append(op)
+        attrs = None
+        if not attribute.ImplementationAttrsIsNone():
+            length = self.length(attribute.ImplementationAttrsLength(), "implementation_attrs")
+            attrs = attribute.ImplementationAttrsAsNumpy().tobytes() if length else b""
+        self.found.append(_Custom(where, _optional_name(attribute.OperatorName()), domain,
+                                  operands, results, attrs))
 
     def operand(self, name: bytes | None, tensors: dict[str, TensorType]) -> TensorType:
         key = _name(name)
