@@ -127,7 +127,8 @@ def test_sarif_format_shape(capsys):
 
 def test_github_format(capsys):
     _, out, _ = run(capsys, "check", str(LEADING_ZERO), "--format", "github")
-    assert out.startswith(f"::error file={LEADING_ZERO},line=4,col=3,title=VKS111 ")
+    assert out.startswith(f"::error file={LEADING_ZERO},line=4,col=3,endLine=4,endColumn=21,"
+                          "title=VKS111 ")
 
 
 def test_output_file_is_written(capsys, tmp_path):
