@@ -135,7 +135,7 @@ def test_github_annotations_for_mlir_point_inside_the_attribute_string(capsys):
     lines = path.read_text().splitlines()
     levels = {level for level, _, _ in annotations}
     assert levels == {"error", "warning"}
-    for _, props, message in annotations:
+    for _, props, _ in annotations:
         assert props["file"] == str(path)
         line = lines[int(props["line"]) - 1]
         assert "tosa.custom" in line or "implementation_attrs" in line or \
@@ -150,7 +150,7 @@ def test_github_annotations_for_mlir_point_inside_the_attribute_string(capsys):
 def test_github_annotations_for_tosa_name_the_operator(capsys):
     annotations = _annotations(capsys, MODELS / "generic.tosa")
     assert annotations
-    for level, props, message in annotations:
+    for _, props, message in annotations:
         assert set(props) == {"file", "title"}
         assert message.startswith('region 0 "main", block 0 "main", operator ')
     assert {level for level, _, _ in annotations} == {"error", "notice"}
