@@ -129,24 +129,38 @@ class _Reader:
                                   f'"{_name(block.Name())}"')
 
     def block(self, block: Any, where: str) -> None:
-        tensors: dict[str, TensorType] | None = None
+        customs = []
         for o in range(self.length(block.OperatorsLength(), "an operator list")):
             operator = block.Operators(o)
-            if operator.Op() != self.custom_op:
-                continue
-            if tensors is None:  # built once per block, only for blocks with custom ops
-                tensors = self.tensors(block)
+            if operator.Op() == self.custom_op:
+                customs.append((o, operator))
+        if not customs:
+            return
+        # Types only of the tensors custom ops use: a model has thousands of tensors.
+        needed: set[str] = set()
+        for _, operator in customs:
+            needed.update(_name(operator.Inputs(i)) for i in
+                          range(self.length(operator.InputsLength(), "an input list")))
+            needed.update(_name(operator.Outputs(i)) for i in
+                          range(self.length(operator.OutputsLength(), "an output list")))
+        tensors = self.tensors(block, needed)
+        for o, operator in customs:
             self.custom(operator, tensors, f"{where}, operator {o}")
 
-    def tensors(self, block: Any) -> dict[str, TensorType]:
+    def tensors(self, block: Any, needed: set[str]) -> dict[str, TensorType]:
         found: dict[str, TensorType] = {}
         for t in range(self.length(block.TensorsLength(), "a tensor list")):
             tensor = block.Tensors(t)
-            found[_name(tensor.Name())] = self.tensor_type(tensor)
+            name = _name(tensor.Name())
+            if name in needed and name not in found:
+                found[name] = self.tensor_type(tensor)
+                if len(found) == len(needed):
+                    return found
         for s in range(self.length(block.ShapesLength(), "a shape list")):
             shape = block.Shapes(s)
-            found[_name(shape.Name())] = TensorType(f"!tosa.shape<{shape.Rank()}>",
-                                                    is_tensor=False)
+            name = _name(shape.Name())
+            if name in needed and name not in found:
+                found[name] = TensorType(f"!tosa.shape<{shape.Rank()}>", is_tensor=False)
         return found
 
     def tensor_type(self, tensor: Any) -> TensorType:
@@ -158,8 +172,9 @@ class _Reader:
             return TensorType(f"a tensor of TOSA DType {dtype}", None, None)
         if tensor.IsUnranked():
             return TensorType.tensor(element, None)
-        rank = self.length(tensor.ShapeLength(), "a tensor shape")
-        shape = tuple(_dim(tensor.Shape(i)) for i in range(rank))
+        self.length(tensor.ShapeLength(), "a tensor shape")
+        shape = tuple(_dim(int(d)) for d in tensor.ShapeAsNumpy()) \
+            if tensor.ShapeLength() else ()
         return TensorType(render_tensor(element, shape), element, shape)
 
     def custom(self, operator: Any, tensors: dict[str, TensorType], where: str) -> None:
