@@ -354,3 +354,15 @@ def test_stdin_filename_chooses_the_mlir_reader(monkeypatch, capsys):
     assert main(["check", "-", "--stdin-filename", "unsigned.mlir"]) == 1
     assert "unsigned.mlir:11:499: error[VKS514]" in capsys.readouterr().out
 
+
+
+def test_every_model_rule_has_a_model_fixture():
+    from tosa_vkshader.diagnostics import RULES
+
+    from conftest import expected_fixtures
+
+    covered = {e.split("@")[0] for p, codes in expected_fixtures() if "models" in p.parts
+               for e in codes}
+    # VKS501 (damaged .tosa) and VKS910 (no .tosa reader) are tested above.
+    wanted = {c for c in RULES if c.startswith("VKS5")} - {"VKS501"}
+    assert wanted - covered == set()
