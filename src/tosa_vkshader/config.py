@@ -41,6 +41,7 @@ class Options:
     max_depth: int = 64
     target_env: str = "vulkan1.3"
     severity: dict[str, Severity] = field(default_factory=dict)  # per-code override
+    exclude: tuple[str, ...] = ()  # glob patterns of paths not to check when walking folders
 
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -80,6 +81,10 @@ def options_from_table(table: dict[str, Any], path: str = "pyproject.toml") -> O
                   f"known options: {', '.join(sorted(_KEY_TO_FIELD))}")
         if name in ("select", "ignore"):
             changes[name] = _codes(value, key, path)
+        elif name == "exclude":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                _fail(path, f"`exclude` must be a list of glob patterns, got {value!r}")
+            changes[name] = tuple(value)
         elif name == "workgroup_semantics":
             if value not in WORKGROUP_SEMANTICS:
                 _fail(path, f"`workgroup-semantics` is {value!r}",

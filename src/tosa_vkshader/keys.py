@@ -182,7 +182,9 @@ def _normalise_field(tokens: list[str]) -> tuple[str | None, list[str]]:
     return None, problems
 
 
-_INDEX_LIKE_RE = re.compile(r"^(?:-?[0-9]+|0[xX][0-9a-fA-F]+|[0-9]+[a-zA-Z]*|)$")
+# Anything that starts like a number (Unicode digits included: `\d` in the reference
+# schema's patterns matches them), or nothing at all.
+_INDEX_LIKE_RE = re.compile(r"^(?:-?\d\w*|)$")
 
 
 def _resource_near_miss(key: str) -> KeyInfo | None:
@@ -221,7 +223,7 @@ def _resource_near_miss(key: str) -> KeyInfo | None:
         problem = KeyProblem.BAD_INDEX
         index = int(index_text, 16)
         problems.insert(0, f"index `{index_text}` is hexadecimal; write it in decimal ({index})")
-    elif not index_text.isdigit():
+    elif not (index_text.isascii() and index_text.isdigit()):
         problem = KeyProblem.BAD_INDEX
         problems.insert(0, f"index `{index_text}` is not a decimal integer")
     else:

@@ -1,0 +1,132 @@
+"""The public Python API. ``tosa_vkshader`` re-exports these names."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .check import check_source
+from .config import Options, load_options
+from .diagnostics import Diagnostic, Severity
+from .sources.base import SourceFile
+from .sources.json_source import read_json
+
+if TYPE_CHECKING:
+    from .model import Attributes
+
+ATTRIBUTE_SUFFIXES = (".json",)
+SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__",
+                   ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+
+
+@dataclass
+class Report:
+    """The outcome of checking one file (or one text / object)."""
+
+    path: str | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    source: SourceFile | None = field(default=None, repr=False)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing at error severity was found."""
+        return not self.errors
+
+    @property
+    def codes(self) -> list[str]:
+        return sorted({d.code for d in self.diagnostics})
+
+    @property
+    def attributes(self) -> Attributes | None:
+        """The typed attributes of the (first) op, when it has no errors."""
+        if not self.ok or self.source is None or not self.source.ops:
+            return None
+        from .model import Attributes
+
+        return Attributes.from_attrs(self.source.ops[0].attributes)
+
+    def line_text(self, line: int) -> str:
+        document = self.source.document if self.source else None
+        return document.line_text(line) if document else ""
+
+
+def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
+    return read_json(data, path, options)
+
+
+def validate(obj_or_text: Any, options: Options | None = None, *,
+             path: str | None = None) -> Report:
+    """Check one attribute object given as a dict, JSON text or bytes.
+
+    >>> validate({"entry_point": "main", "workgroup_sizes": [8, 8, 1]}).ok
+    True
+    """
+    options = options or Options()
+    if isinstance(obj_or_text, (str, bytes, bytearray)):
+        data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
+    else:
+        data = json.dumps(obj_or_text, indent=2, ensure_ascii=False)
+    source = _read(data, path, options)
+    return Report(path, check_source(source, options), source)
+
+
+def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
+    """Check one file on disk. Unreadable files give a diagnostic, not an exception."""
+    from .diagnostics import Location
+    from .sources.io import UNREADABLE
+
+    options = options or Options()
+    name = os.fspath(path)
+    try:
+        data = Path(name).read_bytes()
+    except OSError as exc:
+        diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
+        return Report(name, [diag.located(Location(name, 1, 1))])
+    source = _read(data, name, options)
+    return Report(name, check_source(source, options), source)
+
+
+def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
+    """Files to check: given files as they are, folders walked for attribute files."""
+    for given in paths:
+        name = os.fspath(given)
+        if not os.path.isdir(name):
+            yield name
+            continue
+        for folder, subfolders, files in os.walk(name):
+            subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
+            for file_name in sorted(files):
+                if not file_name.endswith(ATTRIBUTE_SUFFIXES):
+                    continue
+                full = os.path.join(folder, file_name)
+                if not _excluded(full, options.exclude):
+                    yield full
+
+
+def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
+    posix = Path(path).as_posix()
+    return any(fnmatch.fnmatch(posix, p) or fnmatch.fnmatch(Path(path).name, p)
+               for p in patterns)
+
+
+def check_paths(paths: Iterable[str | os.PathLike[str]],
+                options: Options | None = None) -> list[Report]:
+    """Check files and folders (walked recursively for ``*.json``)."""
+    options = options or Options()
+    return [check_file(path, options) for path in iter_files(paths, options)]
+
+
+__all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
+           "validate"]

@@ -1,0 +1,46 @@
+"""The command line: a thin layer over the API. Exit codes: 0 clean, 1 errors, 2 usage."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+
+# Each command module has register(subparsers); the parser it adds sets `run`.
+COMMANDS = ("check", "rule")
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tosa-vkshader",
+        description="Validate TOSA custom ops that embed a Vulkan compute shader.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"tosa_vkshader.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # e.g. `tosa-vkshader check . | head`
+        sys.stderr.close()
+        return EXIT_ERRORS
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""`tosa-vkshader check PATH... [-]`: check attribute files and print diagnostics."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..api import Report, check_file, iter_files, validate
+from ..config import WORKGROUP_SEMANTICS, ConfigError, load_options
+from ..diagnostics import Severity
+from ..report import FORMATS, get_reporter
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "check", help="check attribute files (folders are walked; - reads stdin)",
+        description="Check attribute files. Exit 0: no errors; 1: errors found; 2: usage "
+                    "or environment problem.")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="files or folders to check; - reads one document from stdin")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--select", metavar="CODES",
+                        help="comma-separated codes or prefixes to report (e.g. VKS1,VKS220)")
+    parser.add_argument("--ignore", metavar="CODES",
+                        help="comma-separated codes or prefixes not to report")
+    parser.add_argument("--workgroup-semantics", choices=WORKGROUP_SEMANTICS,
+                        help="how to read workgroup_sizes (default: local-size, as the spec)")
+    parser.add_argument("--config", type=Path, metavar="PYPROJECT",
+                        help="read [tool.tosa-vkshader] from this file instead of the "
+                             "nearest pyproject.toml")
+    parser.add_argument("--stdin-filename", metavar="NAME",
+                        help="name to show for the document read from stdin")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="write the report to FILE instead of stdout")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.set_defaults(run=run)
+
+
+def _codes(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.paths:
+        print("tosa-vkshader check: give at least one PATH (or - for stdin)", file=sys.stderr)
+        return 2
+    try:
+        options = load_options(Path.cwd(), args.config)
+    except ConfigError as exc:
+        print(f"{exc.diagnostic.location}: error[{exc.diagnostic.code}] "
+              f"{exc.diagnostic.message}", file=sys.stderr)
+        if exc.diagnostic.hint:
+            print(f"  = help: {exc.diagnostic.hint}", file=sys.stderr)
+        return 2
+    options = options.with_overrides(select=_codes(args.select), ignore=_codes(args.ignore),
+                                     workgroup_semantics=args.workgroup_semantics)
+    reports: list[Report] = []
+    file_paths = [p for p in args.paths if p != "-"]
+    missing = [p for p in file_paths if not os.path.exists(p)]
+    for path in missing:
+        print(f"tosa-vkshader check: {path}: no such file or folder", file=sys.stderr)
+    if missing:
+        return 2
+    if "-" in args.paths:
+        reports.append(validate(sys.stdin.buffer.read(), options,
+                                path=args.stdin_filename or "<stdin>"))
+    reports.extend(check_file(path, options) for path in iter_files(file_paths, options))
+
+    color = args.color == "always" or (args.color == "auto" and args.output is None
+                                       and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    text = get_reporter(args.format, color=color)(reports)
+    if args.output:
+        from ..fsutil import write_atomic
+
+        write_atomic(args.output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    worst = max((d.severity for r in reports for d in r.diagnostics), default=None)
+    return 1 if worst is Severity.ERROR else 0

@@ -1,0 +1,30 @@
+"""GitHub Actions workflow commands (``::error file=...,line=...::message``)."""
+
+from __future__ import annotations
+
+from ..api import Report
+from ..diagnostics import Severity
+
+_COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _escape(text: str, *, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def render_github(reports: list[Report]) -> str:
+    lines = []
+    for report in reports:
+        for diag in report.diagnostics:
+            loc = diag.location
+            props = [f"title={_escape(diag.code + ' ' + diag.rule.name, property_value=True)}"]
+            if loc is not None:
+                props.insert(0, f"file={_escape(loc.path or report.path or '', property_value=True)}")
+                props.insert(1, f"line={loc.line}")
+                props.insert(2, f"col={loc.column}")
+            message = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
+            lines.append(f"::{_COMMANDS[diag.severity]} {','.join(props)}::{_escape(message)}")
+    return "\n".join(lines) + ("\n" if lines else "")

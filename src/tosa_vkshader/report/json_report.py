@@ -1,0 +1,52 @@
+"""Machine-readable output. The shape is versioned; see docs/json-output.md."""
+
+from __future__ import annotations
+
+import json
+
+from .. import __version__
+from ..api import Report
+from ..diagnostics import Diagnostic, Severity
+
+JSON_FORMAT_VERSION = 1
+
+
+def diagnostic_to_dict(diag: Diagnostic) -> dict:
+    loc = diag.location
+    return {
+        "code": diag.code,
+        "name": diag.rule.name,
+        "severity": diag.severity.label,
+        "message": diag.message,
+        "pointer": diag.pointer,
+        "location": None if loc is None else {
+            "path": loc.path, "line": loc.line, "column": loc.column,
+            "end_line": loc.end_line, "end_column": loc.end_column,
+        },
+        "hint": diag.hint,
+        "docs": diag.rule.docs_url,
+    }
+
+
+def reports_to_dict(reports: list[Report]) -> dict:
+    totals = {s.label: 0 for s in Severity}
+    files = []
+    for report in reports:
+        for diag in report.diagnostics:
+            totals[diag.severity.label] += 1
+        files.append({
+            "path": report.path,
+            "ok": report.ok,
+            "diagnostics": [diagnostic_to_dict(d) for d in report.diagnostics],
+        })
+    return {
+        "version": JSON_FORMAT_VERSION,
+        "tool": {"name": "tosa-vkshader", "version": __version__},
+        "files": files,
+        "summary": {"files": len(reports), "errors": totals["error"],
+                    "warnings": totals["warning"], "infos": totals["info"]},
+    }
+
+
+def render_json(reports: list[Report]) -> str:
+    return json.dumps(reports_to_dict(reports), indent=2) + "\n"

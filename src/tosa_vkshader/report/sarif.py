@@ -1,0 +1,70 @@
+"""SARIF 2.1.0 output, for code-scanning dashboards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import __version__
+from ..api import Report
+from ..diagnostics import RULES, Severity
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _uri(path: str | None) -> str:
+    if not path:
+        return "stdin"
+    candidate = Path(path)
+    return candidate.as_posix() if not candidate.is_absolute() else candidate.as_uri()
+
+
+def render_sarif(reports: list[Report]) -> str:
+    rule_ids = sorted(RULES)
+    index = {code: i for i, code in enumerate(rule_ids)}
+    rules = [{
+        "id": code,
+        "name": RULES[code].name,
+        "shortDescription": {"text": RULES[code].summary},
+        "fullDescription": {"text": RULES[code].why},
+        "helpUri": RULES[code].docs_url,
+        "defaultConfiguration": {"level": _LEVELS[RULES[code].severity]},
+    } for code in rule_ids]
+    results = []
+    for report in reports:
+        for diag in report.diagnostics:
+            text = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
+            result = {
+                "ruleId": diag.code,
+                "ruleIndex": index[diag.code],
+                "level": _LEVELS[diag.severity],
+                "message": {"text": text},
+                "properties": {"jsonPointer": diag.pointer},
+            }
+            loc = diag.location
+            if loc is not None:
+                region = {"startLine": loc.line, "startColumn": loc.column}
+                if loc.end_line:
+                    region["endLine"] = loc.end_line
+                    region["endColumn"] = max(loc.end_column or loc.column, loc.column)
+                result["locations"] = [{"physicalLocation": {
+                    "artifactLocation": {"uri": _uri(loc.path or report.path)},
+                    "region": region,
+                }}]
+            results.append(result)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "tosa-vkshader",
+                "version": __version__,
+                "informationUri": "https://github.com/tosa-vkshader/tosa-vkshader",
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2) + "\n"

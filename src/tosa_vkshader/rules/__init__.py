@@ -1,0 +1,32 @@
+"""Semantic rules on one attribute object. Each check yields pointer-only diagnostics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..diagnostics import Diagnostic
+from ..view import AttributeView
+from .key_names import check_keys
+from .push_constants import check_push_constants
+from .resources import check_resources
+from .shader_fields import check_entry_point, check_language_and_code, check_workgroup_sizes
+from .value_types import check_value_types
+
+Check = Callable[[AttributeView], Iterable[Diagnostic]]
+
+CHECKS: tuple[Check, ...] = (
+    check_keys,
+    check_value_types,
+    check_entry_point,
+    check_workgroup_sizes,
+    check_language_and_code,
+    check_push_constants,
+    check_resources,
+)
+
+
+def run_rules(view: AttributeView) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for check in CHECKS:
+        found.extend(check(view))
+    return found

@@ -1,0 +1,108 @@
+"""Rules about the keys themselves: required, misspelled, malformed, unknown (VKS11x)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic, Severity, rule
+from ..keys import REQUIRED_KEYS, KeyKind, KeyProblem
+from ..view import AttributeView
+
+MISSING_REQUIRED = rule(
+    "VKS110", "missing-required-key", Severity.ERROR,
+    summary="`entry_point` or `workgroup_sizes` is missing.",
+    why="The spec requires both; without them the converter cannot create the dispatch.",
+    bad='{"entry_point": "main"}',
+    good='{"entry_point": "main", "workgroup_sizes": [8, 8, 1]}',
+)
+LEADING_ZERO = rule(
+    "VKS111", "leading-zero-index", Severity.ERROR,
+    summary="A resource index is written with a leading zero (`input_01_binding`).",
+    why="The spec forbids leading zeros. The reference schema lets such keys through as "
+        "unknown properties and the converter then never reads them: the resource "
+        "silently loses its binding.",
+    bad='{"input_01_binding": 0}',
+    good='{"input_1_binding": 0}',
+)
+MALFORMED_RESOURCE_KEY = rule(
+    "VKS112", "malformed-resource-key", Severity.ERROR,
+    summary="A key looks like a resource key but does not follow "
+            "`(input|output)_<index>_<field>` exactly (case, plural, separators, "
+            "misspelled field).",
+    why="Keys are matched literally. `Input_0_binding` or `input_0_bindng` are ignored by "
+        "the converter, so the value never reaches the runtime.",
+    bad='{"inputs_0_bindng": 0}',
+    good='{"input_0_binding": 0}',
+)
+BAD_INDEX = rule(
+    "VKS113", "invalid-resource-index", Severity.ERROR,
+    summary="A resource index is missing, negative, or not a decimal integer.",
+    why="Indices are non-negative decimal integers that number the op's operands and "
+        "results; anything else cannot be matched to a tensor.",
+    bad='{"input_-1_binding": 0, "input_0x1_binding": 1}',
+    good='{"input_0_binding": 0, "input_1_binding": 1}',
+)
+MISSPELLED_KEY = rule(
+    "VKS114", "misspelled-key", Severity.ERROR,
+    summary="A top-level key is a near miss of a known key (`entrypoint`, `workgroup_size`).",
+    why="Unknown keys are kept for forward compatibility, so a misspelled optional key "
+        "such as `push_constant` would be ignored without a word.",
+    bad='{"entryPoint": "main"}',
+    good='{"entry_point": "main"}',
+)
+UNKNOWN_KEY = rule(
+    "VKS115", "unknown-key", Severity.INFO,
+    summary="A key that the format does not define and that resembles no known key.",
+    why="Unknown keys are allowed (forward compatibility) but nothing reads them; this "
+        "note helps spot stale or tool-specific keys. Silence it with `ignore = "
+        '["VKS115"]`.',
+    bad='{"author": "me"}',
+    good="(remove the key, or ignore VKS115 in [tool.tosa-vkshader])",
+)
+UNKNOWN_RESOURCE_FIELD = rule(
+    "VKS116", "unknown-resource-field", Severity.WARNING,
+    summary="A well-formed resource key with a field the format does not define "
+            "(`input_0_stride`).",
+    why="It may be a field from a newer version of the format, or a typo nobody reads.",
+    bad='{"input_0_stride": 16}',
+    good="(fields are vkformat, vkdescriptortype, type, binding, descriptorset, sampler)",
+)
+
+_PROBLEM_RULES = {
+    KeyProblem.LEADING_ZERO: LEADING_ZERO,
+    KeyProblem.BAD_INDEX: BAD_INDEX,
+    KeyProblem.MALFORMED_RESOURCE: MALFORMED_RESOURCE_KEY,
+    KeyProblem.TOP_LEVEL_TYPO: MISSPELLED_KEY,
+}
+
+
+def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
+    attrs = view.attrs
+    for key, info in view.keys.items():
+        pointer = view.pointer(key)
+        if info.kind is KeyKind.NEAR_MISS:
+            hint = None
+            if info.suggestion:
+                also = " (that key is also present: keep one)" if info.suggestion in attrs else ""
+                hint = f"did you mean `{info.suggestion}`?{also}"
+            yield _PROBLEM_RULES[info.problem].at(
+                pointer, f"key `{key}`: {info.explanation}", hint=hint, on_key=True)
+        elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
+            yield UNKNOWN_RESOURCE_FIELD.at(
+                pointer, f"key `{key}`: `{info.field}` is not a resource field",
+                hint="known fields: vkformat, vkdescriptortype, type, binding, "
+                     "descriptorset, sampler", on_key=True)
+        elif info.kind is KeyKind.UNKNOWN:
+            yield UNKNOWN_KEY.at(pointer, f"unknown key `{key}` is kept but not read by the "
+                                          "converter", on_key=True)
+    intended = {info.suggestion for info in view.keys.values() if info.suggestion}
+    for key in REQUIRED_KEYS:
+        if key not in attrs and key not in intended:
+            yield MISSING_REQUIRED.at(view.base, f"required key `{key}` is missing",
+                                      hint=_required_hint(key))
+
+
+def _required_hint(key: str) -> str:
+    if key == "entry_point":
+        return 'add `"entry_point": "main"` (GLSL entry points are always `main`)'
+    return 'add `"workgroup_sizes": [x, y, z]`, e.g. [8, 8, 1]'

@@ -1,0 +1,442 @@
+"""Input and output resources: completeness, numbering, bindings, Vulkan names (VKS22x)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+from .. import registry
+from ..diagnostics import Diagnostic, Severity, rule
+from ..keys import REQUIRED_RESOURCE_FIELDS
+from ..view import AttributeView, ResourceView
+from .value_types import describe
+
+MAX_UINT32 = 2**32 - 1
+DESCRIPTOR_TYPE_PATTERN = re.compile(r"VK_DESCRIPTOR_TYPE_[A-Z0-9_]+")
+
+TENSOR_TYPES = {"VK_DESCRIPTOR_TYPE_TENSOR_ARM"}
+IMAGE_TYPES = {
+    "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+    "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
+    "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER",
+    "VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT",
+    "VK_DESCRIPTOR_TYPE_SAMPLE_WEIGHT_IMAGE_QCOM",
+    "VK_DESCRIPTOR_TYPE_BLOCK_MATCH_IMAGE_QCOM",
+}
+BUFFER_TYPES = {
+    "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+    "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC",
+    "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER",
+    "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC",
+    "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER",
+    "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
+    "VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK",
+}
+RESOURCE_KINDS = {"tensor": "Tensor", "image": "Image", "buffer": "Buffer"}
+KIND_OF_DESCRIPTOR = {
+    **{t: "Tensor" for t in TENSOR_TYPES},
+    **{t: "Image" for t in IMAGE_TYPES},
+    **{t: "Buffer" for t in BUFFER_TYPES},
+}
+SAMPLED_TYPES = {
+    "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER",
+    "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
+    "VK_DESCRIPTOR_TYPE_SAMPLER",
+}
+STORAGE_FORMAT_TYPES = {
+    "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+    "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
+}
+# Descriptor types that cannot carry an op's operand or result in a compute dispatch.
+UNSUITABLE_TYPES = {
+    "VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT": (
+        Severity.ERROR, "input attachments exist only in fragment shaders"),
+    "VK_DESCRIPTOR_TYPE_SAMPLER": (Severity.WARNING, "a sampler holds no tensor data"),
+    "VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR": (
+        Severity.WARNING, "an acceleration structure holds no tensor data"),
+    "VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_NV": (
+        Severity.WARNING, "an acceleration structure holds no tensor data"),
+    "VK_DESCRIPTOR_TYPE_PARTITIONED_ACCELERATION_STRUCTURE_NV": (
+        Severity.WARNING, "an acceleration structure holds no tensor data"),
+    "VK_DESCRIPTOR_TYPE_MUTABLE_EXT": (
+        Severity.WARNING, "a mutable descriptor has no fixed type the converter can create"),
+}
+# The spellings the reference converter accepts for sampler state (its own list; the
+# registry also has newer aliases such as VK_FILTER_CUBIC_EXT that it does not know).
+SAMPLER_FIELDS: dict[str, tuple[str, ...]] = {
+    "min_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
+    "mag_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
+    "address_mode_u": (
+        "VK_SAMPLER_ADDRESS_MODE_REPEAT",
+        "VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT",
+        "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE",
+        "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER",
+        "VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE",
+    ),
+    "border_color": (
+        "VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK",
+        "VK_BORDER_COLOR_INT_TRANSPARENT_BLACK",
+        "VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK",
+        "VK_BORDER_COLOR_INT_OPAQUE_BLACK",
+        "VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE",
+        "VK_BORDER_COLOR_INT_OPAQUE_WHITE",
+        "VK_BORDER_COLOR_FLOAT_CUSTOM_EXT",
+        "VK_BORDER_COLOR_INT_CUSTOM_EXT",
+    ),
+}
+SAMPLER_FIELDS["address_mode_v"] = SAMPLER_FIELDS["address_mode_u"]
+SAMPLER_FIELDS = {k: SAMPLER_FIELDS[k] for k in
+                  ("min_filter", "mag_filter", "address_mode_u", "address_mode_v",
+                   "border_color")}
+_REGISTRY_SAMPLER_TABLES = {
+    "min_filter": "FILTERS", "mag_filter": "FILTERS", "address_mode_u": "ADDRESS_MODES",
+    "address_mode_v": "ADDRESS_MODES", "border_color": "BORDER_COLORS",
+}
+
+INCOMPLETE_RESOURCE = rule(
+    "VKS220", "incomplete-resource", Severity.ERROR,
+    summary="A resource index lacks one of binding, descriptorset, vkdescriptortype, "
+            "vkformat.",
+    why="The reference converter reads all four for every operand and result index and "
+        "refuses the op when one is missing (\"Missing input attribute(s) or invalid "
+        "value\").",
+    bad='{"input_0_binding": 0, "input_0_descriptorset": 0}',
+    good='{"input_0_binding": 0, "input_0_descriptorset": 0,\n'
+         ' "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",\n'
+         ' "input_0_vkformat": "VK_FORMAT_R32_SFLOAT"}',
+)
+NON_CONTIGUOUS = rule(
+    "VKS221", "non-contiguous-indices", Severity.ERROR,
+    summary="Resource indices of one direction do not run 0, 1, 2, ... without gaps.",
+    why="Index i describes the op's i-th operand (or result); the converter reads indices "
+        "0..n-1, so a gap leaves a tensor without a binding and a stray index is never "
+        "read.",
+    bad='{"input_0_binding": 0, "input_2_binding": 1, ...}',
+    good='{"input_0_binding": 0, "input_1_binding": 1, ...}',
+)
+BINDING_COLLISION = rule(
+    "VKS222", "binding-collision", Severity.ERROR,
+    summary="Two resources use the same (descriptorset, binding).",
+    why="One descriptor slot holds one resource: two tensors on the same slot means one of "
+        "them is never seen by the shader.",
+    bad='{"input_0_binding": 0, "output_0_binding": 0, (both in set 0)}',
+    good='{"input_0_binding": 0, "output_0_binding": 1}',
+)
+BINDING_RANGE = rule(
+    "VKS223", "binding-out-of-range", Severity.ERROR,
+    summary="A binding or descriptor set is negative or beyond 32 bits.",
+    why="Vulkan bindings and set indices are uint32_t.",
+    bad='{"input_0_binding": -1}',
+    good='{"input_0_binding": 0}',
+)
+MALFORMED_DESCRIPTOR_TYPE = rule(
+    "VKS224", "malformed-descriptor-type", Severity.ERROR,
+    summary="`_vkdescriptortype` does not match `VK_DESCRIPTOR_TYPE_[A-Z0-9_]+`.",
+    why="The spec requires Vulkan's own enumerant names; short forms such as "
+        "`storage_buffer` are not understood by the converter.",
+    bad='{"input_0_vkdescriptortype": "storage_buffer"}',
+    good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
+)
+UNKNOWN_DESCRIPTOR_TYPE = rule(
+    "VKS225", "unknown-descriptor-type", Severity.ERROR,
+    summary="`_vkdescriptortype` is well formed but not a VkDescriptorType in the Vulkan "
+            "registry.",
+    why="The name must map to a real enumerant; the spec's own example "
+        "`VK_DESCRIPTOR_TYPE_STORAGE_TENSOR_EXT` does not exist (tensors use "
+        "VK_DESCRIPTOR_TYPE_TENSOR_ARM from VK_ARM_tensors).",
+    bad='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_TENSOR_EXT"}',
+    good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM"}',
+)
+UNKNOWN_FORMAT = rule(
+    "VKS226", "unknown-format", Severity.ERROR,
+    summary="`_vkformat` is not a VkFormat in the Vulkan registry.",
+    why="The converter maps the name to a VkFormat; an unknown or misspelled name is "
+        "refused.",
+    bad='{"input_0_vkformat": "VK_FORMAT_R32_FLOAT"}',
+    good='{"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"}',
+)
+INVALID_RESOURCE_TYPE = rule(
+    "VKS227", "invalid-resource-type", Severity.ERROR,
+    summary='`_type` is not "Tensor", "Image" or "Buffer".',
+    why="Producers use `_type` to decide how to back the resource; other words are not "
+        "understood.",
+    bad='{"input_0_type": "Texture"}',
+    good='{"input_0_type": "Image"}',
+)
+RESOURCE_TYPE_CASE = rule(
+    "VKS228", "resource-type-case", Severity.WARNING,
+    summary='`_type` is written in a non-canonical case ("TENSOR", "buffer").',
+    why="Real payloads mix \"Tensor\" and \"TENSOR\"; consumers that compare exactly will "
+        "miss the non-canonical spelling.",
+    bad='{"input_0_type": "TENSOR"}',
+    good='{"input_0_type": "Tensor"}',
+)
+RESOURCE_TYPE_MISMATCH = rule(
+    "VKS229", "resource-type-mismatch", Severity.ERROR,
+    summary="`_type` contradicts `_vkdescriptortype` (a Tensor bound as a storage buffer).",
+    why="The resource would be created as one kind of object and bound as another.",
+    bad='{"input_0_type": "Tensor", "input_0_vkdescriptortype": '
+        '"VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
+    good='{"input_0_type": "Tensor", "input_0_vkdescriptortype": '
+         '"VK_DESCRIPTOR_TYPE_TENSOR_ARM"}',
+)
+SAMPLER_NOT_ALLOWED = rule(
+    "VKS230", "sampler-on-unsampled-resource", Severity.ERROR,
+    summary="`_sampler` is given for a descriptor type that is not sampled.",
+    why="Only sampled images (and samplers) use sampler state; on a storage buffer or "
+        "tensor it means the descriptor type or the sampler is wrong.",
+    bad='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", '
+        '"input_0_sampler": {...}}',
+    good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER", '
+         '"input_0_sampler": {...}}',
+)
+BAD_SAMPLER = rule(
+    "VKS231", "invalid-sampler", Severity.ERROR,
+    summary="`_sampler` lacks a field, has an unknown field, or a value that is not a "
+            "valid Vulkan enumerant.",
+    why="All five fields (min_filter, mag_filter, address_mode_u, address_mode_v, "
+        "border_color) are required when a sampler is given, each a Vulkan enumerant "
+        "name the converter knows.",
+    bad='{"input_0_sampler": {"min_filter": "LINEAR"}}',
+    good='{"input_0_sampler": {"min_filter": "VK_FILTER_LINEAR", "mag_filter": '
+         '"VK_FILTER_LINEAR", "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE", '
+         '"address_mode_v": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE", "border_color": '
+         '"VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"}}',
+)
+FORMAT_DESCRIPTOR_MISMATCH = rule(
+    "VKS232", "format-unusable-with-descriptor", Severity.ERROR,
+    summary="The format cannot be used with the descriptor type.",
+    why="Tensors (VK_ARM_tensors) use single-component formats; storage images and storage "
+        "texel buffers need a format with a SPIR-V image format; buffers and tensors cannot "
+        "hold compressed, multi-planar or depth/stencil formats.",
+    bad='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM", '
+        '"input_0_vkformat": "VK_FORMAT_R8G8B8A8_SINT"}',
+    good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM", '
+         '"input_0_vkformat": "VK_FORMAT_R8_SINT"}',
+)
+UNSUITABLE_DESCRIPTOR = rule(
+    "VKS233", "descriptor-type-unsuitable", Severity.WARNING,
+    summary="The descriptor type cannot carry an operand or result of a compute dispatch.",
+    why="Input attachments exist only in fragment shaders; samplers, acceleration "
+        "structures and mutable descriptors hold no tensor data.",
+    bad='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT"}',
+    good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE"}',
+)
+
+
+def check_resources(view: AttributeView) -> Iterator[Diagnostic]:
+    for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
+        yield from _completeness(view, resource)
+        yield from _bindings_in_range(view, resource)
+        descriptor = yield from _descriptor_type(view, resource)
+        fmt = yield from _format(view, resource)
+        yield from _resource_type(view, resource, descriptor)
+        yield from _sampler(view, resource, descriptor)
+        if descriptor and fmt:
+            yield from _format_with_descriptor(view, resource, descriptor, fmt)
+    yield from _contiguity(view)
+    yield from _collisions(view)
+
+
+def _completeness(view: AttributeView, resource: ResourceView) -> Iterator[Diagnostic]:
+    missing = [f for f in REQUIRED_RESOURCE_FIELDS
+               if f not in resource.fields and f not in resource.misspelled]
+    if missing:
+        keys = ", ".join(f"`{resource.name}_{f}`" for f in missing)
+        yield INCOMPLETE_RESOURCE.at(
+            view.base, f"{resource.name} is missing {keys}",
+            hint="the converter needs binding, descriptorset, vkdescriptortype and vkformat "
+                 f"for every {resource.direction}")
+
+
+def _bindings_in_range(view: AttributeView, resource: ResourceView) -> Iterator[Diagnostic]:
+    for field in ("binding", "descriptorset"):
+        value = resource.value(field)
+        if type(value) is int and not 0 <= value <= MAX_UINT32:
+            yield BINDING_RANGE.at(resource.pointer(field, view.base),
+                                   f"`{resource.key(field)}` is {value}; it must be between 0 "
+                                   f"and {MAX_UINT32}")
+
+
+def _descriptor_type(view: AttributeView, resource: ResourceView):
+    value = resource.str_value("vkdescriptortype")
+    if value is None:
+        return None
+    pointer = resource.pointer("vkdescriptortype", view.base)
+    key = resource.key("vkdescriptortype")
+    canonical = registry.canonical_descriptor_type(value)
+    if canonical is None:
+        guess = _guess_descriptor_type(value)
+        hint = f"did you mean `{guess}`?" if guess else None
+        if not DESCRIPTOR_TYPE_PATTERN.fullmatch(value):
+            yield MALFORMED_DESCRIPTOR_TYPE.at(
+                pointer, f"`{key}` {describe(value)} is not a Vulkan descriptor type name "
+                "(VK_DESCRIPTOR_TYPE_...)", hint=hint)
+        else:
+            yield UNKNOWN_DESCRIPTOR_TYPE.at(
+                pointer, f"`{key}` {describe(value)} is not in the Vulkan registry "
+                f"({registry.REGISTRY_VERSION})", hint=hint)
+        return None
+    unsuitable = UNSUITABLE_TYPES.get(canonical)
+    if unsuitable:
+        severity, reason = unsuitable
+        yield UNSUITABLE_DESCRIPTOR.at(pointer, f"`{key}` is {value}: {reason}",
+                                       severity=severity)
+    return canonical
+
+
+def _guess_descriptor_type(value: str) -> str | None:
+    text = value.strip().upper().replace(" ", "_").replace("-", "_")
+    if "TENSOR" in text:
+        return "VK_DESCRIPTOR_TYPE_TENSOR_ARM"
+    if not text.startswith("VK_DESCRIPTOR_TYPE_"):
+        text = "VK_DESCRIPTOR_TYPE_" + text.removeprefix("DESCRIPTOR_TYPE_")
+    if registry.canonical_descriptor_type(text):
+        return text
+    return registry.closest(text, registry.descriptor_type_names(), cutoff=0.8)
+
+
+def _format(view: AttributeView, resource: ResourceView):
+    value = resource.str_value("vkformat")
+    if value is None:
+        return None
+    info = registry.format_info(value)
+    if info is None:
+        text = value.strip().upper()
+        if not text.startswith("VK_FORMAT_"):
+            text = "VK_FORMAT_" + text
+        guess = text if registry.canonical_format(text) else registry.closest(
+            text, registry.format_names(), cutoff=0.8)
+        yield UNKNOWN_FORMAT.at(
+            resource.pointer("vkformat", view.base),
+            f"`{resource.key('vkformat')}` {describe(value)} is not a VkFormat in the "
+            f"Vulkan registry ({registry.REGISTRY_VERSION})",
+            hint=f"did you mean `{guess}`?" if guess else None)
+    return info
+
+
+def _resource_type(view: AttributeView, resource: ResourceView,
+                   descriptor: str | None) -> Iterator[Diagnostic]:
+    value = resource.str_value("type")
+    if value is None:
+        return
+    pointer = resource.pointer("type", view.base)
+    key = resource.key("type")
+    canonical = RESOURCE_KINDS.get(value.strip().lower())
+    if canonical is None:
+        yield INVALID_RESOURCE_TYPE.at(
+            pointer, f'`{key}` {describe(value)} is not "Tensor", "Image" or "Buffer"',
+            hint=f'use "{KIND_OF_DESCRIPTOR[descriptor]}" for {descriptor}'
+            if descriptor in KIND_OF_DESCRIPTOR else None)
+        return
+    if value != canonical:
+        yield RESOURCE_TYPE_CASE.at(pointer, f'`{key}` is "{value}"; the canonical spelling '
+                                    f'is "{canonical}"', hint=f'write "{canonical}"')
+    expected = KIND_OF_DESCRIPTOR.get(descriptor) if descriptor else None
+    if expected and expected != canonical:
+        yield RESOURCE_TYPE_MISMATCH.at(
+            pointer, f'`{key}` is "{value}" but `{resource.key("vkdescriptortype")}` is '
+            f"{descriptor}, which binds a {expected.lower()}",
+            hint=f'use "{expected}", or a {canonical.lower()} descriptor type')
+
+
+def _sampler(view: AttributeView, resource: ResourceView,
+             descriptor: str | None) -> Iterator[Diagnostic]:
+    sampler = resource.value("sampler")
+    if not isinstance(sampler, dict):
+        return
+    pointer = resource.pointer("sampler", view.base)
+    key = resource.key("sampler")
+    if descriptor and descriptor not in SAMPLED_TYPES:
+        yield SAMPLER_NOT_ALLOWED.at(
+            pointer, f"`{key}` is given but {resource.name} is a {descriptor}, which is not "
+            "sampled", hint="remove the sampler, or use "
+            "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER", on_key=True)
+    missing = [f for f in SAMPLER_FIELDS if f not in sampler]
+    if missing:
+        yield BAD_SAMPLER.at(pointer, f"`{key}` is missing {', '.join(missing)}",
+                             hint="a sampler needs all five fields: "
+                                  + ", ".join(SAMPLER_FIELDS))
+    for field, value in sampler.items():
+        field_pointer = f"{pointer}/{field}"
+        allowed = SAMPLER_FIELDS.get(field)
+        if allowed is None:
+            close = registry.closest(field, SAMPLER_FIELDS, cutoff=0.7)
+            yield BAD_SAMPLER.at(field_pointer, f"`{key}` has unknown field `{field}`",
+                                 hint=f"did you mean `{close}`?" if close else
+                                 "fields are " + ", ".join(SAMPLER_FIELDS), on_key=True)
+            continue
+        if value in allowed:
+            continue
+        table = getattr(registry.vulkan_tables, _REGISTRY_SAMPLER_TABLES[field])
+        canonical = table.get(value) if isinstance(value, str) else None
+        alias = next((a for a in allowed if table.get(a) == canonical), None)
+        if alias:
+            hint = f"write `{alias}` (the same enumerant under the name the converter knows)"
+        else:
+            guess = None
+            if isinstance(value, str) and value.strip():
+                suffix = "_" + value.strip().upper()
+                guess = next((a for a in allowed if a.endswith(suffix)), None) or \
+                    registry.closest(value, allowed, cutoff=0.6)
+            hint = f"did you mean `{guess}`?" if guess else "one of " + ", ".join(allowed)
+        yield BAD_SAMPLER.at(field_pointer, f"`{key}.{field}` is {describe(value)}, not a "
+                             "sampler value the converter accepts", hint=hint)
+
+
+def _format_with_descriptor(view: AttributeView, resource: ResourceView, descriptor: str,
+                            fmt: registry.FormatInfo) -> Iterator[Diagnostic]:
+    pointer = resource.pointer("vkformat", view.base)
+    key = resource.key("vkformat")
+    problem = hint = None
+    if descriptor in TENSOR_TYPES:
+        if not (fmt.is_single_component and fmt.is_plain and fmt.packed is None):
+            problem = f"{fmt.name} is not a single-component format, which tensors need"
+            component = fmt.components[0] if fmt.components else None
+            if component and isinstance(component.bits, int):
+                hint = (f"use VK_FORMAT_R{component.bits}_{component.numeric} and put the "
+                        "channels in the tensor's shape")
+    elif descriptor in STORAGE_FORMAT_TYPES:
+        if fmt.spirv_image_format is None:
+            problem = (f"{fmt.name} has no SPIR-V image format, so it cannot be used as a "
+                       f"{descriptor.removeprefix('VK_DESCRIPTOR_TYPE_').lower()}")
+            hint = "use a format such as VK_FORMAT_R32G32B32A32_SFLOAT or VK_FORMAT_R8G8B8A8_UNORM"
+    elif descriptor in BUFFER_TYPES and not fmt.is_plain:
+        problem = f"{fmt.name} is compressed, multi-planar or depth/stencil; a buffer holds " \
+                  "plain elements"
+    if problem:
+        yield FORMAT_DESCRIPTOR_MISMATCH.at(
+            pointer, f"`{key}`: {problem} (descriptor type {descriptor})", hint=hint)
+
+
+def _contiguity(view: AttributeView) -> Iterator[Diagnostic]:
+    for direction in ("input", "output"):
+        indices = sorted(r.index for r in view.of_direction(direction))
+        if not indices:
+            continue
+        expected = set(range(indices[-1] + 1))
+        gaps = sorted(expected - set(indices))
+        if gaps:
+            listed = ", ".join(f"{direction}_{i}" for i in gaps)
+            yield NON_CONTIGUOUS.at(
+                view.base, f"{direction} indices are {indices}: {listed} "
+                f"{'is' if len(gaps) == 1 else 'are'} missing",
+                hint=f"number {direction}s 0..{len(indices) - 1} in the order of the op's "
+                     f"{'operands' if direction == 'input' else 'results'}")
+
+
+def _collisions(view: AttributeView) -> Iterator[Diagnostic]:
+    slots: dict[tuple[int, int], list[ResourceView]] = defaultdict(list)
+    for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
+        binding, dset = resource.int_value("binding"), resource.int_value("descriptorset")
+        if binding is not None and dset is not None:
+            slots[(dset, binding)].append(resource)
+    for (dset, binding), users in sorted(slots.items()):
+        for other in users[1:]:
+            yield BINDING_COLLISION.at(
+                other.pointer("binding", view.base),
+                f"{other.name} uses set {dset}, binding {binding}, already used by "
+                f"{users[0].name}",
+                hint=f"give {other.name} a free binding, e.g. "
+                     f"{max(b for (s, b) in slots if s == dset) + 1}")

@@ -1,0 +1,229 @@
+"""Entry point, workgroup shape, shader language and code (VKS201-VKS208)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..view import AttributeView
+from .value_types import describe
+
+SHADER_LANGUAGES = ("", "SPIR-V", "GLSL", "HLSL")
+SPIRV_MAGIC = 0x07230203
+# Vulkan's guaranteed minimums (maxComputeWorkGroupSize, ...Invocations, ...Count).
+GUARANTEED_LOCAL_SIZE = (128, 128, 64)
+GUARANTEED_INVOCATIONS = 128
+GUARANTEED_GROUP_COUNT = 65535
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BASE64_ALPHABET = re.compile(r"[A-Za-z0-9+/=]*")
+
+INVALID_ENTRY_POINT = rule(
+    "VKS201", "invalid-entry-point", Severity.ERROR,
+    summary="`entry_point` is empty or not an identifier.",
+    why="The runtime looks the entry point up by name in the shader module; a name with "
+        "spaces, a leading digit or nothing at all can never match.",
+    bad='{"entry_point": "main()"}',
+    good='{"entry_point": "main"}',
+)
+BAD_WORKGROUP_SHAPE = rule(
+    "VKS202", "bad-workgroup-shape", Severity.ERROR,
+    summary="`workgroup_sizes` is not exactly three integers >= 1.",
+    why="The value becomes a three-dimensional size; a missing dimension, a zero, a "
+        "boolean or a float cannot be dispatched.",
+    bad='{"workgroup_sizes": [8, 8]}',
+    good='{"workgroup_sizes": [8, 8, 1]}',
+)
+WORKGROUP_OVER_LIMIT = rule(
+    "VKS203", "workgroup-over-guaranteed-limit", Severity.WARNING,
+    summary="`workgroup_sizes` exceeds what every Vulkan device guarantees.",
+    why="Vulkan guarantees a local size of at least 128 x 128 x 64 with 128 invocations in "
+        "total, and 65535 workgroups per dimension. Larger values work only on devices "
+        "that report higher limits.",
+    bad='{"workgroup_sizes": [256, 1, 1]}',
+    good='{"workgroup_sizes": [128, 1, 1]}',
+)
+UNKNOWN_LANGUAGE = rule(
+    "VKS204", "unknown-shader-language", Severity.ERROR,
+    summary='`shader_language` is not one of "", "SPIR-V", "GLSL", "HLSL".',
+    why="The converter selects the compiler from this exact string.",
+    bad='{"shader_language": "glsl"}',
+    good='{"shader_language": "GLSL"}',
+)
+LANGUAGE_CODE_PAIRING = rule(
+    "VKS205", "language-without-code", Severity.ERROR,
+    summary="`shader_language` and `shader_code` must both be set or both be unset.",
+    why="The reference converter refuses an op that has one without the other: code "
+        "without a language cannot be compiled, a language without code has nothing to "
+        "compile.",
+    bad='{"shader_language": "GLSL"}',
+    good='{"shader_language": "GLSL", "shader_code": "void main() { }"}',
+)
+SPIRV_NOT_BASE64 = rule(
+    "VKS206", "spirv-not-base64", Severity.ERROR,
+    summary="SPIR-V `shader_code` is not strict base64.",
+    why="The converter decodes it with a strict base64 decoder; whitespace, URL-safe "
+        "characters or missing padding break the module.",
+    bad='{"shader_language": "SPIR-V", "shader_code": "AwIjBA AAAQ=="}',
+    good='{"shader_language": "SPIR-V", "shader_code": "AwIjBAAAAQA..."}',
+)
+SPIRV_LENGTH = rule(
+    "VKS207", "spirv-length", Severity.ERROR,
+    summary="Decoded SPIR-V is not a whole number of 32-bit words.",
+    why="SPIR-V is a stream of 32-bit words; the converter refuses a byte length that is "
+        "not a multiple of 4.",
+    bad='{"shader_language": "SPIR-V", "shader_code": "AwIj"}',
+    good="(the base64 of the complete .spv file)",
+)
+SPIRV_HEADER = rule(
+    "VKS208", "spirv-header", Severity.ERROR,
+    summary="Decoded SPIR-V has no complete 5-word header with the magic number.",
+    why="Every SPIR-V module starts with magic 0x07230203, version, generator, bound and "
+        "schema; without them it is not SPIR-V (often GLSL text was base64-encoded by "
+        "mistake).",
+    bad="(base64 of a GLSL file with shader_language SPIR-V)",
+    good="(base64 of the .spv produced by glslc)",
+)
+
+
+def check_entry_point(view: AttributeView) -> Iterator[Diagnostic]:
+    value = view.attrs.get("entry_point")
+    if not isinstance(value, str):
+        return
+    if not _IDENTIFIER.fullmatch(value):
+        stripped = re.sub(r"\(.*$", "", value.strip())
+        hint = (f'use "{stripped}"' if _IDENTIFIER.fullmatch(stripped) else
+                "use the name of the shader's entry function, e.g. \"main\"")
+        what = "is empty" if value == "" else "is not an identifier"
+        yield INVALID_ENTRY_POINT.at(view.pointer("entry_point"),
+                                     f"`entry_point` {describe(value)} {what}", hint=hint)
+
+
+def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
+    sizes = view.attrs.get("workgroup_sizes")
+    if not isinstance(sizes, list):
+        return
+    pointer = view.pointer("workgroup_sizes")
+    if len(sizes) != 3:
+        yield BAD_WORKGROUP_SHAPE.at(
+            pointer, f"`workgroup_sizes` has {len(sizes)} element(s); it needs exactly 3",
+            hint="give [x, y, z]; use 1 for unused dimensions, e.g. [64, 1, 1]")
+    good = True
+    for position, size in enumerate(sizes[:3]):
+        if type(size) is not int or size < 1:
+            good = False
+            hint = (f"write {int(size)}" if isinstance(size, float) and size.is_integer()
+                    and size >= 1 else "each dimension is an integer >= 1")
+            yield BAD_WORKGROUP_SHAPE.at(
+                f"{pointer}/{position}",
+                f"`workgroup_sizes[{position}]` is {describe(size)}; it must be an integer "
+                ">= 1", hint=hint)
+    if not good or len(sizes) != 3:
+        return
+    if view.options.workgroup_semantics == "dispatch":
+        if any(size > GUARANTEED_GROUP_COUNT for size in sizes):
+            yield WORKGROUP_OVER_LIMIT.at(
+                pointer, f"`workgroup_sizes` {sizes} read as a dispatch shape exceeds the "
+                f"guaranteed {GUARANTEED_GROUP_COUNT} workgroups per dimension")
+        return
+    over = [f"{'xyz'[i]}={s} > {limit}" for i, (s, limit) in
+            enumerate(zip(sizes, GUARANTEED_LOCAL_SIZE, strict=True)) if s > limit]
+    total = sizes[0] * sizes[1] * sizes[2]
+    if total > GUARANTEED_INVOCATIONS:
+        over.append(f"{total} invocations > {GUARANTEED_INVOCATIONS}")
+    if over:
+        yield WORKGROUP_OVER_LIMIT.at(
+            pointer, f"`workgroup_sizes` {sizes} exceeds Vulkan's guaranteed limits "
+            f"({'; '.join(over)})",
+            hint="keep x*y*z <= 128 (e.g. [8, 8, 1] or [128, 1, 1]) unless every target "
+                 "device reports larger maxComputeWorkGroup* limits")
+
+
+_LANGUAGE_SPELLINGS = {"SPIRV": "SPIR-V", "SPV": "SPIR-V", "SPIR_V": "SPIR-V"}
+
+
+def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
+    attrs = view.attrs
+    language = attrs.get("shader_language")
+    code = attrs.get("shader_code")
+    if isinstance(language, str) and language not in SHADER_LANGUAGES:
+        upper = language.strip().upper()
+        fixed = upper if upper in SHADER_LANGUAGES else _LANGUAGE_SPELLINGS.get(upper)
+        yield UNKNOWN_LANGUAGE.at(
+            view.pointer("shader_language"), f"`shader_language` {describe(language)} is not "
+            'one of "", "SPIR-V", "GLSL", "HLSL"',
+            hint=f'did you mean "{fixed}"?' if fixed else None)
+        return
+    has_language = isinstance(language, str) and language != ""
+    has_code = isinstance(code, str) and code != ""
+    if "shader_language" in attrs and not isinstance(language, str):
+        return
+    if "shader_code" in attrs and not isinstance(code, str):
+        return
+    if has_language and not has_code:
+        what = "is empty" if "shader_code" in attrs else "is missing"
+        yield LANGUAGE_CODE_PAIRING.at(
+            view.pointer("shader_code") if "shader_code" in attrs else view.pointer(),
+            f'`shader_language` is "{language}" but `shader_code` {what}',
+            hint='add the shader to `shader_code`, or set `shader_language` to ""')
+    elif has_code and not has_language:
+        guess = "SPIR-V" if code.startswith("AwIjB") else "GLSL"
+        yield LANGUAGE_CODE_PAIRING.at(
+            view.pointer("shader_language") if "shader_language" in attrs else view.pointer(),
+            "`shader_code` is set but `shader_language` is "
+            + ("empty" if "shader_language" in attrs else "missing"),
+            hint=f'set `"shader_language": "{guess}"`')
+    elif language == "SPIR-V" and has_code:
+        yield from _check_spirv_blob(view, code)
+
+
+def decode_spirv(code: str) -> bytes | None:
+    """The SPIR-V bytes of strict base64 ``code``, or None."""
+    try:
+        return base64.b64decode(code, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
+    pointer = view.pointer("shader_code")
+    data = decode_spirv(code)
+    if data is None:
+        valid_prefix = _BASE64_ALPHABET.match(code).end()
+        if valid_prefix < len(code):
+            bad = code[valid_prefix]
+            line = code.count("\n", 0, valid_prefix) + 1
+            column = valid_prefix - (code.rfind("\n", 0, valid_prefix) + 1) + 1
+            hint = ("remove whitespace and line breaks from the base64 text"
+                    if bad.isspace() else
+                    "use the standard alphabet (+ and /), not the URL-safe one (- and _)"
+                    if bad in "-_" else "encode the .spv file with `base64 -w0`")
+            yield SPIRV_NOT_BASE64.at(
+                pointer, f"`shader_code` is not base64: character {bad!r} at position "
+                f"{valid_prefix + 1}", hint=hint, inner=InnerPosition(line, column))
+        else:
+            yield SPIRV_NOT_BASE64.at(
+                pointer, f"`shader_code` is not valid base64 ({len(code)} characters; "
+                "padding is wrong or `=` appears in the middle)",
+                hint="encode the .spv file with `base64 -w0`")
+        return
+    if len(data) % 4:
+        yield SPIRV_LENGTH.at(pointer, f"decoded SPIR-V is {len(data)} bytes, not a multiple "
+                              "of 4", hint="the base64 text is probably truncated")
+        return
+    if len(data) < 20:
+        yield SPIRV_HEADER.at(pointer, f"decoded SPIR-V is {len(data)} bytes; a module needs "
+                              "at least the 20-byte header")
+        return
+    magic_le = int.from_bytes(data[:4], "little")
+    magic_be = int.from_bytes(data[:4], "big")
+    if SPIRV_MAGIC not in (magic_le, magic_be):
+        looks_like_text = all(32 <= b < 127 or b in (9, 10, 13) for b in data[:64])
+        yield SPIRV_HEADER.at(
+            pointer, f"decoded SPIR-V starts with 0x{magic_le:08x}, not the magic number "
+            "0x07230203",
+            hint='this looks like shader source: set "shader_language" to "GLSL" or "HLSL" '
+                 "and put the text in shader_code" if looks_like_text else
+                 "base64-encode the .spv file produced by the compiler")

@@ -1,0 +1,93 @@
+"""The JSON type each key needs (VKS200). Other rules skip values of the wrong type."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..diagnostics import Diagnostic, Severity, rule
+from ..view import AttributeView
+
+WRONG_TYPE = rule(
+    "VKS200", "wrong-value-type", Severity.ERROR,
+    summary="A value has the wrong JSON type (a string where an integer belongs, ...).",
+    why="The converter reads each key with a fixed type; `\"0\"` is not the binding 0, and "
+        "`true` or `1.0` are not integers.",
+    bad='{"input_0_binding": "0", "workgroup_sizes": [8.0, 8, 1]}',
+    good='{"input_0_binding": 0, "workgroup_sizes": [8, 8, 1]}',
+)
+
+TOP_LEVEL_TYPES = {
+    "entry_point": "string",
+    "workgroup_sizes": "array",
+    "shader_language": "string",
+    "shader_code": "string",
+    "push_constants": "string",
+    "is_vkshader": "boolean",
+}
+RESOURCE_TYPES = {
+    "vkformat": "string",
+    "vkdescriptortype": "string",
+    "type": "string",
+    "binding": "integer",
+    "descriptorset": "integer",
+    "sampler": "object",
+}
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def has_type(value: Any, expected: str) -> bool:
+    return json_type(value) == expected
+
+
+def describe(value: Any) -> str:
+    text = repr(value) if not isinstance(value, (dict, list)) else json_type(value)
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif value is None:
+        text = "null"
+    elif isinstance(value, str):
+        text = '"' + (value if len(value) <= 40 else value[:37] + "...") + '"'
+    return f"{text} ({json_type(value)})"
+
+
+def _type_hint(value: Any, expected: str) -> str | None:
+    if expected == "integer" and isinstance(value, str) and value.strip().isdigit():
+        return f"write the number without quotes: {int(value)}"
+    if expected == "integer" and isinstance(value, float) and value.is_integer():
+        return f"write {int(value)}"
+    if expected == "string" and not isinstance(value, (dict, list)):
+        return "put the value in double quotes"
+    return None
+
+
+def check_value_types(view: AttributeView) -> Iterator[Diagnostic]:
+    for key, expected in TOP_LEVEL_TYPES.items():
+        if key in view.attrs and not has_type(view.attrs[key], expected):
+            value = view.attrs[key]
+            yield WRONG_TYPE.at(view.pointer(key),
+                                f"`{key}` must be a {expected}, got {describe(value)}",
+                                hint=_type_hint(value, expected))
+    for resource in view.resources.values():
+        for field, (key, value) in resource.fields.items():
+            expected = RESOURCE_TYPES[field]
+            if not has_type(value, expected):
+                yield WRONG_TYPE.at(resource.pointer(field, view.base),
+                                    f"`{key}` must be a{'n' if expected[0] in 'aio' else ''} "
+                                    f"{expected}, got {describe(value)}",
+                                    hint=_type_hint(value, expected))

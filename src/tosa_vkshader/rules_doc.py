@@ -1,0 +1,104 @@
+"""Generate docs/rules.md from the rule registry.
+
+    python -m tosa_vkshader.rules_doc           # rewrite docs/rules.md
+    python -m tosa_vkshader.rules_doc --check   # exit 1 when stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .diagnostics import GROUPS, RULES
+
+DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def load_all_rules() -> None:
+    """Import every module that declares rules."""
+    import importlib
+    import pkgutil
+
+    import tosa_vkshader
+
+    for module in pkgutil.walk_packages(tosa_vkshader.__path__, "tosa_vkshader."):
+        if module.name.endswith(("__main__", ".generate", ".rules_doc", ".schema")):
+            continue
+        if ".web" in module.name:
+            continue
+        importlib.import_module(module.name)
+
+
+def render() -> str:
+    load_all_rules()
+    lines = [
+        "# Rules",
+        "",
+        "Generated from the rule registry by `python -m tosa_vkshader.rules_doc`; do not "
+        "edit by hand. `tosa-vkshader rule CODE` prints the same text.",
+        "",
+        "Select or ignore codes (or prefixes such as `VKS2`) with `--select`/`--ignore`, or in "
+        "`pyproject.toml`:",
+        "",
+        "```toml",
+        "[tool.tosa-vkshader]",
+        'ignore = ["VKS115"]',
+        'severity = { VKS203 = "error" }',
+        "```",
+        "",
+    ]
+    for digit, group in GROUPS.items():
+        codes = sorted(c for c in RULES if c[3] == digit)
+        if not codes:
+            continue
+        lines += [f"## {group} (VKS{digit}xx)", "", "| code | name | severity | summary |",
+                  "|---|---|---|---|"]
+        lines += [f"| [{c}](#{c.lower()}) | {RULES[c].name} | {RULES[c].severity.label} | "
+                  f"{RULES[c].summary.replace('|', '&#124;')} |" for c in codes]
+        lines.append("")
+        for code in codes:
+            item = RULES[code]
+            lines += [
+                f"### {code}",
+                "",
+                f"**{item.name}** ({item.severity.label} by default)",
+                "",
+                item.summary,
+                "",
+                f"*Why:* {item.why}",
+                "",
+                "Bad:",
+                "",
+                "```",
+                item.bad,
+                "```",
+                "",
+                "Good:",
+                "",
+                "```",
+                item.good,
+                "```",
+                "",
+            ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write or check docs/rules.md.")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        if not DOC_PATH.exists() or DOC_PATH.read_text(encoding="utf-8") != text:
+            print(f"{DOC_PATH} is stale: run python -m tosa_vkshader.rules_doc")
+            return 1
+        return 0
+    DOC_PATH.parent.mkdir(exist_ok=True)
+    DOC_PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {DOC_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

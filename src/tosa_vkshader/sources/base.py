@@ -1,0 +1,37 @@
+"""What every source yields: ops (an attribute object plus where it came from)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic, Location
+from .jsontext import JsonDocument
+
+
+@dataclass
+class Op:
+    """One custom op to check: its attribute object and how to locate things in it."""
+
+    attributes: Any
+    path: str | None = None
+    # JSON pointer of the attribute object inside ``document`` ("" for a bare object).
+    base: str = ""
+    document: JsonDocument | None = None
+    name: str | None = None
+
+    def locate(self, diagnostic: Diagnostic) -> Location | None:
+        if self.document is None:
+            return None
+        return self.document.locate(diagnostic.pointer, on_key=diagnostic.on_key,
+                                    inner=diagnostic.inner)
+
+
+@dataclass
+class SourceFile:
+    """A file (or text) read into ops, plus problems with the file itself."""
+
+    path: str | None
+    ops: list[Op] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    document: JsonDocument | None = None

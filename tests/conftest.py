@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+# The reference converter's schema lives in the team's shared folder beside the clone
+# (it is not ours to copy into the repository).
+REFERENCE_SCHEMA = Path(os.environ.get(
+    "TOSA_VKSHADER_REFERENCE_SCHEMA",
+    ROOT.parent / "shared" / "reference" / "arm-model-converter-vkshader-attributes.schema.json"))
+
+# Keep Hypothesis fast and deterministic on the 2-core CI machine.
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=300, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def expected_fixtures() -> list[tuple[Path, list[str]]]:
+    cases = []
+    for expected in sorted(FIXTURES.rglob("expected.json")):
+        for name, codes in json.loads(expected.read_text()).items():
+            cases.append((expected.parent / name, codes))
+    return cases
+
+
+@pytest.fixture
+def valid_attrs() -> dict:
+    return json.loads((FIXTURES / "valid" / "multi-resource.json").read_text())

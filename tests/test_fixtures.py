@@ -1,0 +1,46 @@
+"""Every fixture file produces exactly the codes (and positions) its expected.json lists."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FIXTURES, expected_fixtures
+from tosa_vkshader import check_file
+from tosa_vkshader.config import load_options
+
+CASES = expected_fixtures()
+
+
+def test_there_are_fixtures_for_every_folder():
+    folders = {path.parent.name for path, _ in CASES}
+    assert {"valid", "invalid"} <= folders
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("path,expected", CASES,
+                         ids=[str(p.relative_to(FIXTURES)) for p, _ in CASES])
+def test_fixture_reports_exactly_the_expected_codes(path, expected):
+    report = check_file(path, load_options(path.parent))
+    found_codes = {d.code for d in report.diagnostics}
+    assert found_codes == {e.split("@")[0] for e in expected}, report.diagnostics
+    for entry in expected:
+        if "@" not in entry:
+            continue
+        code, position = entry.split("@")
+        line, column = map(int, position.split(":"))
+        assert any(d.code == code and (d.location.line, d.location.column) == (line, column)
+                   for d in report.diagnostics), (entry, report.diagnostics)
+
+
+def test_valid_fixtures_have_no_errors():
+    for path, _ in CASES:
+        if path.parent.name == "valid":
+            assert check_file(path).ok, path
+
+
+def test_every_key_and_value_rule_has_an_invalid_fixture():
+    from tosa_vkshader.diagnostics import RULES
+
+    covered = {e.split("@")[0] for p, codes in CASES if "invalid" in p.parts for e in codes}
+    wanted = {c for c in RULES if c[3] in "12"} - {"VKS105"}  # 16 MiB file: unit-tested
+    assert wanted - covered == set()
