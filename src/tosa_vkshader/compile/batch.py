@@ -229,17 +229,17 @@ class _Group:
         if not undecided:
             return
         failed = outcome.timed_out or outcome.flooded or outcome.crashed
-        if failed or len(undecided) == len(inputs):
-            # glslc works in order: the first undecided input is the likely culprit.
-            if failed or len(undecided) == 2:
-                self.run(undecided[:1])
-                self.run(undecided[1:]) if len(undecided) > 1 else None
-            else:
-                half = len(undecided) // 2
-                self.run(undecided[:half])
-                self.run(undecided[half:])
+        if failed:
+            # glslc works in order: the first input it did not finish is the likely culprit.
+            parts = [undecided[:1], undecided[1:]]
+        elif len(undecided) < len(inputs):
+            parts = [undecided]  # progress: try the rest together again
         else:
-            self.run(undecided)
+            half = len(undecided) // 2
+            parts = [undecided[:half], undecided[half:]]
+        for part in parts:
+            if part:
+                self.run(part)
 
     def _settle(self, inputs: list[_Input], outcome: ProcessOutcome) -> list[_Input]:
         """Record the inputs whose outcome is certain; return the others."""

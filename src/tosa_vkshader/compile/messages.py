@@ -18,7 +18,7 @@ _HLSL_COLUMN = re.compile(
     r"^(?P<file>[^:]+): (?P=file)\((?P<line>\d+)\): (?P<sev>error|warning) at column "
     r"(?P<col>\d+), (?P<text>.*)$")
 _FILE_ONLY = re.compile(r"^(?P<file>[^:]+): (?P<sev>error|warning): (?P<text>.*)$")
-_SUMMARY = re.compile(r"^\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? generated\.$")
+_SUMMARY = re.compile(r"^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated\.$")
 _NO_FILE = re.compile(r"^(?P<who>shaderc|glslc): (?:internal )?(?P<sev>error|warning): "
                       r"(?P<text>.*)$")
 _MAX_DETAIL = 8
