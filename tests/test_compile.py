@@ -79,6 +79,15 @@ def test_hlsl_uses_the_entry_point_and_16_bit_types():
     assert has_capability(result.spirv, 9)  # Float16: half stayed 16-bit
 
 
+def test_mixed_languages_in_one_batch_keep_their_own_entry_points(glslc):
+    results = compile_many([CompileRequest(HLSL, "HLSL", entry_point="CSMain"),
+                            CompileRequest(SPEC_EXAMPLE, "GLSL")],
+                           CompileOptions(glslc=str(glslc.path)))
+    assert len(glslc.compile_runs()) == 1
+    assert b"CSMain\0" in results[0].spirv
+    assert b"main\0" in results[1].spirv and b"CSMain" not in results[1].spirv
+
+
 def test_hlsl_entry_point_that_does_not_exist_gives_no_spirv():
     # glslc only warns here and emits an empty function of that name.
     result = one(HLSL, "HLSL", entry_point="csmain")

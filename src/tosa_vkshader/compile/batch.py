@@ -215,8 +215,8 @@ class _Group:
             request = item.job.request
             if request.language == "HLSL":
                 argv += ["-x", "hlsl", f"-fentry-point={request.effective_entry_point}"]
-            else:
-                argv += ["-x", "glsl"]
+            else:  # GLSL keeps `main`; reset anyway so no HLSL name carries over
+                argv += ["-x", "glsl", "-fentry-point=main"]
             argv.append(item.printed)
         return argv
 
