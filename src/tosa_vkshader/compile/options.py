@@ -6,9 +6,13 @@ reads them with ``getattr`` and falls back to the defaults, so merging is a no-o
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+from ..diagnostics import Diagnostic, Severity, rule
 
 DEFAULT_TARGET_ENV = "vulkan1.3"  # the reference runtime: Vulkan 1.3, SPIR-V 1.6
 DEFAULT_GLSL_VERSION = 460  # the reference runtime's default `#version`
@@ -16,6 +20,16 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024
 
 Macro = tuple[str, str | None]
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+COMPILE_CONFIG = rule(
+    "VKS915", "compile-config-invalid", Severity.ERROR,
+    summary="A compile setting (macro, include directory, target) is unusable.",
+    why="Compiling with a setting silently dropped would check a different shader than "
+        "the one that ships; a macro value with a line break could inject directives.",
+    bad='[tool.tosa-vkshader]\nmacros = { "1X" = "a\\n#include \\"/etc/passwd\\"" }',
+    good='[tool.tosa-vkshader]\nmacros = { USE_FP16 = "1" }',
+)
 
 
 def normalize_macros(value: Any) -> tuple[Macro, ...]:
@@ -70,3 +84,32 @@ class CompileOptions:
             timeout=float(getattr(options, "compile_timeout", DEFAULT_TIMEOUT)),
         )
         return replace(made, **overrides) if overrides else made
+
+
+# -- checking the settings ---------------------------------------------------------------
+
+def macro_problems(macros: Sequence[Macro], pointer: str) -> list[Diagnostic]:
+    problems = []
+    for name, value in macros:
+        if not _IDENTIFIER.fullmatch(name):
+            problems.append(COMPILE_CONFIG.at(pointer, f"macro name {name!r} is not an "
+                                                       "identifier"))
+        elif value is not None and any(c in value for c in "\r\n\0"):
+            problems.append(COMPILE_CONFIG.at(pointer, f"the value of macro `{name}` contains "
+                                                       "a line break or NUL",
+                                              hint="macro values must be one line"))
+    return problems
+
+
+def include_roots(opts: CompileOptions, pointer: str) -> tuple[list[str], list[Diagnostic]]:
+    roots, problems = [], []
+    if not opts.allow_includes:
+        return roots, problems
+    for folder in opts.include_dirs:
+        real = os.path.realpath(folder)
+        if os.path.isdir(real):
+            roots.append(real)
+        else:
+            problems.append(COMPILE_CONFIG.at(pointer, f"include directory `{folder}` does "
+                                                       "not exist"))
+    return roots, problems
