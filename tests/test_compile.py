@@ -192,7 +192,7 @@ def test_macros_from_options_and_request(glslc):
 
 
 @pytest.mark.parametrize("macros", [(("X", 'a\n#include "/etc/passwd"'),), (("1X", "1"),),
-                                    (("X", "a\rb"),)])
+                                    (("X", "a\rb"),), (("X", "a\\"),)])
 def test_macros_that_could_inject_directives_are_refused(glslc, macros):
     result = one(SPEC_EXAMPLE, options=CompileOptions(glslc=str(glslc.path), macros=macros))
     assert codes(result) == ["VKS915"] and result.spirv is None
@@ -218,6 +218,14 @@ def test_a_flood_of_errors_from_one_shader_is_cut_short():
     assert codes(result).count("VKS300") == 50
     assert codes(result)[-1] == "VKS913"
     assert "30 further" in result.diagnostics[-1].message
+
+
+def test_very_large_runs_are_split_into_a_few_processes(glslc):
+    sources = [f"void main() {{ float v = {i}.0; }}" for i in range(300)]
+    results = compile_many([CompileRequest(s, "GLSL") for s in sources],
+                           CompileOptions(glslc=str(glslc.path)))
+    assert all(is_spirv(r.spirv) for r in results)
+    assert len(glslc.compile_runs()) == 2  # 256 + 44
 
 
 def test_identical_sources_are_compiled_once(glslc):

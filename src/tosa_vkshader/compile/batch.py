@@ -41,6 +41,8 @@ GLSL_ENTRY_NOT_MAIN = rule(
     good='"entry_point": "main", "shader_language": "GLSL"',
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Keeps the command line far below ARG_MAX; start-up is amortised long before this.
+MAX_INPUTS_PER_PROCESS = 256
 
 
 # -- preparing sources -------------------------------------------------------------------
@@ -163,19 +165,27 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
     for same in pending.values():
         first = same[0]
         by_macros.setdefault(tuple(opts.macros) + first.request.macros, []).append(first)
-    for macros, jobs in by_macros.items():
-        with tempfile.TemporaryDirectory(prefix="tosa-vkshader-") as tmp:
-            group = GroupRunner(jobs, info, opts, roots, macros, tmp)
-            group.run(group.inputs)
-        for job in jobs:
-            outcome = group.outcomes[job.index]
-            entry = Entry(outcome.spirv, tuple(
-                StoredDiagnostic.of(d, job.request.entry_pointer or "")
-                for d in outcome.diagnostics))
-            if cache is not None and outcome.deterministic:
-                cache.put(job.key, entry)
-            for twin in pending[job.key]:
-                _apply(results[twin.index], twin, entry, cached=False)
+    for macros, same_macros in by_macros.items():
+        for start in range(0, len(same_macros), MAX_INPUTS_PER_PROCESS):
+            jobs = same_macros[start:start + MAX_INPUTS_PER_PROCESS]
+            _run_group(jobs, info, opts, roots, macros, cache, pending, results)
+
+
+def _run_group(jobs: list[Job], info: CompilerInfo, opts: CompileOptions, roots: list[str],
+               macros: tuple[Macro, ...], cache: Cache | None,
+               pending: dict[str, list[Job]], results: list[CompileResult]) -> None:
+    with tempfile.TemporaryDirectory(prefix="tosa-vkshader-") as tmp:
+        group = GroupRunner(jobs, info, opts, roots, macros, tmp)
+        group.run(group.inputs)
+    for job in jobs:
+        outcome = group.outcomes[job.index]
+        entry = Entry(outcome.spirv, tuple(
+            StoredDiagnostic.of(d, job.request.entry_pointer or "")
+            for d in outcome.diagnostics))
+        if cache is not None and outcome.deterministic:
+            cache.put(job.key, entry)
+        for twin in pending[job.key]:
+            _apply(results[twin.index], twin, entry, cached=False)
 
 
 def _apply(result: CompileResult, job: Job, entry: Entry, cached: bool) -> None:

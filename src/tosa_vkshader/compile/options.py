@@ -94,9 +94,11 @@ def macro_problems(macros: Sequence[Macro], pointer: str) -> list[Diagnostic]:
         if not _IDENTIFIER.fullmatch(name):
             problems.append(COMPILE_CONFIG.at(pointer, f"macro name {name!r} is not an "
                                                        "identifier"))
-        elif value is not None and any(c in value for c in "\r\n\0"):
+        elif value is not None and (any(c in value for c in "\r\n\0")
+                                    or value.endswith("\\")):
+            # glslc writes `#define NAME VALUE` lines: a line break would start a directive.
             problems.append(COMPILE_CONFIG.at(pointer, f"the value of macro `{name}` contains "
-                                                       "a line break or NUL",
+                                                       "a line break, a NUL or a final `\\`",
                                               hint="macro values must be one line"))
     return problems
 
