@@ -56,6 +56,12 @@ def test_warnings_are_diagnostics_and_keep_the_spirv():
     assert is_spirv(result.spirv)
 
 
+def test_too_old_a_version_for_compute_says_what_to_write():
+    result = one("#version 330\nvoid main() {}\n")
+    assert set(codes(result)) == {"VKS300"}
+    assert "#version 460" in result.diagnostics[0].hint
+
+
 def test_glsl_entry_point_other_than_main_is_a_diagnostic():
     result = one(SPEC_EXAMPLE, entry_point="compute")
     assert codes(result) == ["VKS302"]

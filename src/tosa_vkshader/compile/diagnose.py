@@ -62,6 +62,13 @@ _TOKEN_SPELLING = {
     "PLUS": "+", "DASH": "-", "STAR": "*", "SLASH": "/", "PERCENT": "%", "BANG": "!",
     "QUESTION": "?", "AMPERSAND": "&", "VERTICAL_BAR": "|", "CARET": "^", "TILDE": "~",
 }
+_HINTS = (
+    ("compute shaders require", "write `#version 460` (what the reference runtime assumes "
+                                "when the shader has none) or remove the #version line"),
+    ("Missing entry point", "a GLSL compute shader needs `void main()`"),
+    ("required extension not requested: GL_ARB_compute_shader",
+     "compute shaders need #version 430 or newer; the default is 460"),
+)
 _KNOWN_CAUSES = (
     ("BufferBlock", "glslang older than 12.1 decorates HLSL storage buffers with BufferBlock, "
                     "which SPIR-V 1.4+ forbids; use a newer glslc (Vulkan SDK), or a "
@@ -163,8 +170,9 @@ def to_diagnostic(msg: CompilerMessage, ctx: SourceContext, own_file: bool) -> D
             ctx.code_pointer, f"{ctx.language} compiler failed after parsing: {msg.full_text}",
             hint=hint)
     rule_ = COMPILE_ERROR if msg.severity == "error" else COMPILE_WARNING
+    hint = next((h for key, h in _HINTS if key in rest), None)
     return rule_.at(ctx.code_pointer, f"{ctx.language} {msg.severity}: {where}{rest}{near}",
-                    inner=inner)
+                    inner=inner, hint=hint)
 
 
 def tensor_cascade(diags: list[Diagnostic]) -> list[Diagnostic]:
