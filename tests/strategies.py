@@ -62,7 +62,7 @@ def valid_attribute_objects(draw):
     names = draw(st.lists(IDENT, unique=True, max_size=4))
     if names:
         sizes = [draw(st.sampled_from([4, 8, 16])) for _ in names]
-        attrs["push_constants"] = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
+        attrs["push_constants"] = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes, strict=True))
     inputs = draw(st.integers(0, 4))
     outputs = draw(st.integers(0, 3))
     slots = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 31)), unique=True,

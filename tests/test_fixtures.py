@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import FIXTURES, expected_fixtures
 from tosa_vkshader import check_file
 from tosa_vkshader.config import load_options
+
+from conftest import FIXTURES, expected_fixtures
 
 CASES = expected_fixtures()
 

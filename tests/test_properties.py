@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from strategies import any_json, mutated_attribute_objects, valid_attribute_objects
 from tosa_vkshader import Attributes, validate
+
+from strategies import any_json, mutated_attribute_objects, valid_attribute_objects
 
 
 @given(valid_attribute_objects())

@@ -8,10 +8,11 @@ import jsonschema
 import pytest
 from hypothesis import given
 
-from conftest import FIXTURES, REFERENCE_SCHEMA
-from strategies import any_json, mutated_attribute_objects
 from tosa_vkshader import validate
 from tosa_vkshader.schema import SCHEMA_PATH, render
+
+from conftest import FIXTURES, REFERENCE_SCHEMA
+from strategies import any_json, mutated_attribute_objects
 
 OUR_SCHEMA = json.loads(SCHEMA_PATH.read_text())
 OURS = jsonschema.Draft202012Validator(OUR_SCHEMA)

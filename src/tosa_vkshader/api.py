@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .check import check_source
+from .check import check_source, check_sources
 from .config import Options, load_options
 from .diagnostics import Diagnostic, Severity
-from .sources.base import SourceFile
+from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 
 if TYPE_CHECKING:
@@ -76,26 +76,35 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
     options = options or Options()
     if isinstance(obj_or_text, (str, bytes, bytearray)):
         data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
+        source = _read(data, path, options)
     else:
-        data = json.dumps(obj_or_text, indent=2, ensure_ascii=False)
-    source = _read(data, path, options)
-    return Report(path, check_source(source, options), source)
+        # Already parsed: check it directly; JSON text (for positions) is made only when
+        # a diagnostic needs a location.
+        source = SourceFile(path)
+        source.ops.append(Op(obj_or_text, path, render=lambda: json.dumps(
+            obj_or_text, indent=2, ensure_ascii=False, default=repr)))
+    report = Report(path, check_source(source, options), source)
+    if source.document is None and source.ops and source.ops[0].document is not None:
+        source.document = source.ops[0].document  # so reporters can show the lines
+    return report
 
 
-def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
-    """Check one file on disk. Unreadable files give a diagnostic, not an exception."""
-    from .diagnostics import Location
+def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
+    """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
     from .sources.io import UNREADABLE
 
-    options = options or Options()
     name = os.fspath(path)
     try:
         data = Path(name).read_bytes()
     except OSError as exc:
         diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
-        return Report(name, [diag.located(Location(name, 1, 1))])
-    source = _read(data, name, options)
-    return Report(name, check_source(source, options), source)
+        return SourceFile(name, diagnostics=[diag])
+    return _read(data, name, options)
+
+
+def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
+    """Check one file on disk."""
+    return check_paths([path], options)[0]
 
 
 def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
@@ -125,7 +134,10 @@ def check_paths(paths: Iterable[str | os.PathLike[str]],
                 options: Options | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``)."""
     options = options or Options()
-    return [check_file(path, options) for path in iter_files(paths, options)]
+    sources = [read_file(path, options) for path in iter_files(paths, options)]
+    return [Report(source.path, diagnostics, source)
+            for source, diagnostics in zip(sources, check_sources(sources, options),
+                                           strict=True)]
 
 
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",

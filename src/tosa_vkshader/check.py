@@ -10,9 +10,9 @@ from dataclasses import replace
 from .config import Options
 from .diagnostics import Diagnostic, Location, Severity, rule
 from .rules import run_rules
+from .rules.value_types import json_type
 from .sources.base import Op, SourceFile
 from .view import AttributeView
-from .rules.value_types import json_type
 
 NOT_AN_OBJECT = rule(
     "VKS102", "not-an-object", Severity.ERROR,
@@ -24,13 +24,14 @@ NOT_AN_OBJECT = rule(
 )
 
 
-def check_op_unlocated(op: Op, options: Options) -> list[Diagnostic]:
-    """Diagnostics for one op, with JSON pointers but not yet file positions."""
+def rule_diagnostics(op: Op, options: Options) -> tuple[AttributeView | None,
+                                                        list[Diagnostic]]:
+    """The attribute view of one op and what the rules say about it (pointers only)."""
     if not isinstance(op.attributes, dict):
-        return [NOT_AN_OBJECT.at(op.base, f"attributes must be a JSON object, got "
-                                          f"{json_type(op.attributes)}")]
+        return None, [NOT_AN_OBJECT.at(op.base, f"attributes must be a JSON object, got "
+                                                f"{json_type(op.attributes)}")]
     view = AttributeView.build(op.attributes, options, op.base)
-    return run_rules(view)
+    return view, run_rules(view)
 
 
 def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
@@ -50,16 +51,38 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
     return finished
 
 
+def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
+    """Located diagnostics for each op. All ops go through each stage together, so the
+    shader stage can compile every source of the run in one batch."""
+    views: list[AttributeView | None] = []
+    found: list[list[Diagnostic]] = []
+    for op in ops:
+        view, diagnostics = rule_diagnostics(op, options)
+        views.append(view)
+        found.append(diagnostics)
+    return [finish(diagnostics, op, op.path, options)
+            for diagnostics, op in zip(found, ops, strict=True)]
+
+
 def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:
-    options = options or Options()
-    return finish(check_op_unlocated(op, options), op, op.path, options)
+    return check_ops([op], options or Options())[0]
+
+
+def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diagnostic]]:
+    """Located diagnostics for each source file, file-level problems included."""
+    ops = [op for source in sources for op in source.ops]
+    per_op = iter(check_ops(ops, options))
+    results = []
+    for source in sources:
+        # File-level problems (duplicate keys, ...) are located in the whole document.
+        document_op = Op(None, source.path, "", source.document) if source.document else None
+        found = finish(source.diagnostics, document_op, source.path, options)
+        for _ in source.ops:
+            found.extend(next(per_op))
+        found.sort(key=Diagnostic.sort_key)
+        results.append(found)
+    return results
 
 
 def check_source(source: SourceFile, options: Options) -> list[Diagnostic]:
-    # File-level problems (duplicate keys, ...) are located in the whole document.
-    document_op = Op(None, source.path, "", source.document) if source.document else None
-    found = finish(source.diagnostics, document_op, source.path, options)
-    for op in source.ops:
-        found.extend(check_op(op, options))
-    found.sort(key=Diagnostic.sort_key)
-    return found
+    return check_sources([source], options)[0]

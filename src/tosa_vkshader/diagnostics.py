@@ -158,11 +158,14 @@ def rule(
 
 
 def escape_pointer_token(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def pointer_join(base: str, *tokens: str | int) -> str:
-    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+    return base + "".join(["/" + escape_pointer_token(t) for t in tokens])
 
 
 def worst(diagnostics: list[Diagnostic]) -> Severity | None:

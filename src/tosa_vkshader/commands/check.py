@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..api import Report, check_file, iter_files, validate
+from ..api import Report, check_paths, validate
 from ..config import WORKGROUP_SEMANTICS, ConfigError, load_options
 from ..diagnostics import Severity
 from ..report import FORMATS, get_reporter
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if "-" in args.paths:
         reports.append(validate(sys.stdin.buffer.read(), options,
                                 path=args.stdin_filename or "<stdin>"))
-    reports.extend(check_file(path, options) for path in iter_files(file_paths, options))
+    reports.extend(check_paths(file_paths, options))
 
     color = args.color == "always" or (args.color == "auto" and args.output is None
                                        and sys.stdout.isatty() and "NO_COLOR" not in os.environ)

@@ -20,11 +20,11 @@ def render_github(reports: list[Report]) -> str:
     for report in reports:
         for diag in report.diagnostics:
             loc = diag.location
-            props = [f"title={_escape(diag.code + ' ' + diag.rule.name, property_value=True)}"]
+            props = []
             if loc is not None:
-                props.insert(0, f"file={_escape(loc.path or report.path or '', property_value=True)}")
-                props.insert(1, f"line={loc.line}")
-                props.insert(2, f"col={loc.column}")
+                path = _escape(loc.path or report.path or "", property_value=True)
+                props += [f"file={path}", f"line={loc.line}", f"col={loc.column}"]
+            props.append(f"title={_escape(diag.code + ' ' + diag.rule.name, property_value=True)}")
             message = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
             lines.append(f"::{_COMMANDS[diag.severity]} {','.join(props)}::{_escape(message)}")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -26,7 +26,9 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
             if loc:
                 line = report.line_text(loc.line)
                 if line:
-                    start = max(0, loc.column - 1 - _MAX_SHOWN // 2) if len(line) > _MAX_SHOWN else 0
+                    start = 0
+                    if len(line) > _MAX_SHOWN:
+                        start = max(0, loc.column - 1 - _MAX_SHOWN // 2)
                     shown = line[start:start + _MAX_SHOWN]
                     width = 1
                     if loc.end_line == loc.line and loc.end_column:

@@ -79,6 +79,8 @@ _PROBLEM_RULES = {
 def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
     attrs = view.attrs
     for key, info in view.keys.items():
+        if info.kind in (KeyKind.TOP_LEVEL, KeyKind.EXTENSION, KeyKind.RESOURCE):
+            continue
         pointer = view.pointer(key)
         if info.kind is KeyKind.NEAR_MISS:
             hint = None

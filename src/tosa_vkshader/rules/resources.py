@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import lru_cache
 
 from .. import registry
 from ..diagnostics import Diagnostic, Severity, rule
@@ -263,9 +264,11 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     value = resource.str_value("vkdescriptortype")
     if value is None:
         return None
+    canonical = registry.canonical_descriptor_type(value)
+    if canonical is not None and canonical not in UNSUITABLE_TYPES:
+        return canonical
     pointer = resource.pointer("vkdescriptortype", view.base)
     key = resource.key("vkdescriptortype")
-    canonical = registry.canonical_descriptor_type(value)
     if canonical is None:
         guess = _guess_descriptor_type(value)
         hint = f"did you mean `{guess}`?" if guess else None
@@ -286,6 +289,7 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     return canonical
 
 
+@lru_cache(maxsize=512)
 def _guess_descriptor_type(value: str) -> str | None:
     text = value.strip().upper().replace(" ", "_").replace("-", "_")
     if "TENSOR" in text:
@@ -303,11 +307,7 @@ def _format(view: AttributeView, resource: ResourceView):
         return None
     info = registry.format_info(value)
     if info is None:
-        text = value.strip().upper()
-        if not text.startswith("VK_FORMAT_"):
-            text = "VK_FORMAT_" + text
-        guess = text if registry.canonical_format(text) else registry.closest(
-            text, registry.format_names(), cutoff=0.8)
+        guess = _guess_format(value)
         yield UNKNOWN_FORMAT.at(
             resource.pointer("vkformat", view.base),
             f"`{resource.key('vkformat')}` {describe(value)} is not a VkFormat in the "
@@ -316,14 +316,27 @@ def _format(view: AttributeView, resource: ResourceView):
     return info
 
 
+@lru_cache(maxsize=512)
+def _guess_format(value: str) -> str | None:
+    text = value.strip().upper()
+    if not text.startswith("VK_FORMAT_"):
+        text = "VK_FORMAT_" + text
+    if registry.canonical_format(text):
+        return text
+    return registry.closest(text, registry.format_names(), cutoff=0.8)
+
+
 def _resource_type(view: AttributeView, resource: ResourceView,
                    descriptor: str | None) -> Iterator[Diagnostic]:
     value = resource.str_value("type")
     if value is None:
         return
+    canonical = RESOURCE_KINDS.get(value.strip().lower())
+    expected = KIND_OF_DESCRIPTOR.get(descriptor) if descriptor else None
+    if value == canonical and expected in (None, canonical):
+        return
     pointer = resource.pointer("type", view.base)
     key = resource.key("type")
-    canonical = RESOURCE_KINDS.get(value.strip().lower())
     if canonical is None:
         yield INVALID_RESOURCE_TYPE.at(
             pointer, f'`{key}` {describe(value)} is not "Tensor", "Image" or "Buffer"',
@@ -333,7 +346,6 @@ def _resource_type(view: AttributeView, resource: ResourceView,
     if value != canonical:
         yield RESOURCE_TYPE_CASE.at(pointer, f'`{key}` is "{value}"; the canonical spelling '
                                     f'is "{canonical}"', hint=f'write "{canonical}"')
-    expected = KIND_OF_DESCRIPTOR.get(descriptor) if descriptor else None
     if expected and expected != canonical:
         yield RESOURCE_TYPE_MISMATCH.at(
             pointer, f'`{key}` is "{value}" but `{resource.key("vkdescriptortype")}` is '
@@ -387,8 +399,6 @@ def _sampler(view: AttributeView, resource: ResourceView,
 
 def _format_with_descriptor(view: AttributeView, resource: ResourceView, descriptor: str,
                             fmt: registry.FormatInfo) -> Iterator[Diagnostic]:
-    pointer = resource.pointer("vkformat", view.base)
-    key = resource.key("vkformat")
     problem = hint = None
     if descriptor in TENSOR_TYPES:
         if not (fmt.is_single_component and fmt.is_plain and fmt.packed is None):
@@ -407,7 +417,8 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
                   "plain elements"
     if problem:
         yield FORMAT_DESCRIPTOR_MISMATCH.at(
-            pointer, f"`{key}`: {problem} (descriptor type {descriptor})", hint=hint)
+            resource.pointer("vkformat", view.base),
+            f"`{resource.key('vkformat')}`: {problem} (descriptor type {descriptor})", hint=hint)
 
 
 def _contiguity(view: AttributeView) -> Iterator[Diagnostic]:

@@ -51,8 +51,12 @@ def json_type(value: Any) -> str:
     return "object"
 
 
+_PYTHON_TYPES = {"string": (str,), "integer": (int,), "boolean": (bool,), "array": (list,),
+                 "object": (dict,), "number": (float, int), "null": (type(None),)}
+
+
 def has_type(value: Any, expected: str) -> bool:
-    return json_type(value) == expected
+    return type(value) in _PYTHON_TYPES[expected]  # exact: bool is not an integer here
 
 
 def describe(value: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +20,13 @@ class Op:
     base: str = ""
     document: JsonDocument | None = None
     name: str | None = None
+    # For ops built from Python objects: renders JSON text to locate diagnostics in,
+    # called only when there is something to locate.
+    render: Callable[[], str] | None = field(default=None, repr=False)
 
     def locate(self, diagnostic: Diagnostic) -> Location | None:
+        if self.document is None and self.render is not None:
+            self.document = JsonDocument(self.render(), self.path)
         if self.document is None:
             return None
         return self.document.locate(diagnostic.pointer, on_key=diagnostic.on_key,

@@ -232,7 +232,9 @@ def parse_json(
     except ValueError as exc:  # e.g. integers beyond int-max-str-digits
         diag = INVALID_JSON.at("", f"invalid JSON: {exc}")
         return None, [diag.located(Location(path, 1, 1))]
-    if _find_depth_violation(doc.value, max_depth):
+    # Nesting needs brackets: only walk the value when there are enough of them.
+    brackets = text.count("[") + text.count("{")
+    if brackets > max_depth and _find_depth_violation(doc.value, max_depth):
         diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels",
                            hint="attribute objects are at most three levels deep")
         return None, [diag.located(Location(path, 1, 1))]
@@ -270,7 +272,7 @@ def _syntax_hint(text: str, pos: int) -> str | None:
 _WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LITERAL = re.compile(r"true|false|null")
+_LITERAL = re.compile(r"true|false|null|NaN|-?Infinity")  # the last two: Python's dumps
 
 
 class _Scanner:
@@ -336,7 +338,9 @@ class _Scanner:
             pos = _WS.match(text, pos + 1).end()
 
 
-_ESCAPE = re.compile(r'\\u([dD][89abAB][0-9a-fA-F]{2})\\u[0-9a-fA-F]{4}|\\u[0-9a-fA-F]{4}|\\.|[^\\"]')
+# One decoded character: a surrogate pair, a \\u escape, another escape, or a plain char.
+_ESCAPE = re.compile(
+    r'\\u[dD][89abAB][0-9a-fA-F]{2}\\u[0-9a-fA-F]{4}|\\u[0-9a-fA-F]{4}|\\.|[^\\"]')
 
 
 def _inner_offset(text: str, string_start: int, inner: InnerPosition) -> int:

@@ -1,0 +1,158 @@
+"""The command line, through `tosa_vkshader.cli.main` and the installed console script."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tosa_vkshader.cli import main
+
+from conftest import FIXTURES
+
+GOOD = FIXTURES / "valid" / "multi-resource.json"
+LEADING_ZERO = FIXTURES / "invalid" / "leading-zero-index.json"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_clean_file_exits_0(capsys):
+    code, out, _ = run(capsys, "check", str(GOOD))
+    assert code == 0
+    assert "0 error(s)" in out
+
+
+def test_errors_exit_1_with_location_line_and_hint(capsys):
+    code, out, _ = run(capsys, "check", str(LEADING_ZERO))
+    assert code == 1
+    assert f"{LEADING_ZERO}:4:3: error[VKS111] key `input_00_binding`" in out
+    assert '"input_00_binding": 0,' in out  # the offending line is shown
+    assert "help: did you mean `input_0_binding`?" in out
+
+
+def test_folders_are_walked_and_config_excludes_apply(capsys, tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.tosa-vkshader]\nexclude = ["skip-*.json"]\n')
+    shutil.copy(GOOD, tmp_path / "good.json")
+    shutil.copy(LEADING_ZERO, tmp_path / "skip-me.json")
+    (tmp_path / "nested").mkdir()
+    shutil.copy(LEADING_ZERO, tmp_path / "nested" / "bad.json")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "check", ".", "--format", "json")
+    data = json.loads(out)
+    assert code == 1
+    assert sorted(f["path"] for f in data["files"]) == ["./good.json", "./nested/bad.json"]
+
+
+def test_usage_errors_exit_2(capsys, tmp_path):
+    assert run(capsys, "check")[0] == 2
+    assert run(capsys, "check", str(tmp_path / "missing.json"))[0] == 2
+    assert run(capsys, "check", "--format", "xml", str(GOOD))[0] == 2
+    assert run(capsys)[0] == 2
+
+
+def test_bad_config_is_a_usage_error_with_a_hint(capsys, tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tosa-vkshader]\nworkgroup-semantic = "dispatch"\n')
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "check", str(GOOD))
+    assert code == 2
+    assert "VKS901" in err and "did you mean `workgroup-semantics`?" in err
+
+
+def test_select_and_ignore(capsys):
+    bad = FIXTURES / "invalid" / "resource-type-case.json"
+    code, out, _ = run(capsys, "check", str(bad), "--ignore", "VKS228")
+    assert code == 0 and "VKS228" not in out
+    code, out, _ = run(capsys, "check", str(FIXTURES / "invalid" / "misspelled-key.json"),
+                       "--select", "VKS2")
+    assert code == 0 and "VKS114" not in out
+
+
+def test_severity_override_from_config(capsys, tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tosa-vkshader]\nseverity = { VKS228 = "error" }\n')
+    shutil.copy(FIXTURES / "invalid" / "resource-type-case.json", tmp_path / "a.json")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "check", "a.json")
+    assert code == 1 and "error[VKS228]" in out
+
+
+def test_workgroup_semantics_option_changes_the_limit_check(capsys):
+    bad = FIXTURES / "invalid" / "workgroup-over-guaranteed-limit.json"
+    assert "VKS203" in run(capsys, "check", str(bad))[1]
+    assert "VKS203" not in run(capsys, "check", str(bad), "--workgroup-semantics",
+                               "dispatch")[1]
+
+
+def test_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(
+        b'{"entry_point": "main", "workgroup_sizes": [8, 8]}')))
+    code, out, _ = run(capsys, "check", "-", "--stdin-filename", "pasted.json")
+    assert code == 1 and "pasted.json:1:44: error[VKS202]" in out
+
+
+def test_json_format_shape(capsys):
+    _, out, _ = run(capsys, "check", str(LEADING_ZERO), "--format", "json")
+    data = json.loads(out)
+    assert data["version"] == 1
+    diag = data["files"][0]["diagnostics"][0]
+    assert diag["code"] == "VKS111"
+    assert diag["pointer"] == "/input_00_binding"
+    assert diag["location"]["line"] == 4
+    assert diag["hint"].startswith("did you mean")
+    assert data["summary"]["errors"] == 1
+
+
+def test_sarif_format_shape(capsys):
+    _, out, _ = run(capsys, "check", str(LEADING_ZERO), "--format", "sarif")
+    log = json.loads(out)
+    assert log["version"] == "2.1.0"
+    run_ = log["runs"][0]
+    result = run_["results"][0]
+    assert result["ruleId"] == "VKS111"
+    assert run_["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "VKS111"
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (4, 3)
+
+
+def test_github_format(capsys):
+    _, out, _ = run(capsys, "check", str(LEADING_ZERO), "--format", "github")
+    assert out.startswith(f"::error file={LEADING_ZERO},line=4,col=3,title=VKS111 ")
+
+
+def test_output_file_is_written(capsys, tmp_path):
+    target = tmp_path / "report.json"
+    code, out, _ = run(capsys, "check", str(LEADING_ZERO), "--format", "json", "-o",
+                       str(target))
+    assert code == 1 and out == ""
+    assert json.loads(target.read_text())["files"][0]["diagnostics"]
+
+
+def test_rule_command_explains_a_code(capsys):
+    code, out, _ = run(capsys, "rule", "VKS111")
+    assert code == 0 and "leading-zero-index" in out and "Bad:" in out
+    code, out, _ = run(capsys, "rule")
+    assert code == 0 and "VKS233" in out
+    assert run(capsys, "rule", "VKS999")[0] == 2
+
+
+def test_installed_console_script_runs():
+    exe = shutil.which("tosa-vkshader", path=str(__import__("pathlib").Path(
+        sys.executable).parent))
+    if exe is None:
+        pytest.fail("console script tosa-vkshader is not installed next to this Python")
+    done = subprocess.run([exe, "check", str(LEADING_ZERO)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1
+    assert "VKS111" in done.stdout
+    assert textwrap.dedent(done.stderr) == ""
