@@ -66,6 +66,7 @@ def test_glsl_entry_point_other_than_main_is_a_diagnostic():
     result = one(SPEC_EXAMPLE, entry_point="compute")
     assert codes(result) == ["VKS302"]
     assert result.diagnostics[0].pointer == "/entry_point"
+    assert result.spirv is None  # SPIR-V only for shaders without errors
 
 
 HLSL = """[[vk::binding(0, 0)]] RWTexture2D<float4> img;

@@ -7,10 +7,11 @@ import shutil
 
 import pytest
 from compile_helpers import is_spirv
-from conftest import FIXTURES
 
 from tosa_vkshader.cli import main
 from tosa_vkshader.compile import CompileRequest, compile_many
+
+from conftest import FIXTURES
 
 GLSL = FIXTURES / "glsl"
 

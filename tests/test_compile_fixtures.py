@@ -10,12 +10,13 @@ import json
 
 import pytest
 from compile_helpers import is_spirv
-from conftest import FIXTURES
 
 from tosa_vkshader.check import finish
 from tosa_vkshader.compile import CompileRequest, compile_many
 from tosa_vkshader.config import Options
 from tosa_vkshader.sources.json_source import read_json
+
+from conftest import FIXTURES
 
 OWN = ("VKS3", "VKS91")
 CASES = [(folder / name, expected)

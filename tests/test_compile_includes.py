@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
 
 import pytest
-from compile_helpers import Glslc, codes, is_spirv
+from compile_helpers import REAL_GLSLC, Glslc, codes, is_spirv
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tosa_vkshader.compile import CompileOptions, CompileRequest, compile_many
 
@@ -113,6 +116,9 @@ def test_allowed_includes_without_folders_or_with_a_missing_folder(glslc, tmp_pa
     assert codes(run(source, glslc, allow_includes=True)) == ["VKS304"]
     result = run(source, glslc, allow_includes=True, include_dirs=(str(tmp_path / "nope"),))
     assert sorted(codes(result)) == ["VKS304", "VKS915"]
+    plain = run("void main() {}", glslc, allow_includes=True,
+                include_dirs=(str(tmp_path / "nope"),))
+    assert codes(plain) == ["VKS915"] and is_spirv(plain.spirv)  # a warning only
 
 
 def test_changing_an_included_file_invalidates_the_cache(glslc, include_dir):
@@ -122,3 +128,62 @@ def test_changing_an_included_file_invalidates_the_cache(glslc, include_dir):
     (include_dir / "helper.glsl").write_text("float helper() { return 1.0 }\n")
     again = run(source, glslc, **options)
     assert not again.cached and codes(again) == ["VKS300"]
+
+
+@pytest.mark.parametrize("spelling", [
+    '#/*\n*/include "helper.glsl"',  # a comment spanning lines is one space
+    '# /* a\r\n b */ include "helper.glsl"',
+    '/* x\n*/ #include "helper.glsl"',
+])
+def test_comments_spanning_lines_cannot_hide_an_include(glslc, spelling):
+    result = run(MAIN.format(include=spelling), glslc)
+    assert codes(result) == ["VKS303"] and result.spirv is None
+    assert glslc.compile_runs() == []
+
+
+# -- properties: however an #include is dressed up, it is found before glslc sees it ------
+
+_FILL = st.lists(st.sampled_from([" ", "\t", "/* c */", "/*\n*/", "/* a\r\nb */", "\\\n",
+                                  "\\\r\n"]), max_size=3).map("".join)
+_PREFIX = st.sampled_from(["", "void f();\n", "// x\r", "/* y\n*/", "#define A 1\n",
+                           "#if 0\n#endif\n"])
+
+
+def _dressed(prefix, before, mid, after):
+    return f'{prefix}{before}#{mid}include{after}"p.glsl"\nvoid main() {{}}\n'
+
+
+@settings(max_examples=200, deadline=None)
+@given(prefix=_PREFIX, before=_FILL, mid=_FILL, after=_FILL)
+def test_any_spelling_of_include_is_refused_without_running_glslc(prefix, before, mid, after):
+    source = _dressed(prefix, before, mid, after)
+    [result] = compile_many([CompileRequest(source, "GLSL")],
+                            CompileOptions(glslc="/nonexistent/glslc"))
+    # Blocked before the compiler is even looked for: no VKS910 here.
+    assert codes(result) == ["VKS303"], source
+
+
+def _glslc_includes(folder, source) -> bool:
+    """Does glslc's own preprocessor (-E) pull p.glsl into ``source``?"""
+    (folder / "p.glsl").write_text("int included_marker_q7;\n")
+    (folder / "s.comp").write_text(source)
+    done = subprocess.run([REAL_GLSLC, "-E", "-fshader-stage=compute", "s.comp"],
+                          cwd=folder, capture_output=True, text=True, timeout=30)
+    return "included_marker_q7" in done.stdout
+
+
+def test_the_differential_harness_sees_glslc_include(tmp_path):
+    assert _glslc_includes(tmp_path, '#version 460\n#/*\n*/include "p.glsl"\n')
+    assert not _glslc_includes(tmp_path, '#version 460\n// #include "p.glsl"\n')
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(prefix=_PREFIX, before=_FILL, mid=_FILL, after=_FILL)
+def test_whatever_glslc_would_include_the_scanner_refuses(tmp_path_factory, prefix, before,
+                                                          mid, after):
+    """Differential check against glslc's own preprocessor."""
+    source = "#version 460\n" + _dressed(prefix, before, mid, after)
+    if _glslc_includes(tmp_path_factory.mktemp("diff"), source):
+        [result] = compile_many([CompileRequest(source, "GLSL")],
+                                CompileOptions(glslc="/nonexistent/glslc"))
+        assert codes(result) == ["VKS303"], source

@@ -135,6 +135,9 @@ def compile_many(requests: Sequence[CompileRequest],
         if problem is not None:
             run_notes.append(problem)
     results[0].diagnostics.extend(run_notes)
+    for result in results:  # one rule for callers: SPIR-V only when nothing is wrong
+        if any(d.severity is Severity.ERROR for d in result.diagnostics):
+            result.spirv = None
     return results
 
 

@@ -112,6 +112,7 @@ def include_roots(opts: CompileOptions, pointer: str) -> tuple[list[str], list[D
         if os.path.isdir(real):
             roots.append(real)
         else:
+            # Only shaders that include something can suffer; they get VKS304 themselves.
             problems.append(COMPILE_CONFIG.at(pointer, f"include directory `{folder}` does "
-                                                       "not exist"))
+                                                       "not exist", severity=Severity.WARNING))
     return roots, problems

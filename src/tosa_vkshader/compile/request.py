@@ -43,7 +43,7 @@ class CompileRequest:
 
 @dataclass
 class CompileResult:
-    spirv: bytes | None  # None when the shader did not compile
+    spirv: bytes | None  # None when the shader did not compile or any error was found
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cached: bool = False  # True when the result came from the cache
 

@@ -88,7 +88,9 @@ class GroupRunner:
             folder.mkdir()
             suffix = ".hlsl" if job.request.language == "HLSL" else ".glsl"
             stem = f"s{k}_{token}"
-            with open(folder / (stem + suffix), "w", encoding="utf-8", newline="") as handle:
+            # A lone surrogate from JSON ("\\ud800") is written as "?": columns stay put.
+            with open(folder / (stem + suffix), "w", encoding="utf-8", errors="replace",
+                      newline="") as handle:
                 handle.write(job.text)
             self.inputs.append(_Input(job, f"d{k}/{stem}{suffix}", Path(tmp, stem + ".spv")))
         self.outcomes: dict[int, Outcome] = {}

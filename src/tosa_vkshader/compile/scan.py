@@ -55,52 +55,73 @@ def _logical_lines(source: str) -> list[tuple[str, int]]:
     return logical
 
 
-def _blank_comments(lines: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    """Replace comments by spaces; block comments may span lines. Quoted strings are
-    kept so that ``#include "a//b"`` keeps its argument."""
-    out: list[tuple[str, int]] = []
+class _Line:
+    """A line being built: its characters and the (line, column) each came from."""
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.where: list[tuple[int, int]] = []
+
+    def put(self, char: str, line: int, column: int) -> None:
+        self.chars.append(char)
+        self.where.append((line, column))
+
+
+def _blank_comments(lines: list[tuple[str, int]]) -> list[_Line]:
+    """Replace comments by spaces. A block comment counts as one space even when it spans
+    lines (as in C, and as glslang reads `#/*\n*/include`), so the lines it spans become
+    one. Quoted strings are kept so that ``#include "a//b"`` keeps its argument."""
+    out: list[_Line] = []
     in_block = False
+    current = _Line()
     for text, line_no in lines:
-        chars = list(text)
-        i, n = 0, len(chars)
+        if not in_block:
+            current = _Line()
+        i, n = 0, len(text)
         in_string = False
         while i < n:
-            c = chars[i]
+            c = text[i]
             if in_block:
-                if c == "*" and i + 1 < n and chars[i + 1] == "/":
-                    chars[i] = chars[i + 1] = " "
+                if text.startswith("*/", i):
                     in_block = False
-                    i += 2
-                    continue
-                chars[i] = " "
+                    current.put(" ", line_no, i + 1)
+                    i += 1
+                current.put(" ", line_no, i + 1)
             elif in_string:
-                if c == '"':
-                    in_string = False
+                in_string = c != '"'
+                current.put(c, line_no, i + 1)
             elif c == '"':
                 in_string = True
-            elif c == "/" and i + 1 < n and chars[i + 1] == "/":
-                for j in range(i, n):
-                    chars[j] = " "
+                current.put(c, line_no, i + 1)
+            elif text.startswith("//", i):
                 break
-            elif c == "/" and i + 1 < n and chars[i + 1] == "*":
-                chars[i] = chars[i + 1] = " "
+            elif text.startswith("/*", i):
                 in_block = True
-                i += 2
-                continue
+                current.put(" ", line_no, i + 1)
+                i += 1
+                current.put(" ", line_no, i + 1)
+            else:
+                current.put(c, line_no, i + 1)
             i += 1
-        out.append(("".join(chars), line_no))
+        if in_block:
+            current.put(" ", line_no, n + 1)  # the line break inside the comment
+        else:
+            out.append(current)
+    if in_block:
+        out.append(current)
     return out
 
 
 def directives(source: str) -> list[Directive]:
     """Every directive-looking line of ``source``, in order."""
     found: list[Directive] = []
-    for text, line_no in _blank_comments(_logical_lines(source)):
+    for built in _blank_comments(_logical_lines(source)):
+        text = "".join(built.chars)
         match = _DIRECTIVE.match(text)
         if match is None:
             continue
-        column = text.index("#") + 1
-        found.append(Directive(match.group(1) or "", match.group(2).strip(), line_no, column))
+        line, column = built.where[text.index("#")]
+        found.append(Directive(match.group(1) or "", match.group(2).strip(), line, column))
     return found
 
 
