@@ -31,7 +31,7 @@ TENSORS_UNSUPPORTED = rule(
     why="Tensor resources (VK_ARM_tensors) need glslang 16.0.0 or newer; older compilers "
         "report a cascade of syntax errors that hide the real cause.",
     bad="#extension GL_ARM_tensors : require   (compiled with Debian 12's glslc, glslang 11)",
-    good="(the same shader compiled with glslc from Vulkan SDK 1.4.328 or newer)",
+    good="(the same shader compiled with a glslc built on glslang 16.0.0 or newer)",
 )
 COMPILER_INTERNAL_ERROR = rule(
     "VKS306", "compiler-internal-error", Severity.ERROR,
@@ -50,7 +50,8 @@ ENTRY_POINT_NOT_FOUND = rule(
     good='"entry_point": "CSMain", "shader_code": "... void CSMain(...) {...}"',
 )
 
-# First glslang release with GL_ARM_tensors (KhronosGroup/glslang#3984, merged after 15.4.0).
+# GL_ARM_tensors landed in glslang with KhronosGroup/glslang#3984 (mid-2025, after the
+# 15.4.0 release), so the first release that has it is 16.0.0.
 ARM_TENSORS_GLSLANG = (16, 0, 0)
 
 _QUOTED = re.compile(r"^'(?P<token>[^']*)' :\s*(?P<rest>.*)$")
@@ -155,7 +156,7 @@ def to_diagnostic(msg: CompilerMessage, ctx: SourceContext, own_file: bool) -> D
             ctx.code_pointer,
             f"GL_ARM_tensors needs glslang {need} or newer; {path} has glslang "
             f"{_version_text(have)}",
-            hint="install glslc from Vulkan SDK 1.4.328 or newer (shaderc 2025.4+) and "
+            hint="install a glslc built on glslang 16.0.0 or newer (a recent Vulkan SDK) and "
                  "point `glslc` in [tool.tosa-vkshader] at it",
             inner=inner,
             severity=Severity.ERROR if msg.severity == "error" else Severity.WARNING)
