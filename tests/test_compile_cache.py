@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,15 @@ def test_another_compiler_or_other_options_miss_the_cache(tmp_path, glslc, cache
                                                   CompileOptions(glslc=str(other.path))))
     assert not any(r.cached for r in compile_many(
         requests(), CompileOptions(glslc=str(glslc.path), macros=(("X", "1"),))))
+
+
+def test_a_replaced_compiler_binary_misses_the_cache(glslc, cache_dir):
+    options = CompileOptions(glslc=str(glslc.path))
+    compile_many(requests(), options)
+    later = glslc.path.stat().st_mtime + 60
+    os.utime(glslc.path, (later, later))  # e.g. a package upgrade, same version text
+    assert not any(r.cached for r in compile_many(requests(), options))
+    assert all(r.cached for r in compile_many(requests(), options))
 
 
 def test_a_corrupt_entry_is_replaced_by_a_fresh_compile(glslc, cache_dir):

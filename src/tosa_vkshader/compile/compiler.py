@@ -31,6 +31,7 @@ _GLSLANG_VERSION = re.compile(r"^glslang\s+(\d+)\.(\d+)(?:\.(\d+))?", re.MULTILI
 class CompilerInfo:
     path: str
     version_text: str  # what `glslc --version` printed, trimmed
+    binary: str = ""  # path, size and mtime of the executable
 
     @property
     def glslang_version(self) -> tuple[int, int, int] | None:
@@ -46,7 +47,8 @@ class CompilerInfo:
     @property
     def identity(self) -> str:
         """Changes whenever the compiler (binary or version) changes; part of cache keys."""
-        return hashlib.sha256(f"{self.path}\0{self.version_text}".encode()).hexdigest()
+        text = f"{self.path}\0{self.version_text}\0{self.binary}"
+        return hashlib.sha256(text.encode()).hexdigest()
 
 
 class CompilerUnavailable(Exception):
@@ -105,11 +107,11 @@ def compiler_info(configured: str | None, timeout: float,
     path = locate_glslc(configured)
     key = _stat_key(path)
     if version_memo is not None and key in version_memo:
-        return CompilerInfo(path, version_memo[key])
+        return CompilerInfo(path, version_memo[key], key)
     text = query_version(path, timeout)
     if version_memo is not None:
         version_memo[key] = text
-    return CompilerInfo(path, text)
+    return CompilerInfo(path, text, key)
 
 
 def missing_diagnostic(pointer: str, reason: str) -> Diagnostic:
