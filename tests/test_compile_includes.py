@@ -187,3 +187,12 @@ def test_whatever_glslc_would_include_the_scanner_refuses(tmp_path_factory, pref
         [result] = compile_many([CompileRequest(source, "GLSL")],
                                 CompileOptions(glslc="/nonexistent/glslc"))
         assert codes(result) == ["VKS303"], source
+
+
+def test_errors_in_headers_are_attributed_within_one_batch(glslc, include_dir):
+    options = CompileOptions(glslc=str(glslc.path), allow_includes=True,
+                             include_dirs=(str(include_dir),))
+    results = compile_many([CompileRequest(MAIN.format(include=f'#include "{name}"'), "GLSL")
+                            for name in ("helper.glsl", "broken.glsl", "nested.glsl")], options)
+    assert [codes(r) for r in results] == [[], ["VKS300"], []]
+    assert len(glslc.compile_runs()) == 1  # glslc's spelling of the header path was matched
