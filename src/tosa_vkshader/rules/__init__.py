@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..diagnostics import Diagnostic
+from ..spirv.analyse import check_spirv
 from ..view import AttributeView
 from .key_names import check_keys
 from .push_constants import check_push_constants
@@ -22,6 +23,7 @@ CHECKS: tuple[Check, ...] = (
     check_language_and_code,
     check_push_constants,
     check_resources,
+    check_spirv,
 )
 
 

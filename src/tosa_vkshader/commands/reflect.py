@@ -1,0 +1,114 @@
+"""`tosa-vkshader reflect FILE.spv|ATTRS.json`: what a SPIR-V module declares, per entry point.
+
+Exit codes: 0 reflected, 1 the module or the entry point has problems, 2 usage (missing
+file, unreadable JSON, no SPIR-V in the attributes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import json
+import sys
+from pathlib import Path
+
+from ..diagnostics import Severity
+from ..spirv import Reflection, read_module, reflect
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "reflect", help="show a SPIR-V module's entry points, bindings and push constants",
+        description="Reflect a SPIR-V module (a .spv file, or the base64 shader_code of an "
+                    "attribute JSON file) in Vulkan's vocabulary.")
+    parser.add_argument("file", help="a .spv module or an attribute .json file")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--entry-point", help="entry point to reflect (default: the "
+                        "attributes' entry_point, else the module's first)")
+    parser.set_defaults(run=run)
+
+
+class UsageError(Exception):
+    pass
+
+
+def _module_bytes(path: Path) -> tuple[bytes, str | None]:
+    """The SPIR-V bytes in ``path`` and the entry point its attributes name, if any."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if path.suffix.lower() != ".json" and not raw.lstrip()[:1] == b"{":
+        return raw, None
+    try:
+        attrs = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{path} is not valid JSON: {exc}") from exc
+    if not isinstance(attrs, dict):
+        raise UsageError(f"{path}: the attributes must be a JSON object")
+    language, code = attrs.get("shader_language"), attrs.get("shader_code")
+    if language != "SPIR-V" or not isinstance(code, str):
+        raise UsageError(f"{path}: reflect needs \"shader_language\": \"SPIR-V\" with base64 "
+                         f"shader_code (got shader_language {language!r})")
+    try:
+        data = base64.b64decode(code, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise UsageError(f"{path}: shader_code is not base64: {exc}") from exc
+    entry = attrs.get("entry_point")
+    return data, entry if isinstance(entry, str) and entry else None
+
+
+def render_text(name: str, r: Reflection) -> str:
+    lines = [f"{name}: SPIR-V {r.spirv_version}, entry points: "
+             + ", ".join(f"{e.name} ({e.execution_model})" for e in r.entry_points)]
+    if r.entry_point is None:
+        return "\n".join(lines)
+    lines.append(f"entry point: {r.entry_point} ({r.execution_model})")
+    if r.local_size is not None:
+        lines.append(f"local size: {r.local_size.describe()} ({r.local_size.source})")
+    if r.bindings:
+        lines.append("bindings:")
+        for b in r.bindings:
+            array = "".join(f"[{d or ''}]" for d in b.array)
+            extra = [b.element_type or "", b.image_format or "",
+                     f"rank {b.tensor_rank}" if b.tensor_rank else ""]
+            lines.append(
+                f"  set {b.set} binding {b.binding:<3} {b.descriptor_type:<45} "
+                f"{b.name}{array}  {b.access if b.used else 'unused'}  "
+                + " ".join(e for e in extra if e))
+    if r.push_constants is not None:
+        pc = r.push_constants
+        lines.append(f"push constants: {pc.name} ({pc.size} bytes"
+                     f"{'' if pc.used else ', unused'})")
+        for m in pc.members:
+            lines.append(f"  {m.name:<16} offset {m.offset:<4} size {m.size:<4} {m.type}")
+    for s in r.spec_constants:
+        lines.append(f"spec constant {s.spec_id}: {s.name} {s.type} = {s.default}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        data, entry = _module_bytes(path)
+    except UsageError as exc:
+        print(f"tosa-vkshader reflect: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    module, diagnostics = read_module(data, "/shader_code")
+    for d in diagnostics:
+        print(f"{path}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)
+    if module is None:
+        return EXIT_PROBLEMS
+    wanted = args.entry_point or entry
+    reflection = reflect(module, wanted)
+    if args.format == "json":
+        print(json.dumps(reflection.to_dict(), indent=2))
+    else:
+        print(render_text(str(path), reflection))
+    if reflection.entry_point is None:
+        print(f"{path}: no entry point {wanted!r} in the module", file=sys.stderr)
+        return EXIT_PROBLEMS
+    return EXIT_PROBLEMS if any(d.severity is Severity.ERROR for d in diagnostics) else EXIT_OK

