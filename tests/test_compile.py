@@ -9,6 +9,7 @@ from tosa_vkshader.compile import CompileOptions, CompileRequest, compile_many, 
 from tosa_vkshader.diagnostics import Severity
 
 SPEC_EXAMPLE = "void main() { }"  # the spec's GLSL example: no #version, no local size
+HLSL_PLACEHOLDER = "[numthreads(8, 8, 1)]\nvoid CSMain() {}"
 GOOD = "#version 460\nlayout(local_size_x = 4) in;\nvoid main() {{ float v = {0}.0; }}\n"
 
 
@@ -31,6 +32,19 @@ def test_spec_example_compiles_like_the_reference_runtime():
     assert result.diagnostics == []
     assert is_spirv(result.spirv)
     assert spirv_words(result.spirv)[1] == 0x00010600  # SPIR-V 1.6 for Vulkan 1.3
+
+
+@pytest.mark.parametrize("source,language,declared", [
+    (SPEC_EXAMPLE, "GLSL", False),
+    ("// layout(local_size_x = 8) in;\nvoid main() {}", "GLSL", False),
+    ("layout(local_size_x = 8) in;\nvoid main() {}", "GLSL", True),
+    ("layout(local_size_x_id = 0) in;\nvoid main() {}", "GLSL", True),
+    (HLSL_PLACEHOLDER, "HLSL", True),
+    ("void CSMain() {}", "HLSL", False),
+])
+def test_results_say_whether_the_source_states_a_local_size(source, language, declared):
+    result = one(source, language, entry_point="CSMain" if language == "HLSL" else "main")
+    assert result.declares_local_size is declared
 
 
 def test_injected_version_does_not_shift_user_lines():

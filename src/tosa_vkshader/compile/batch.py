@@ -30,7 +30,7 @@ from .options import (
 )
 from .request import CompileRequest, CompileResult
 from .runner import GroupRunner, Job
-from .scan import directives, has_version
+from .scan import declares_local_size, directives, has_version
 
 GLSL_ENTRY_NOT_MAIN = rule(
     "VKS302", "glsl-entry-point-not-main", Severity.ERROR,
@@ -122,7 +122,9 @@ def compile_many(requests: Sequence[CompileRequest],
                            for d in fatal)
             job.blocked = True
         jobs.append(job)
-    results: list[CompileResult] = [CompileResult(None, list(job.pre)) for job in jobs]
+    results: list[CompileResult] = [
+        CompileResult(None, list(job.pre), declares_local_size=declares_local_size(
+            job.request.source, job.request.language)) for job in jobs]
     todo = [job for job in jobs if not job.blocked]
     cache = Cache(Path(opts.cache_dir) if opts.cache_dir else default_cache_dir(),
                   opts.cache_max_bytes) if opts.cache else None

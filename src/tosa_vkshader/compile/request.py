@@ -46,6 +46,9 @@ class CompileResult:
     spirv: bytes | None  # None when the shader did not compile or any error was found
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cached: bool = False  # True when the result came from the cache
+    # Whether the source states its workgroup size (GLSL local_size_*, HLSL [numthreads]);
+    # the spec's own GLSL example does not, and then compiles to a local size of 1x1x1.
+    declares_local_size: bool = True
 
     @property
     def ok(self) -> bool:

@@ -125,6 +125,19 @@ def directives(source: str) -> list[Directive]:
     return found
 
 
+_GLSL_LOCAL_SIZE = re.compile(r"\blocal_size_[xyz](?:_id)?\s*=")
+_HLSL_NUMTHREADS = re.compile(r"\[\s*numthreads\s*\(", re.IGNORECASE)
+
+
+def declares_local_size(source: str, language: str) -> bool:
+    """Whether the source states its workgroup size (GLSL `local_size_*`, HLSL
+    `[numthreads]`) outside comments. Without one, GLSL compiles to a local size of 1x1x1
+    that nobody chose, which a cross-check may want to report differently."""
+    text = "\n".join("".join(line.chars) for line in _blank_comments(_logical_lines(source)))
+    pattern = _HLSL_NUMTHREADS if language == "HLSL" else _GLSL_LOCAL_SIZE
+    return pattern.search(text) is not None
+
+
 def has_version(found: list[Directive]) -> bool:
     return any(d.name == "version" for d in found)
 
