@@ -7,6 +7,8 @@ VKS3xx and VKS91x codes, so those must match exactly, positions included.
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from compile_helpers import is_spirv
@@ -81,3 +83,21 @@ def test_compile_ops_compiles_every_shader_op_of_a_run_at_once(tmp_path, monkeyp
     syntax = next(r for op, r in zip(ops, results, strict=True)
                   if "glsl-syntax-error" in str(op.path))
     assert syntax.diagnostics[0].pointer.startswith("/ops/")
+
+
+def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, monkeypatch):
+    from compile_helpers import Glslc
+
+    from tosa_vkshader.api import check_paths
+
+    glslc = Glslc(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{glslc.path.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "cache"))
+    from tosa_vkshader.config import load_options
+
+    reports = check_paths([FIXTURES / "glsl"], load_options(FIXTURES))  # skips expected.json
+    assert len(reports) == len(CASES)
+    assert len(glslc.compile_runs()) == 1
+    by_name = {Path(r.path).name: r for r in reports}
+    assert "VKS300" in by_name["glsl-syntax-error.json"].codes
+    assert by_name["buffer-scale.json"].diagnostics == []
