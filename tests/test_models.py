@@ -208,7 +208,7 @@ def test_the_tosa_reader_missing_is_an_error_not_a_pass():
             "print(r.codes, r.diagnostics[0].hint)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
-    assert result.stdout.startswith("['VKS910']")
+    assert result.stdout.startswith("['VKS930']")
     assert "tosa-tools" in result.stdout
 
 
@@ -363,6 +363,6 @@ def test_every_model_rule_has_a_model_fixture():
 
     covered = {e.split("@")[0] for p, codes in expected_fixtures() if "models" in p.parts
                for e in codes}
-    # VKS501 (damaged .tosa) and VKS910 (no .tosa reader) are tested above.
+    # VKS501 (damaged .tosa) and VKS930 (no .tosa reader) are tested above.
     wanted = {c for c in RULES if c.startswith("VKS5")} - {"VKS501"}
     assert wanted - covered == set()

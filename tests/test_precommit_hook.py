@@ -128,7 +128,7 @@ def test_a_tosa_file_is_not_let_through_without_its_reader(repo):
     result = _commit(work, env, "a .tosa without tosa-tools in the hook")
     output = result.stdout + result.stderr
     assert result.returncode != 0, output
-    assert "error[VKS910]" in output and "additional_dependencies" in output
+    assert "error[VKS930]" in output and "additional_dependencies" in output
     (work / "model.tosa").unlink()
     _git(work, "add", "-A")
 

@@ -80,7 +80,7 @@ MALFORMED_OP_OBJECT = rule(
          '{...}}',
 )
 READER_MISSING = rule(
-    "VKS910", "model-reader-missing", Severity.ERROR,
+    "VKS930", "model-reader-missing", Severity.ERROR,
     summary="A `.tosa` file was given but the TOSA flatbuffer reader (the `tosa` package of "
             "tosa-tools) is not installed.",
     why="The file cannot be checked without it, and passing it silently would let a broken "
