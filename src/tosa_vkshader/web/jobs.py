@@ -1,0 +1,93 @@
+"""What a web request asks the pipeline to do, and doing it.
+
+A job is a small picklable value, so the same function runs it in the event loop (lint
+only) or in a worker process (anything with shader code). Nothing here checks anything:
+``run_check`` calls :func:`tosa_vkshader.validate` and returns the CLI's JSON shape.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..api import Report, validate
+from ..config import Options
+from ..report.json_report import diagnostic_to_dict, reports_to_dict
+from .ops import check_op_text, op_attributes
+
+REQUEST_PATH = "<request>"
+
+
+@dataclass(frozen=True)
+class CheckJob:
+    # "attributes": payload is the attribute object as parsed from the request;
+    # "text": payload is raw JSON text (an attribute object or an op object), whose
+    # lines and columns the diagnostics then point into.
+    kind: Literal["attributes", "text"]
+    payload: Any
+    options: Options
+
+
+@dataclass(frozen=True)
+class ReflectJob:
+    spirv: bytes
+    entry_point: str | None
+
+
+def attributes_of(job: CheckJob) -> Any:
+    """The attribute object the job will check (None when the text does not parse)."""
+    if job.kind == "attributes":
+        return job.payload
+    try:
+        value = json.loads(job.payload)
+    except (ValueError, RecursionError):
+        return None  # the pipeline reports the text's problem itself
+    return op_attributes(value)
+
+
+def needs_worker(job: CheckJob) -> bool:
+    """True when checking may start a process (glslc for GLSL/HLSL, spirv-val for SPIR-V)
+    or chew on an untrusted binary: any attribute object with shader code."""
+    attributes = attributes_of(job)
+    if isinstance(attributes, str):  # an op whose implementation_attrs is JSON text
+        try:
+            attributes = json.loads(attributes)
+        except (ValueError, RecursionError):
+            return False
+    if not isinstance(attributes, dict):
+        return False
+    code = attributes.get("shader_code")
+    return isinstance(code, str) and code != ""
+
+
+def check_report(job: CheckJob) -> Report:
+    if job.kind == "attributes":
+        return validate(job.payload, job.options, path=REQUEST_PATH)
+    return check_op_text(job.payload, job.options, REQUEST_PATH)
+
+
+def run_check(job: CheckJob) -> dict[str, Any]:
+    """The CLI's ``--format json`` document for one request."""
+    return reports_to_dict([check_report(job)])
+
+
+def run_reflect(job: ReflectJob) -> dict[str, Any]:
+    """Reflection of one SPIR-V module (the shape of ``tosa-vkshader reflect --format
+    json``) with the reader's diagnostics; ``error`` says why nothing was reflected."""
+    from ..spirv import read_module, reflect
+
+    module, diagnostics = read_module(job.spirv, "/spirv")
+    reflection = None if module is None else reflect(module, job.entry_point)
+    error = None
+    if reflection is None:
+        error = "the module could not be read"
+    elif reflection.entry_point is None:
+        error = f"no entry point {job.entry_point!r} in the module" if job.entry_point \
+            else "the module has no entry point"
+    return {
+        "ok": error is None and not any(d.severity.label == "error" for d in diagnostics),
+        "reflection": None if reflection is None else reflection.to_dict(),
+        "error": error,
+        "diagnostics": [diagnostic_to_dict(d) for d in diagnostics],
+    }

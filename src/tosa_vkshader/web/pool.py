@@ -1,0 +1,190 @@
+"""A bounded pool of worker processes for shader checks, with a time limit per job.
+
+Each worker is a process of its own session (process group), so that killing it also
+kills the glslc or spirv-val it started. A job that overruns its time limit gets its
+worker killed and replaced; a worker that dies (a crash, the memory limit) is replaced
+too. Either way only that one request fails, and the server goes on.
+
+Jobs wait for a free worker in a queue of bounded length; when it is full, or the wait
+is too long, :class:`PoolBusy` tells the client to come back later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import resource
+import signal
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .options import Limits
+
+# Modules the fork server imports once, so that each new worker starts warm.
+PRELOAD = ["tosa_vkshader.web.jobs"]
+
+
+class PoolBusy(Exception):
+    """No worker became free in time, or too many jobs are waiting."""
+
+
+class JobTimedOut(Exception):
+    """The job ran past the time limit; its worker was killed."""
+
+
+class WorkerCrashed(Exception):
+    """The worker died while running the job."""
+
+
+def _worker_main(conn: Connection, nice: int, memory_limit: int | None) -> None:
+    os.setsid()  # its own process group: killing the group takes the compiler along
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when workers stop
+    if nice:
+        os.nice(nice)  # compiles yield the CPU to the event loop serving lint requests
+    if memory_limit:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    while True:
+        try:
+            func, job = conn.recv()
+        except EOFError:  # the server is gone
+            return
+        # An exception here (a bug) ends the process with its traceback on stderr; the
+        # server sees the closed pipe as a crash of this one job.
+        conn.send(func(job))
+
+
+class _Worker:
+    """One worker process and its pipe. Used by one thread at a time."""
+
+    def __init__(self, ctx: Any, nice: int, memory_limit: int | None) -> None:
+        self._ctx = ctx
+        self._nice = nice
+        self._memory_limit = memory_limit
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self.restarts = 0
+
+    def start(self) -> None:
+        parent, child = self._ctx.Pipe(duplex=True)
+        process = self._ctx.Process(target=_worker_main, daemon=True,
+                                    args=(child, self._nice, self._memory_limit))
+        process.start()
+        child.close()
+        self._process, self._conn = process, parent
+
+    def stop(self) -> None:
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if process is None:
+            return
+        for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), process.kill):
+            try:
+                kill()
+            except (ProcessLookupError, PermissionError):
+                pass  # already gone, or not yet the leader of its group
+        process.join(5)
+        if conn is not None:
+            conn.close()
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+        self.restarts += 1
+
+    def exchange(self, func: Callable[[Any], Any], job: Any, timeout: float) -> Any:
+        """Run ``func(job)`` in the worker process; blocking, so called in a thread."""
+        if self._process is None or not self._process.is_alive():
+            self.restart()
+        assert self._conn is not None
+        try:
+            self._conn.send((func, job))
+        except OSError:  # it died since the last job; this one never started: start over
+            self.restart()
+            assert self._conn is not None
+            self._conn.send((func, job))
+        if not self._conn.poll(timeout):
+            self.restart()
+            raise JobTimedOut(f"no result within {timeout:g} s")
+        try:
+            return self._conn.recv()
+        except (EOFError, OSError):
+            code = self._process.exitcode if self._process is not None else None
+            self.restart()
+            raise WorkerCrashed(f"the worker process ended (exit code {code})") from None
+
+
+class WorkerPool:
+    """``await pool.run(func, job)`` runs ``func(job)`` in one of ``workers`` processes."""
+
+    def __init__(self, workers: int, limits: Limits, *, nice: int = 10,
+                 memory_limit: int | None = 2 * 1024 ** 3) -> None:
+        if workers < 1:
+            raise ValueError("a worker pool needs at least one worker")
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(PRELOAD)
+        self.limits = limits
+        self._workers = [_Worker(ctx, nice, memory_limit) for _ in range(workers)]
+        self._threads = ThreadPoolExecutor(max_workers=workers,
+                                           thread_name_prefix="shader-worker")
+        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        self.waiting = 0
+        self.busy = 0
+
+    @property
+    def size(self) -> int:
+        return len(self._workers)
+
+    @property
+    def restarts(self) -> int:
+        return sum(w.restarts for w in self._workers)
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._threads, w.start)
+                               for w in self._workers))
+        for worker in self._workers:
+            self._idle.put_nowait(worker)
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(None, w.stop) for w in self._workers))
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+    async def _acquire(self) -> _Worker:
+        if self.waiting >= self.limits.queue_limit:
+            raise PoolBusy(f"{self.waiting} shader checks are already waiting")
+        self.waiting += 1
+        getter = asyncio.ensure_future(self._idle.get())
+        try:
+            done, _ = await asyncio.wait({getter}, timeout=self.limits.queue_timeout)
+            if getter not in done:
+                getter.cancel()
+                try:
+                    return await getter  # it may have got a worker at the last moment
+                except asyncio.CancelledError:
+                    raise PoolBusy(f"no worker became free within "
+                                   f"{self.limits.queue_timeout:g} s") from None
+            return getter.result()
+        except asyncio.CancelledError:  # the request itself was cancelled
+            if getter.done() and not getter.cancelled():
+                self._idle.put_nowait(getter.result())
+            getter.cancel()
+            raise
+        finally:
+            self.waiting -= 1
+
+    async def run(self, func: Callable[[Any], Any], job: Any) -> Any:
+        worker = await self._acquire()
+        self.busy += 1
+        future = asyncio.get_running_loop().run_in_executor(
+            self._threads, worker.exchange, func, job, self.limits.timeout)
+
+        def release(_: Any) -> None:  # only when the worker is really done with the job
+            self.busy -= 1
+            self._idle.put_nowait(worker)
+
+        future.add_done_callback(release)
+        return await asyncio.shield(future)
