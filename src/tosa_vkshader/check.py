@@ -60,8 +60,29 @@ def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
         view, diagnostics = rule_diagnostics(op, options)
         views.append(view)
         found.append(diagnostics)
+    _compiled_shaders(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]
+
+
+def _compiled_shaders(ops: list[Op], views: list[AttributeView | None],
+                      found: list[list[Diagnostic]], options: Options) -> None:
+    """GLSL/HLSL ops: compile all of them in one batch, then check each SPIR-V module
+    like an embedded one (spirv-val, reflection, cross-check)."""
+    from .compile import compile_ops
+    from .diagnostics import pointer_join
+    from .spirv.analyse import analyse_spirv
+
+    shader_ops = [k for k, view in enumerate(views) if view is not None]
+    results = compile_ops([ops[k] for k in shader_ops], options)
+    for k, result in zip(shader_ops, results, strict=True):
+        if result is None:
+            continue
+        found[k].extend(result.diagnostics)
+        view = views[k]
+        if result.spirv is not None and view is not None:
+            found[k].extend(analyse_spirv(result.spirv, view,
+                                          pointer_join(ops[k].base, "shader_code")))
 
 
 def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:

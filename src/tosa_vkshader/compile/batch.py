@@ -1,0 +1,201 @@
+"""Compile many shaders with as few ``glslc`` processes as possible.
+
+Every request is prepared (entry point, include policy, default ``#version``), looked up
+in the cache, and the misses of a run go to one glslc process per distinct macro set
+(see :mod:`.runner`). Identical sources are compiled once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Severity, rule
+from .cache import Cache, Entry, StoredDiagnostic, default_cache_dir
+from .compiler import CompilerInfo, CompilerUnavailable, compiler_info, missing_diagnostic
+from .diagnose import ENTRY_POINT_NOT_FOUND
+from .includes import check_includes
+from .options import (
+    COMPILE_CONFIG,
+    DEFAULT_GLSL_VERSION,
+    CompileOptions,
+    Macro,
+    include_roots,
+    macro_problems,
+)
+from .request import CompileRequest, CompileResult
+from .runner import GroupRunner, Job
+from .scan import declares_local_size, directives, has_version
+
+GLSL_ENTRY_NOT_MAIN = rule(
+    "VKS302", "glsl-entry-point-not-main", Severity.ERROR,
+    summary="GLSL shaders must use the entry point `main`, but `entry_point` says otherwise.",
+    why="GLSL has no way to rename the entry point: the compiled module's entry point is "
+        "always `main`, so the runtime would look for a function that is not there.",
+    bad='"entry_point": "compute", "shader_language": "GLSL"',
+    good='"entry_point": "main", "shader_language": "GLSL"',
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Keeps the command line far below ARG_MAX; start-up is amortised long before this.
+MAX_INPUTS_PER_PROCESS = 256
+
+
+# -- preparing sources -------------------------------------------------------------------
+
+def _prepare(request: CompileRequest, opts: CompileOptions, roots: list[str]) -> Job:
+    job = Job(0, request)
+    found = directives(request.source)
+    if request.language == "GLSL" and request.entry_point not in ("", "main"):
+        job.pre.append(GLSL_ENTRY_NOT_MAIN.at(
+            request.entry_pointer or "", f"entry_point is `{request.entry_point}`, but a GLSL "
+                                         "shader's entry point is always `main`",
+            hint='set "entry_point": "main"'))
+    if request.language == "HLSL" and not _IDENTIFIER.fullmatch(request.effective_entry_point):
+        job.pre.append(ENTRY_POINT_NOT_FOUND.at(
+            request.entry_pointer or "", f"entry_point {request.entry_point!r} is not a valid "
+                                         "HLSL function name"))
+        job.blocked = True
+    problems = macro_problems(request.macros, request.code_pointer)
+    if problems:
+        job.pre.extend(problems)
+        job.blocked = True
+    job.includes = check_includes(found, opts.allow_includes, roots, request.code_pointer)
+    job.pre.extend(job.includes.diagnostics)
+    job.blocked = job.blocked or job.includes.blocked
+    text = request.source
+    if request.language == "GLSL" and not has_version(found):
+        # Like the reference runtime; `#line 1` keeps the user's line numbers (GLSL >= 330
+        # numbers the line after `#line N` as N).
+        text = f"#version {DEFAULT_GLSL_VERSION}\n#line 1\n" + text
+    job.text = text
+    return job
+
+
+def _cache_key(job: Job, info: CompilerInfo, opts: CompileOptions, roots: list[str]) -> str:
+    hlsl = job.request.language == "HLSL"
+    material: dict[str, Any] = {
+        "compiler": info.identity,
+        "language": job.request.language,
+        "entry": job.request.effective_entry_point if hlsl else None,
+        "env": opts.target_env,
+        "spv": opts.target_spv,
+        "hlsl16": opts.hlsl_16bit_types if hlsl else None,
+        "macros": list(opts.macros) + list(job.request.macros),
+        "includes": job.includes.files,
+        "roots": roots if job.includes.files else [],
+        "source": job.text,
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+
+
+# -- the public entry point --------------------------------------------------------------------
+
+def compile_many(requests: Sequence[CompileRequest],
+                 options: CompileOptions | Any | None = None) -> list[CompileResult]:
+    """Compile every request; results are in request order, one per request.
+
+    ``options`` is a :class:`CompileOptions` or the core ``Options`` (read with defaults).
+    Problems are diagnostics in the results, never exceptions.
+    """
+    if options is None:
+        opts = CompileOptions()
+    elif isinstance(options, CompileOptions):
+        opts = options
+    else:
+        opts = CompileOptions.from_options(options)
+    if not requests:
+        return []
+    first_pointer = requests[0].code_pointer
+    roots, notes = include_roots(opts, first_pointer)
+    fatal = macro_problems(opts.macros, first_pointer)
+    jobs = []
+    for index, request in enumerate(requests):
+        job = _prepare(request, opts, roots)
+        job.index = index
+        if fatal:
+            job.pre.extend(COMPILE_CONFIG.at(request.code_pointer, d.message, hint=d.hint)
+                           for d in fatal)
+            job.blocked = True
+        jobs.append(job)
+    results: list[CompileResult] = [
+        CompileResult(None, list(job.pre), declares_local_size=declares_local_size(
+            job.request.source, job.request.language)) for job in jobs]
+    todo = [job for job in jobs if not job.blocked]
+    cache = Cache(Path(opts.cache_dir) if opts.cache_dir else default_cache_dir(),
+                  opts.cache_max_bytes) if opts.cache else None
+    if todo:
+        _compile_jobs(todo, opts, roots, cache, results)
+    run_notes = list(notes)
+    if cache is not None:
+        cache.evict()
+        problem = cache.problem_diagnostic(first_pointer)
+        if problem is not None:
+            run_notes.append(problem)
+    results[0].diagnostics.extend(run_notes)
+    for result in results:  # one rule for callers: SPIR-V only when nothing is wrong
+        if any(d.severity is Severity.ERROR for d in result.diagnostics):
+            result.spirv = None
+    return results
+
+
+def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
+                  cache: Cache | None, results: list[CompileResult]) -> None:
+    versions = cache.load_versions() if cache is not None else {}
+    known = dict(versions)
+    try:
+        info = compiler_info(opts.glslc, opts.timeout, versions)
+    except CompilerUnavailable as exc:
+        for job in todo:
+            results[job.index].diagnostics.append(
+                missing_diagnostic(job.request.code_pointer, exc.diagnostic_message))
+        return
+    if cache is not None and versions != known:
+        cache.save_versions(versions)
+    pending: dict[str, list[Job]] = {}
+    for job in todo:
+        job.key = _cache_key(job, info, opts, roots)
+        entry = cache.get(job.key) if cache is not None else None
+        if entry is not None:
+            _apply(results[job.index], job, entry, cached=True)
+        else:
+            pending.setdefault(job.key, []).append(job)
+    if not pending:
+        return
+    by_macros: dict[tuple[Macro, ...], list[Job]] = {}
+    for same in pending.values():
+        first = same[0]
+        by_macros.setdefault(tuple(opts.macros) + first.request.macros, []).append(first)
+    for macros, same_macros in by_macros.items():
+        for start in range(0, len(same_macros), MAX_INPUTS_PER_PROCESS):
+            jobs = same_macros[start:start + MAX_INPUTS_PER_PROCESS]
+            _run_group(jobs, info, opts, roots, macros, cache, pending, results)
+
+
+def _run_group(jobs: list[Job], info: CompilerInfo, opts: CompileOptions, roots: list[str],
+               macros: tuple[Macro, ...], cache: Cache | None,
+               pending: dict[str, list[Job]], results: list[CompileResult]) -> None:
+    with tempfile.TemporaryDirectory(prefix="tosa-vkshader-") as tmp:
+        group = GroupRunner(jobs, info, opts, roots, macros, tmp)
+        group.run(group.inputs)
+    for job in jobs:
+        outcome = group.outcomes[job.index]
+        entry = Entry(outcome.spirv, tuple(
+            StoredDiagnostic.of(d, job.request.entry_pointer or "")
+            for d in outcome.diagnostics))
+        if cache is not None and outcome.deterministic:
+            cache.put(job.key, entry)
+        for twin in pending[job.key]:
+            _apply(results[twin.index], twin, entry, cached=False)
+
+
+def _apply(result: CompileResult, job: Job, entry: Entry, cached: bool) -> None:
+    request = job.request
+    result.spirv = entry.spirv
+    result.cached = cached
+    result.diagnostics.extend(d.diagnostic(request.code_pointer, request.entry_pointer or "")
+                              for d in entry.diagnostics)

@@ -1,0 +1,38 @@
+"""The pipeline's door into the backend: compile the shaders of many ops in one go.
+
+``check`` should collect the ops of *all* files of a run and call :func:`compile_ops`
+once, so that a 100-file run costs one compiler process, not a hundred.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..diagnostics import pointer_join
+from .batch import compile_many
+from .options import CompileOptions
+from .request import LANGUAGES, CompileRequest, CompileResult
+
+
+def request_for(attributes: Any, base: str = "") -> CompileRequest | None:
+    """The compile request for one attribute object, or None if it has no GLSL/HLSL."""
+    if not isinstance(attributes, dict):
+        return None
+    language, code = attributes.get("shader_language"), attributes.get("shader_code")
+    if language not in LANGUAGES or not isinstance(code, str) or not code:
+        return None
+    entry = attributes.get("entry_point")
+    return CompileRequest(code, language, entry if isinstance(entry, str) else "main",
+                          code_pointer=pointer_join(base, "shader_code"),
+                          entry_pointer=pointer_join(base, "entry_point"))
+
+
+def compile_ops(ops: Sequence[Any], options: CompileOptions | Any | None = None
+                ) -> list[CompileResult | None]:
+    """One result per op (``attributes`` and ``base`` attributes, like ``sources.base.Op``);
+    None for ops without GLSL/HLSL shader code. Diagnostics carry the op's pointers."""
+    requests = [request_for(op.attributes, op.base) for op in ops]
+    wanted = [r for r in requests if r is not None]
+    results = iter(compile_many(wanted, options))
+    return [next(results) if r is not None else None for r in requests]

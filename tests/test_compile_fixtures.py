@@ -1,0 +1,103 @@
+"""fixtures/glsl: the compile layer reports exactly its share of each file's expected codes.
+
+expected.json lists every code the full checker must report; the compile layer owns the
+VKS3xx and VKS91x codes, so those must match exactly, positions included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from compile_helpers import is_spirv
+
+from tosa_vkshader.check import finish
+from tosa_vkshader.compile import CompileRequest, compile_many
+from tosa_vkshader.config import Options
+from tosa_vkshader.sources.json_source import read_json
+
+from conftest import FIXTURES
+
+OWN = ("VKS3", "VKS91")
+CASES = [(folder / name, expected)
+         for folder in sorted((FIXTURES / "glsl").iterdir())
+         for name, expected in json.loads((folder / "expected.json").read_text()).items()]
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """All fixtures in one compile_many call, as a multi-op check would do it."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    sources, requests = [], []
+    for path, _ in CASES:
+        source = read_json(path.read_bytes(), str(path), Options())
+        attrs = source.ops[0].attributes
+        sources.append(source)
+        requests.append(CompileRequest(attrs["shader_code"], attrs["shader_language"],
+                                       attrs["entry_point"]))
+    results = compile_many(requests)
+    mp.undo()
+    return {path: (source, result)
+            for (path, _), source, result in zip(CASES, sources, results, strict=True)}
+
+
+def test_every_folder_has_cases():
+    folders = {path.parent.name for path, _ in CASES}
+    assert folders == {"valid", "invalid"}
+    assert all(path.exists() for path, _ in CASES)
+
+
+@pytest.mark.parametrize("path,expected", CASES,
+                         ids=[f"{p.parent.name}/{p.name}" for p, _ in CASES])
+def test_compile_layer_codes_and_positions(compiled, path, expected):
+    source, result = compiled[path]
+    found = finish(result.diagnostics, source.ops[0], str(path), Options())
+    want = [e for e in expected if e.startswith(OWN)]
+    assert sorted(d.code for d in found) == sorted(e.split("@")[0] for e in want), found
+    positions = {f"{d.code}@{d.location.line}:{d.location.column}" for d in found}
+    assert {e for e in want if "@" in e} <= positions, found
+    if path.parent.name == "valid":
+        assert is_spirv(result.spirv)
+
+
+def test_compile_ops_compiles_every_shader_op_of_a_run_at_once(tmp_path, monkeypatch):
+    from compile_helpers import Glslc
+
+    from tosa_vkshader.compile import CompileOptions, compile_ops
+    from tosa_vkshader.sources.base import Op
+
+    monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "cache"))
+    glslc = Glslc(tmp_path / "bin")
+    ops = [Op(read_json(p.read_bytes(), str(p), Options()).ops[0].attributes, str(p),
+              f"/ops/{i}") for i, (p, _) in enumerate(CASES)]
+    ops.insert(2, Op({"entry_point": "main", "shader_language": "SPIR-V",
+                      "shader_code": "AwIjBA=="}, None, "/spirv"))
+    ops.insert(3, Op(["not", "an", "object"], None, "/odd"))
+    results = compile_ops(ops, CompileOptions(glslc=str(glslc.path)))
+    assert results[2] is None and results[3] is None
+    assert all(r is not None for i, r in enumerate(results) if i not in (2, 3))
+    assert len(glslc.compile_runs()) == 1
+    syntax = next(r for op, r in zip(ops, results, strict=True)
+                  if "glsl-syntax-error" in str(op.path))
+    assert syntax.diagnostics[0].pointer.startswith("/ops/")
+
+
+def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, monkeypatch):
+    from compile_helpers import Glslc
+
+    from tosa_vkshader.api import check_paths
+
+    glslc = Glslc(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{glslc.path.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "cache"))
+    from tosa_vkshader.config import load_options
+
+    reports = check_paths([FIXTURES / "glsl"], load_options(FIXTURES))  # skips expected.json
+    assert len(reports) == len(CASES)
+    assert len(glslc.compile_runs()) == 1
+    by_name = {Path(r.path).name: r for r in reports}
+    assert "VKS300" in by_name["glsl-syntax-error.json"].codes
+    assert by_name["buffer-scale.json"].diagnostics == []
