@@ -87,16 +87,30 @@ def fake_tool(folder: Path, name: str, script: str) -> Path:
     return path
 
 
-def processes_with(marker: str) -> list[str]:
-    """Command lines of running processes that contain ``marker``."""
+def processes_marked(marker: str) -> list[str]:
+    """Command lines of running processes (not zombies) whose environment contains
+    ``marker``: everything a server started with that marker in its environment spawned."""
     found = []
+    needle = marker.encode()
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
+            if needle not in (entry / "environ").read_bytes():
+                continue
+            state = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        if marker in cmdline:
+        if state != b"Z":
             found.append(cmdline)
     return found
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()

@@ -1,7 +1,8 @@
 """A bounded pool of worker processes for shader checks, with a time limit per job.
 
-Each worker is a process of its own session (process group), so that killing it also
-kills the glslc or spirv-val it started. A job that overruns its time limit gets its
+Each worker is a process of its own session (process group). Stopping one freezes it,
+kills every process it started (glslc puts itself in a process group of its own, so the
+worker's group is not enough) and then the worker. A job that overruns its time limit gets its
 worker killed and replaced; a worker that dies (a crash, the memory limit) is replaced
 too. Either way only that one request fails, and the server goes on.
 
@@ -56,6 +57,49 @@ def _worker_main(conn: Connection, nice: int, memory_limit: int | None) -> None:
         conn.send(func(job))
 
 
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (from /proc; empty where there is none)."""
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # it ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL ``pid``, its descendants and their process groups. The process is stopped
+    first, so that it cannot start another one while its descendants are collected."""
+    try:
+        os.kill(pid, signal.SIGSTOP)
+    except ProcessLookupError:
+        return
+    tree, pending = [], [pid]
+    while pending:
+        current = pending.pop()
+        tree.append(current)
+        pending.extend(_children(current))
+    own_group = os.getpgrp()
+    for member in reversed(tree):
+        try:
+            group = os.getpgid(member)
+            if group != own_group:
+                os.killpg(group, signal.SIGKILL)
+            os.kill(member, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # already gone
+
+
 class _Worker:
     """One worker process and its pipe. Used by one thread at a time."""
 
@@ -80,11 +124,7 @@ class _Worker:
         self._process = self._conn = None
         if process is None:
             return
-        for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), process.kill):
-            try:
-                kill()
-            except (ProcessLookupError, PermissionError):
-                pass  # already gone, or not yet the leader of its group
+        _kill_tree(process.pid)
         process.join(5)
         if conn is not None:
             conn.close()
