@@ -177,9 +177,11 @@ spirv-val, reflection and cross-check, start-up and imports included.
 
 The cold rows include asking `glslc --version` (the cache key needs the compiler's
 identity); the "fresh Python process" row also includes interpreter start-up and imports.
-The compile stage's own share of a warm `check` is the "warm cache" row; the rest is
-mostly spirv-val (one process per module per run, not cached between runs: about half
-of the warm `check` under cProfile) and interpreter start-up.
+The compile stage's own share of a warm `check` is the "warm cache" row. spirv-val runs
+once per distinct module, one process per core in parallel on a cold run, and its
+verdicts are cached by content beside the compile cache, so a warm `check` starts
+neither glslc nor spirv-val; what remains is interpreter start-up, reading, reflection
+and the cross-check.
 """
     print(text)
     if args.write_docs:

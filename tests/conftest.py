@@ -31,6 +31,13 @@ def expected_fixtures() -> list[tuple[Path, list[str]]]:
     return cases
 
 
+@pytest.fixture(autouse=True)
+def _private_compile_cache(tmp_path_factory, monkeypatch):
+    """Tests never write into the user's ~/.cache (and never see its entries)."""
+    monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR",
+                       str(tmp_path_factory.getbasetemp() / "compile-cache"))
+
+
 @pytest.fixture
 def valid_attrs() -> dict:
     return json.loads((FIXTURES / "valid" / "multi-resource.json").read_text())

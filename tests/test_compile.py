@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from compile_helpers import Glslc, codes, has_capability, is_spirv, spirv_words
 
 from tosa_vkshader.compile import CompileOptions, CompileRequest, compile_many, compiler_info
 from tosa_vkshader.diagnostics import Severity
+
+from compile_helpers import Glslc, codes, has_capability, is_spirv, spirv_words
 
 SPEC_EXAMPLE = "void main() { }"  # the spec's GLSL example: no #version, no local size
 HLSL_PLACEHOLDER = "[numthreads(8, 8, 1)]\nvoid CSMain() {}"

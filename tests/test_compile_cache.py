@@ -6,9 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
-from compile_helpers import Glslc, codes, is_spirv
 
 from tosa_vkshader.compile import CompileOptions, CompileRequest, compile_many
+
+from compile_helpers import Glslc, codes, is_spirv
 
 SOURCES = ["void main() { }",
            "#version 460\nvoid main() {\n  int x = ;\n}\n",

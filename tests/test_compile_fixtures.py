@@ -11,13 +11,13 @@ import os
 from pathlib import Path
 
 import pytest
-from compile_helpers import is_spirv
 
 from tosa_vkshader.check import finish
 from tosa_vkshader.compile import CompileRequest, compile_many
 from tosa_vkshader.config import Options
 from tosa_vkshader.sources.json_source import read_json
 
+from compile_helpers import is_spirv
 from conftest import FIXTURES
 
 OWN = ("VKS3", "VKS91")
@@ -64,10 +64,10 @@ def test_compile_layer_codes_and_positions(compiled, path, expected):
 
 
 def test_compile_ops_compiles_every_shader_op_of_a_run_at_once(tmp_path, monkeypatch):
-    from compile_helpers import Glslc
-
     from tosa_vkshader.compile import CompileOptions, compile_ops
     from tosa_vkshader.sources.base import Op
+
+    from compile_helpers import Glslc
 
     monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "cache"))
     glslc = Glslc(tmp_path / "bin")
@@ -86,9 +86,9 @@ def test_compile_ops_compiles_every_shader_op_of_a_run_at_once(tmp_path, monkeyp
 
 
 def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, monkeypatch):
-    from compile_helpers import Glslc
-
     from tosa_vkshader.api import check_paths
+
+    from compile_helpers import Glslc
 
     glslc = Glslc(tmp_path / "bin")
     monkeypatch.setenv("PATH", f"{glslc.path.parent}{os.pathsep}{os.environ['PATH']}")

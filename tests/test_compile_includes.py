@@ -6,11 +6,12 @@ import os
 import subprocess
 
 import pytest
-from compile_helpers import REAL_GLSLC, Glslc, codes, is_spirv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tosa_vkshader.compile import CompileOptions, CompileRequest, compile_many
+
+from compile_helpers import REAL_GLSLC, Glslc, codes, is_spirv
 
 MAIN = ("#version 460\n{include}\nlayout(local_size_x = 1) in;\n"
         "void main() {{ float x = helper(); }}\n")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from compile_helpers import is_spirv
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tosa_vkshader.compile import CompileOptions, CompileRequest, compile_many
 from tosa_vkshader.diagnostics import Severity
+
+from compile_helpers import is_spirv
 
 _PIECES = st.sampled_from([
     "void main() {}", "#version 460\n", "#version 100\n", "layout(local_size_x = 2) in;\n",

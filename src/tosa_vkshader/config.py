@@ -42,6 +42,13 @@ class Options:
     target_env: str = "vulkan1.3"
     severity: dict[str, Severity] = field(default_factory=dict)  # per-code override
     exclude: tuple[str, ...] = ()  # glob patterns of paths not to check when walking folders
+    # Shader compilation (GLSL/HLSL through glslc).
+    glslc: str | None = None  # explicit compiler path; else PATH, then $VULKAN_SDK/bin
+    macros: tuple[tuple[str, str | None], ...] = ()
+    include_dirs: tuple[str, ...] = ()  # absolute, resolved against the pyproject's folder
+    allow_includes: bool = False
+    cache: bool = True
+    compile_timeout: float = 30.0
 
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -94,10 +101,32 @@ def options_from_table(table: dict[str, Any], path: str = "pyproject.toml") -> O
             if type(value) is not int or value < 1:
                 _fail(path, f"`{key}` must be a positive integer, got {value!r}")
             changes[name] = value
-        elif name == "target_env":
+        elif name in ("target_env", "glslc"):
             if not isinstance(value, str):
-                _fail(path, f"`target-env` must be a string, got {value!r}")
+                _fail(path, f"`{key}` must be a string, got {value!r}")
             changes[name] = value
+        elif name in ("allow_includes", "cache"):
+            if not isinstance(value, bool):
+                _fail(path, f"`{key}` must be true or false, got {value!r}")
+            changes[name] = value
+        elif name == "compile_timeout":
+            if type(value) not in (int, float) or value <= 0:
+                _fail(path, f"`compile-timeout` must be a positive number of seconds, "
+                            f"got {value!r}")
+            changes[name] = float(value)
+        elif name == "macros":
+            if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+                    or isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                _fail(path, '`macros` must be a table of NAME = "VALUE" or a list of '
+                            '"NAME=VALUE" strings')
+            items = value.items() if isinstance(value, dict) else (
+                (v.partition("=")[0], v.partition("=")[2] if "=" in v else None) for v in value)
+            changes[name] = tuple(items)
+        elif name == "include_dirs":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                _fail(path, f"`include-dirs` must be a list of folders, got {value!r}")
+            folder = Path(path).resolve().parent
+            changes[name] = tuple(str((folder / v).resolve()) for v in value)
         elif name == "severity":
             if not isinstance(value, dict):
                 _fail(path, "`severity` must be a table of CODE = \"error|warning|info\"")

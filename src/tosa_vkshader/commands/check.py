@@ -34,6 +34,8 @@ def register(subparsers) -> None:
                         help="name to show for the document read from stdin")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write the report to FILE instead of stdout")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="compile shaders afresh instead of using the compile cache")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.set_defaults(run=run)
 
@@ -57,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  = help: {exc.diagnostic.hint}", file=sys.stderr)
         return 2
     options = options.with_overrides(select=_codes(args.select), ignore=_codes(args.ignore),
-                                     workgroup_semantics=args.workgroup_semantics)
+                                     workgroup_semantics=args.workgroup_semantics,
+                                     cache=False if args.no_cache else None)
     reports: list[Report] = []
     file_paths = [p for p in args.paths if p != "-"]
     missing = [p for p in file_paths if not os.path.exists(p)]

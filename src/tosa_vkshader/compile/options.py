@@ -70,18 +70,15 @@ class CompileOptions:
 
     @classmethod
     def from_options(cls, options: Any, **overrides: Any) -> CompileOptions:
-        """Build from the core ``Options`` (fields it lacks keep their defaults)."""
-        base = cls()
-        include_dirs = getattr(options, "include_dirs", ())
+        """Build from the core ``Options`` (``[tool.tosa-vkshader]``)."""
         made = cls(
-            glslc=getattr(options, "glslc", None) or None,
-            target_env=getattr(options, "target_env", base.target_env) or base.target_env,
-            target_spv=getattr(options, "target_spv", None),
-            macros=normalize_macros(getattr(options, "macros", ())),
-            include_dirs=tuple(str(d) for d in include_dirs or ()),
-            allow_includes=bool(getattr(options, "allow_includes", False)),
-            cache=bool(getattr(options, "cache", True)),
-            timeout=float(getattr(options, "compile_timeout", DEFAULT_TIMEOUT)),
+            glslc=options.glslc or None,
+            target_env=options.target_env or DEFAULT_TARGET_ENV,
+            macros=normalize_macros(options.macros),
+            include_dirs=tuple(str(d) for d in options.include_dirs),
+            allow_includes=options.allow_includes,
+            cache=options.cache,
+            timeout=options.compile_timeout,
         )
         return replace(made, **overrides) if overrides else made
 

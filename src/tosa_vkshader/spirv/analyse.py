@@ -33,7 +33,8 @@ def analyse_spirv(data: bytes, view: AttributeView, code_pointer: str) -> list[D
         # are unknown, so cross-checking them would only add noise.
         return diagnostics
     if not any(d.code == NOT_SPIRV.code for d in diagnostics):
-        diagnostics += validate(data, code_pointer, view.options.target_env)
+        diagnostics += validate(data, code_pointer, view.options.target_env,
+                                use_disk_cache=view.options.cache)
     entry = view.attrs.get("entry_point")
     reflection = reflect(module, entry if isinstance(entry, str) and entry else None)
     diagnostics += crosscheck(view, reflection)

@@ -9,6 +9,7 @@ reported as one diagnostic of its own and never stops the other checks.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -19,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity, rule
+from ..fsutil import write_atomic
 
 SPIRV_VAL_ERROR = rule(
     "VKS404", "spirv-invalid", Severity.ERROR,
@@ -85,13 +87,36 @@ _CACHE: dict[tuple[str, str, bytes], tuple[int, str]] = {}  # (tool, env, sha256
 _CACHE_SIZE = 256
 
 
-def _run(tool: str, target_env: str, data: bytes, timeout: float) -> tuple[int, str]:
-    """spirv-val's exit status and (capped) output; the same module in many ops (a model
-    often repeats one shader) is validated once per process."""
+def _disk_path(tool: str, target_env: str, data: bytes) -> Path:
+    """Where the verdict for this module lives in the user cache (content-addressed; the
+    tool's path, size and mtime stand for its version)."""
+    from ..compile.cache import default_cache_dir
+
+    stat = os.stat(tool)
+    identity = f"{tool}\0{stat.st_size}\0{stat.st_mtime_ns}\0{target_env}\0".encode()
+    key = hashlib.sha256(identity + data).hexdigest()
+    return default_cache_dir() / "spirv-val-v1" / key[:2] / f"{key}.json"
+
+
+def _run(tool: str, target_env: str, data: bytes, timeout: float,
+         use_disk_cache: bool = True) -> tuple[int, str]:
+    """spirv-val's exit status and (capped) output. The same module in many ops (a model
+    often repeats one shader) is validated once per process, and, with the disk cache,
+    once per content: a warm check starts no spirv-val at all."""
     key = (tool, target_env, hashlib.sha256(data).digest())
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
+    disk = _disk_path(tool, target_env, data) if use_disk_cache else None
+    if disk is not None:
+        try:
+            stored = json.loads(disk.read_bytes())
+            result = (int(stored["returncode"]), str(stored["output"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            result = None  # missing or unreadable: validate afresh
+        if result is not None:
+            _CACHE[key] = result
+            return result
     proc = subprocess.run([tool, "--target-env", target_env, "-"], input=data,
                           capture_output=True, timeout=timeout, check=False)
     output = (proc.stderr[:OUTPUT_CAP] + b"\n" + proc.stdout[:OUTPUT_CAP]).decode(
@@ -99,7 +124,34 @@ def _run(tool: str, target_env: str, data: bytes, timeout: float) -> tuple[int, 
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()
     _CACHE[key] = (proc.returncode, output)
+    if disk is not None and proc.returncode >= 0:  # never remember a crash
+        try:
+            disk.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(disk, json.dumps({"returncode": proc.returncode,
+                                           "output": output}).encode())
+        except OSError:
+            pass  # a read-only cache only costs speed
     return proc.returncode, output
+
+
+def prevalidate(modules: list[bytes], target_env: str, *, use_disk_cache: bool = True,
+                timeout: float = TIMEOUT_S) -> None:
+    """Run spirv-val over many modules at once, a process per core, so that the
+    per-op ``validate`` calls that follow find every verdict already made."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    tool = find_spirv_val()
+    if tool is None or len(modules) < 2:
+        return
+
+    def one(data: bytes) -> None:
+        try:
+            _run(tool, target_env, data, timeout, use_disk_cache)
+        except (subprocess.TimeoutExpired, OSError):
+            pass  # validate() runs it again and reports the problem for its op
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        list(pool.map(one, {hashlib.sha256(m).digest(): m for m in modules}.values()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,14 +177,15 @@ def parse_output(output: str) -> list[ValMessage]:
 
 
 def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
-             timeout: float = TIMEOUT_S, tool: str | None = None) -> list[Diagnostic]:
+             timeout: float = TIMEOUT_S, tool: str | None = None,
+             use_disk_cache: bool = True) -> list[Diagnostic]:
     """Run spirv-val on a module; every problem it reports becomes a diagnostic."""
     tool = tool or find_spirv_val()
     if tool is None:
         return [TOOL_MISSING.at(pointer, "spirv-val was not found; the SPIR-V in `shader_code` "
                                 "was not validated", hint=INSTALL_HINT)]
     try:
-        returncode, output = _run(tool, target_env, data, timeout)
+        returncode, output = _run(tool, target_env, data, timeout, use_disk_cache)
     except subprocess.TimeoutExpired:
         return [TOOL_TIMEOUT.at(pointer, f"spirv-val did not finish within {timeout:g} s on "
                                 f"the {len(data)}-byte module in `shader_code`")]
