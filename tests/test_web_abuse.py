@@ -100,6 +100,17 @@ def test_oversized_body_is_refused_with_413(server, client):
     lint(client)
 
 
+def test_thousands_of_problems_are_capped_and_checked_off_the_event_loop(client):
+    attrs = {f"input_{i}_bindng": i for i in range(3000)}  # 6000 diagnostics, ~80 KB
+    result = client.post("/v1/check", json={"attributes": attrs}).json()
+    [file] = result["files"]
+    assert len(file["diagnostics"]) == 1001
+    assert file["diagnostics"][0]["code"] == "VKS930"
+    more = int(file["diagnostics"][0]["message"].split(" more diagnostics")[0])
+    assert more >= 5000  # two per misspelled key
+    assert file["ok"] is False and result["summary"]["errors"] == 1000
+
+
 def test_deep_nesting_is_refused(client):
     deep = b'{"attributes": ' + b"[" * 200_000 + b"]" * 200_000 + b"}"
     assert_problem(client.post("/v1/check", content=deep, headers={
@@ -186,9 +197,10 @@ def test_100_concurrent_compiles_each_get_their_own_answer_while_lint_stays_fast
     assert health["workers"]["busy"] == 0 and health["workers"]["waiting"] == 0
 
 
-def test_cors_is_only_what_was_configured(tmp_path):
+def test_cors_slow_bodies_and_a_small_limit_are_what_was_configured(tmp_path):
     with running_server("--workers", "1", "--cors-origin", "http://allowed.test",
-                        "--max-body", "4096", cwd=tmp_path) as server, server.client() as c:
+                        "--max-body", "4096", "--body-timeout", "1", cwd=tmp_path) as server, \
+            server.client() as c:
         allowed = c.options("/v1/check", headers={
             "origin": "http://allowed.test", "access-control-request-method": "POST",
             "access-control-request-headers": "content-type"})
@@ -198,6 +210,16 @@ def test_cors_is_only_what_was_configured(tmp_path):
         assert "access-control-allow-origin" not in other.headers
         assert_problem(c.post("/v1/check", json={"text": "x" * 5000}), 413, "body-too-large")
         assert c.post("/v1/check", json={"text": "{}"}).status_code == 200
+
+        def trickle():  # a slow client holding the connection open
+            yield b'{"text": '
+            time.sleep(2.5)
+            yield b'"{}"}'
+
+        with server.client() as slow:
+            assert_problem(slow.post("/v1/check", content=trickle(), headers={
+                "content-type": "application/json"}), 408, "request-timeout")
+        assert server.alive()
 
 
 def test_a_crashing_tool_costs_one_request_not_the_server(tmp_path):

@@ -28,6 +28,9 @@ def register(subparsers) -> None:
                         help="time limit of one shader check (default 10)")
     parser.add_argument("--max-body", type=_positive(int), default=1024 * 1024,
                         metavar="BYTES", help="request body limit (default 1 MiB)")
+    parser.add_argument("--body-timeout", type=_positive(float), default=30.0,
+                        metavar="SECONDS", help="time for a request body to arrive "
+                        "(default 30)")
     parser.add_argument("--queue-limit", type=_positive(int), default=256,
                         help="shader checks allowed to wait for a worker before 503")
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
@@ -75,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{exc.diagnostic.location}: error[{exc.diagnostic.code}] "
               f"{exc.diagnostic.message}", file=sys.stderr)
         return EXIT_USAGE
-    limits = Limits(max_body=args.max_body, timeout=args.timeout,
-                    queue_limit=args.queue_limit)
+    limits = Limits(max_body=args.max_body, body_timeout=args.body_timeout,
+                    timeout=args.timeout, queue_limit=args.queue_limit)
     app = create_app(options, limits=limits, workers=args.workers,
                      cors_origins=tuple(args.cors_origin))
     try:

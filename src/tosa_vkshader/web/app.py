@@ -9,6 +9,8 @@ code goes to the bounded worker pool, so it never delays them.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -31,7 +33,7 @@ from .jobs import needs_worker, run_check, run_reflect
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
-from .problems import Problem
+from .problems import MEDIA_TYPE, Problem
 
 PAGE_HEADERS = {
     # Everything the page needs comes from this server; nothing inline, nothing remote.
@@ -42,8 +44,15 @@ PAGE_HEADERS = {
 }
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refused with 413 as soon as it is known to exceed ``limit``."""
+def problem_response(problem: Problem) -> Response:
+    return Response(json.dumps(problem.to_dict()), status_code=problem.status,
+                    headers=problem.headers, media_type=MEDIA_TYPE)
+
+
+async def read_body(request: Request, limits: Limits) -> bytes:
+    """The request body, refused with 413 as soon as it is known to exceed the limit, and
+    with 408 when it trickles in too slowly."""
+    limit = limits.max_body
     content_type = request.headers.get("content-type", "application/json")
     if "json" not in content_type.split(";")[0].lower():
         raise Problem("unsupported-media-type", f"the body is {content_type}; send "
@@ -54,11 +63,16 @@ async def read_body(request: Request, limit: int) -> bytes:
     if declared.isdigit() and int(declared) > limit:
         raise too_large
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_large
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(limits.body_timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise too_large
+                chunks.append(chunk)
+    except TimeoutError:
+        raise Problem("request-timeout", f"the body did not arrive within "
+                      f"{limits.body_timeout:g} s", headers={"Connection": "close"}) from None
     return b"".join(chunks)
 
 
@@ -97,13 +111,16 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             await pool.close()
 
     async def check(request: Request) -> Response:
-        job = check_job(parse_body(await read_body(request, limits.max_body), limits),
-                        base, limits)
-        result = await in_pool(pool, run_check, job) if needs_worker(job) else run_check(job)
-        return JSONResponse(result)
+        body = await read_body(request, limits)
+        job = check_job(parse_body(body, limits), base, limits)
+        # Large bodies go to the pool too: checking one with thousands of bad keys takes
+        # long enough to stall every other lint request if done in the event loop.
+        if len(body) > limits.inline_body or needs_worker(job):
+            return JSONResponse(await in_pool(pool, run_check, job))
+        return JSONResponse(run_check(job))
 
     async def reflect(request: Request) -> Response:
-        job = reflect_job(parse_body(await read_body(request, limits.max_body), limits))
+        job = reflect_job(parse_body(await read_body(request, limits), limits))
         return JSONResponse(await in_pool(pool, run_reflect, job))
 
     async def healthz(request: Request) -> Response:
@@ -143,7 +160,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
 
 async def _problem_response(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Problem)
-    return exc.response()
+    return problem_response(exc)
 
 
 async def _http_problem(request: Request, exc: Exception) -> Response:
@@ -154,9 +171,9 @@ async def _http_problem(request: Request, exc: Exception) -> Response:
     problem = Problem(slug, exc.detail or "")
     problem.status = exc.status_code
     problem.headers = dict(exc.headers or {})
-    return problem.response()
+    return problem_response(problem)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     # Starlette logs the traceback; the client gets a problem document, not a stack.
-    return Problem("internal-error", "the server failed to handle the request").response()
+    return problem_response(Problem("internal-error", "the server failed to handle the request"))

@@ -13,10 +13,22 @@ from typing import Any, Literal
 
 from ..api import Report, validate
 from ..config import Options
+from ..diagnostics import Location, Severity, rule
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
 from .ops import check_op_text, op_attributes
 
 REQUEST_PATH = "<request>"
+MAX_DIAGNOSTICS = 1000
+
+TRUNCATED = rule(
+    "VKS930", "web-diagnostics-truncated", Severity.INFO,
+    summary="The web endpoint returned only the first 1000 diagnostics of a request.",
+    why="A document with tens of thousands of problems would make a response of many "
+        "megabytes that no page can show; errors are kept first, so `ok` stays right. "
+        "The command line reports everything.",
+    bad='{"input_0_bindng": 0, "input_1_bindng": 1, ... 5000 more}',
+    good="tosa-vkshader check attrs.json   # every diagnostic",
+)
 
 
 @dataclass(frozen=True)
@@ -67,9 +79,23 @@ def check_report(job: CheckJob) -> Report:
     return check_op_text(job.payload, job.options, REQUEST_PATH)
 
 
+def _truncate(report: Report) -> Report:
+    """At most MAX_DIAGNOSTICS, the worst first, then in file order, plus one VKS930."""
+    found = report.diagnostics
+    if len(found) <= MAX_DIAGNOSTICS:
+        return report
+    ranked = sorted(range(len(found)), key=lambda k: (-found[k].severity, k))
+    kept = [found[k] for k in sorted(ranked[:MAX_DIAGNOSTICS])]
+    note = TRUNCATED.at("", f"{len(found) - MAX_DIAGNOSTICS} more diagnostics were not "
+                            f"returned (the web endpoint returns at most {MAX_DIAGNOSTICS})",
+                        hint="fix these first, or run `tosa-vkshader check` locally")
+    kept.insert(0, note.located(Location(report.path, 1, 1)))
+    return Report(report.path, kept, report.source)
+
+
 def run_check(job: CheckJob) -> dict[str, Any]:
     """The CLI's ``--format json`` document for one request."""
-    return reports_to_dict([check_report(job)])
+    return reports_to_dict([_truncate(check_report(job))])
 
 
 def run_reflect(job: ReflectJob) -> dict[str, Any]:

@@ -25,6 +25,8 @@ class Limits:
     """What one request may cost the server."""
 
     max_body: int = 1024 * 1024  # bytes of request body
+    body_timeout: float = 30.0  # seconds for the whole body to arrive
+    inline_body: int = 16 * 1024  # larger lint-only bodies are checked in a worker too
     max_depth: int = 64  # JSON nesting of the attribute object
     timeout: float = 10.0  # seconds a shader check may run in a worker
     queue_limit: int = 256  # shader checks allowed to wait for a worker

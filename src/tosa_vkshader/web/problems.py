@@ -1,15 +1,13 @@
 """Errors as ``application/problem+json`` (RFC 9457): type, title, status, detail.
 
-Handlers raise :class:`Problem`; the app turns it into a response. ``type`` URIs point at
+Handlers raise :class:`Problem`; the app turns it into a response (this module does not
+need the web extra). ``type`` URIs point at
 the section of docs/web.md that explains the problem.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
-
-from starlette.responses import Response
 
 PROBLEM_TYPE_BASE = "https://github.com/tosa-vkshader/tosa-vkshader/blob/main/docs/web.md#"
 MEDIA_TYPE = "application/problem+json"
@@ -17,6 +15,7 @@ MEDIA_TYPE = "application/problem+json"
 # slug -> (status, title)
 PROBLEMS: dict[str, tuple[int, str]] = {
     "invalid-request": (400, "The request body is not a valid request"),
+    "request-timeout": (408, "The request body did not arrive in time"),
     "not-found": (404, "No such resource"),
     "method-not-allowed": (405, "Method not allowed"),
     "body-too-large": (413, "The request body is too large"),
@@ -44,7 +43,3 @@ class Problem(Exception):
     def to_dict(self) -> dict[str, Any]:
         return {"type": PROBLEM_TYPE_BASE + self.slug, "title": self.title,
                 "status": self.status, "detail": self.detail, **self.extensions}
-
-    def response(self) -> Response:
-        return Response(json.dumps(self.to_dict()), status_code=self.status,
-                        headers=self.headers, media_type=MEDIA_TYPE)
