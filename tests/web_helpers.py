@@ -114,3 +114,25 @@ def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
             return True
         time.sleep(interval)
     return predicate()
+
+
+def batch_probe(jobs: list[str]) -> list[dict]:
+    """A batch function for pool tests (runs in a worker process): ``sleep:S`` sleeps,
+    ``hang`` never ends, ``crash`` kills the worker, ``detach:MARKER`` starts a process in
+    a session of its own (as glslc does) and hangs; anything else answers at once."""
+    import signal
+
+    results = []
+    for job in jobs:
+        if job.startswith("sleep:"):
+            time.sleep(float(job.split(":", 1)[1]))
+        elif job == "hang":
+            time.sleep(3600)
+        elif job == "crash":
+            os.kill(os.getpid(), signal.SIGKILL)
+        elif job.startswith("detach:"):
+            subprocess.Popen(["sleep", "3600"], start_new_session=True,
+                             env={**os.environ, "POOL_TEST_MARKER": job})
+            time.sleep(3600)
+        results.append({"job": job, "batch": len(jobs), "pid": os.getpid()})
+    return results

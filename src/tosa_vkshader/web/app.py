@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__
 from ..config import Options
 from .envelope import check_job, parse_body, reflect_job
-from .jobs import needs_worker, run_check, run_reflect
+from .jobs import needs_worker, run_checks, run_reflects
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
@@ -116,12 +116,12 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         # Large bodies go to the pool too: checking one with thousands of bad keys takes
         # long enough to stall every other lint request if done in the event loop.
         if len(body) > limits.inline_body or needs_worker(job):
-            return JSONResponse(await in_pool(pool, run_check, job))
-        return JSONResponse(run_check(job))
+            return JSONResponse(await in_pool(pool, run_checks, job))
+        return JSONResponse(run_checks([job])[0])
 
     async def reflect(request: Request) -> Response:
         job = reflect_job(parse_body(await read_body(request, limits), limits))
-        return JSONResponse(await in_pool(pool, run_reflect, job))
+        return JSONResponse(await in_pool(pool, run_reflects, job))
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok", "version": __version__,

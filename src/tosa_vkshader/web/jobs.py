@@ -1,8 +1,10 @@
 """What a web request asks the pipeline to do, and doing it.
 
 A job is a small picklable value, so the same function runs it in the event loop (lint
-only) or in a worker process (anything with shader code). Nothing here checks anything:
-``run_check`` calls :func:`tosa_vkshader.validate` and returns the CLI's JSON shape.
+only) or in a worker process (anything with shader code). Functions take a list of jobs:
+a worker checks every request it takes in one pipeline run (``check_sources``, the batch
+entry of the pipeline that ``validate`` uses), so queued GLSL from many requests costs
+one glslc process. Nothing here checks anything; the answer is the CLI's JSON shape.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..api import Report, validate
+from ..api import Report, source_of
+from ..check import check_sources
 from ..config import Options
 from ..diagnostics import Location, Severity, rule
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
-from .ops import check_op_text, op_attributes
+from .ops import Prepared, op_attributes, prepare_text, single
 
 REQUEST_PATH = "<request>"
 MAX_DIAGNOSTICS = 1000
@@ -73,10 +76,10 @@ def needs_worker(job: CheckJob) -> bool:
     return isinstance(code, str) and code != ""
 
 
-def check_report(job: CheckJob) -> Report:
+def prepare(job: CheckJob) -> Prepared:
     if job.kind == "attributes":
-        return validate(job.payload, job.options, path=REQUEST_PATH)
-    return check_op_text(job.payload, job.options, REQUEST_PATH)
+        return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
+    return prepare_text(job.payload, job.options, REQUEST_PATH)
 
 
 def _truncate(report: Report) -> Report:
@@ -93,9 +96,25 @@ def _truncate(report: Report) -> Report:
     return Report(report.path, kept, report.source)
 
 
-def run_check(job: CheckJob) -> dict[str, Any]:
-    """The CLI's ``--format json`` document for one request."""
-    return reports_to_dict([_truncate(check_report(job))])
+def run_checks(jobs: list[CheckJob]) -> list[dict[str, Any]]:
+    """The CLI's ``--format json`` document for each request. Requests with equal options
+    are checked together, in one run of the pipeline."""
+    prepared = [prepare(job) for job in jobs]
+    results: list[dict[str, Any]] = [{} for _ in jobs]
+    pending = list(range(len(jobs)))
+    while pending:
+        options = jobs[pending[0]].options
+        group = [k for k in pending if jobs[k].options == options]
+        pending = [k for k in pending if k not in group]
+        found = iter(check_sources([s for k in group for s in prepared[k].sources], options))
+        for k in group:
+            report = prepared[k].report([next(found) for _ in prepared[k].sources])
+            results[k] = reports_to_dict([_truncate(report)])
+    return results
+
+
+def run_reflects(jobs: list[ReflectJob]) -> list[dict[str, Any]]:
+    return [run_reflect(job) for job in jobs]
 
 
 def run_reflect(job: ReflectJob) -> dict[str, Any]:

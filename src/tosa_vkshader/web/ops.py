@@ -5,22 +5,34 @@ this module does, so the playground can take what users paste from their convert
 input. ``implementation_attrs`` may be an object (diagnostics point into it directly) or a
 JSON string (checked as attribute text; positions are mapped back through the string's
 escapes into the op text, pointers stay relative to the attribute object).
+
+Reading is split from checking so that a worker can check many requests in one pipeline
+run (one glslc process): :func:`prepare_text` gives the sources to check and a function
+that turns their diagnostics into the request's report.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..api import Report, validate
-from ..check import check_source
+from ..api import Report, source_of
 from ..config import Options
 from ..diagnostics import Diagnostic, InnerPosition, Location
-from ..sources.base import Op
-from ..sources.json_source import read_json
+from ..sources.base import Op, SourceFile
 from ..sources.jsontext import JsonDocument
 
 ATTRS_KEY = "implementation_attrs"
+
+
+@dataclass
+class Prepared:
+    """Sources to check, and how their diagnostics (one list per source) make a report."""
+
+    sources: list[SourceFile]
+    report: Callable[[list[list[Diagnostic]]], Report]
 
 
 def is_op_object(value: Any) -> bool:
@@ -32,28 +44,34 @@ def op_attributes(value: Any) -> Any:
     return value[ATTRS_KEY] if is_op_object(value) else value
 
 
-def check_op_text(text: str, options: Options, path: str) -> Report:
-    """Check JSON text that holds an attribute object or an op object."""
+def single(source: SourceFile, path: str) -> Prepared:
+    return Prepared([source], lambda found: Report(path, found[0], source))
+
+
+def prepare_text(text: str, options: Options, path: str) -> Prepared:
+    """JSON text that holds an attribute object or an op object."""
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        value = None  # validate() reports what is wrong with the text
-    if not is_op_object(value):
-        return validate(text, options, path=path)
-    source = read_json(text, path, options)
-    if source.document is None:  # over a limit: the text-level problem says which
-        return Report(path, check_source(source, options), source)
+        value = None  # the pipeline reports what is wrong with the text
+    source = source_of(text, options, path)
+    if not is_op_object(value) or source.document is None:
+        return single(source, path)  # a bare object, or text over a limit
     document = source.document
     attributes = document.value[ATTRS_KEY]
     if not isinstance(attributes, str):
         source.ops = [Op(attributes, path, "/" + ATTRS_KEY, document)]
-        return Report(path, check_source(source, options), source)
-    source.ops = []
-    found = check_source(source, options)  # problems of the op text itself
-    inner = validate(attributes, options, path=path)
-    found += [_map_out(d, document) for d in inner.diagnostics]
-    found.sort(key=Diagnostic.sort_key)
-    return Report(path, found, source)
+        return single(source, path)
+    source.ops = []  # the op text itself: only its own problems (duplicate keys, ...)
+    inner = source_of(attributes, options, path)
+
+    def report(found: list[list[Diagnostic]]) -> Report:
+        own, in_string = found
+        merged = own + [_map_out(d, document) for d in in_string]
+        merged.sort(key=Diagnostic.sort_key)
+        return Report(path, merged, source)
+
+    return Prepared([source, inner], report)
 
 
 def _map_out(diag: Diagnostic, document: JsonDocument) -> Diagnostic:

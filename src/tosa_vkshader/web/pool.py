@@ -7,7 +7,10 @@ worker killed and replaced; a worker that dies (a crash, the memory limit) is re
 too. Either way only that one request fails, and the server goes on.
 
 Jobs wait for a free worker in a queue of bounded length; when it is full, or the wait
-is too long, :class:`PoolBusy` tells the client to come back later.
+is too long, :class:`PoolBusy` tells the client to come back later. A worker that becomes
+free takes every waiting job of the same kind at once (up to ``max_batch``), so a burst
+of compile requests costs a few glslc processes, not one each. When a batch of several
+jobs times out or crashes, its jobs are retried one by one: only the culprit fails.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ import multiprocessing
 import os
 import resource
 import signal
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -53,7 +58,7 @@ def _worker_main(conn: Connection, nice: int, memory_limit: int | None) -> None:
         except EOFError:  # the server is gone
             return
         # An exception here (a bug) ends the process with its traceback on stderr; the
-        # server sees the closed pipe as a crash of this one job.
+        # server sees the closed pipe as a crash of this batch.
         conn.send(func(job))
 
 
@@ -156,26 +161,45 @@ class _Worker:
             raise WorkerCrashed(f"the worker process ended (exit code {code})") from None
 
 
+BatchFunc = Callable[[list[Any]], list[Any]]
+
+
+@dataclass(eq=False)
+class _Pending:
+    func: BatchFunc
+    job: Any
+    future: asyncio.Future
+    started: bool = False
+    alone: bool = False  # retried on its own after its batch failed
+
+
 class WorkerPool:
-    """``await pool.run(func, job)`` runs ``func(job)`` in one of ``workers`` processes."""
+    """``await pool.run(func, job)`` gives ``func([job, ...])[i]``, computed in one of
+    ``workers`` processes, possibly together with other waiting jobs of the same func."""
 
     def __init__(self, workers: int, limits: Limits, *, nice: int = 10,
-                 memory_limit: int | None = 2 * 1024 ** 3) -> None:
+                 memory_limit: int | None = 2 * 1024 ** 3, max_batch: int = 32) -> None:
         if workers < 1:
             raise ValueError("a worker pool needs at least one worker")
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(PRELOAD)
         self.limits = limits
+        self.max_batch = max_batch
         self._workers = [_Worker(ctx, nice, memory_limit) for _ in range(workers)]
         self._threads = ThreadPoolExecutor(max_workers=workers,
                                            thread_name_prefix="shader-worker")
-        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
-        self.waiting = 0
+        self._queue: deque[_Pending] = deque()
+        self._ready: asyncio.Condition | None = None
+        self._dispatchers: list[asyncio.Task] = []
         self.busy = 0
 
     @property
     def size(self) -> int:
         return len(self._workers)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._queue)
 
     @property
     def restarts(self) -> int:
@@ -185,46 +209,72 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(self._threads, w.start)
                                for w in self._workers))
-        for worker in self._workers:
-            self._idle.put_nowait(worker)
+        self._ready = asyncio.Condition()
+        self._dispatchers = [asyncio.create_task(self._dispatch(w)) for w in self._workers]
 
     async def close(self) -> None:
+        for task in self._dispatchers:
+            task.cancel()
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(None, w.stop) for w in self._workers))
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def _acquire(self) -> _Worker:
-        if self.waiting >= self.limits.queue_limit:
-            raise PoolBusy(f"{self.waiting} shader checks are already waiting")
-        self.waiting += 1
-        getter = asyncio.ensure_future(self._idle.get())
+    async def run(self, func: BatchFunc, job: Any) -> Any:
+        assert self._ready is not None, "start() the pool first"
+        pending = _Pending(func, job, asyncio.get_running_loop().create_future())
+        async with self._ready:  # the length check and the append in one step
+            if len(self._queue) >= self.limits.queue_limit:
+                raise PoolBusy(f"{len(self._queue)} shader checks are already waiting")
+            self._queue.append(pending)
+            self._ready.notify()
         try:
-            done, _ = await asyncio.wait({getter}, timeout=self.limits.queue_timeout)
-            if getter not in done:
-                getter.cancel()
-                try:
-                    return await getter  # it may have got a worker at the last moment
-                except asyncio.CancelledError:
-                    raise PoolBusy(f"no worker became free within "
-                                   f"{self.limits.queue_timeout:g} s") from None
-            return getter.result()
-        except asyncio.CancelledError:  # the request itself was cancelled
-            if getter.done() and not getter.cancelled():
-                self._idle.put_nowait(getter.result())
-            getter.cancel()
+            await asyncio.wait({pending.future}, timeout=self.limits.queue_timeout)
+            if not pending.future.done() and not pending.started:
+                self._queue.remove(pending)
+                raise PoolBusy(f"no worker became free within "
+                               f"{self.limits.queue_timeout:g} s")
+            # Started: the worker's time limit (per try) bounds the rest of the wait.
+            return await asyncio.shield(pending.future)
+        except asyncio.CancelledError:  # the client went away
+            if not pending.started and pending in self._queue:
+                self._queue.remove(pending)
             raise
-        finally:
-            self.waiting -= 1
 
-    async def run(self, func: Callable[[Any], Any], job: Any) -> Any:
-        worker = await self._acquire()
-        self.busy += 1
-        future = asyncio.get_running_loop().run_in_executor(
-            self._threads, worker.exchange, func, job, self.limits.timeout)
+    async def _take(self) -> list[_Pending]:
+        assert self._ready is not None
+        async with self._ready:
+            await self._ready.wait_for(lambda: bool(self._queue))
+            first = self._queue.popleft()
+            batch = [first]
+            while (not first.alone and self._queue and len(batch) < self.max_batch
+                   and self._queue[0].func is first.func and not self._queue[0].alone):
+                batch.append(self._queue.popleft())
+        for pending in batch:
+            pending.started = True
+        return batch
 
-        def release(_: Any) -> None:  # only when the worker is really done with the job
-            self.busy -= 1
-            self._idle.put_nowait(worker)
-
-        future.add_done_callback(release)
-        return await asyncio.shield(future)
+    async def _dispatch(self, worker: _Worker) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = await self._take()
+            self.busy += 1
+            try:
+                results = await loop.run_in_executor(
+                    self._threads, worker.exchange, batch[0].func, [p.job for p in batch],
+                    self.limits.timeout)
+            except (JobTimedOut, WorkerCrashed) as exc:
+                if len(batch) == 1:
+                    if not batch[0].future.done():
+                        batch[0].future.set_exception(exc)
+                    continue
+                async with self._ready:  # find the culprit: each job again, on its own
+                    for pending in reversed(batch):
+                        pending.alone = True
+                        self._queue.appendleft(pending)
+                    self._ready.notify_all()
+            else:
+                for pending, result in zip(batch, results, strict=True):
+                    if not pending.future.done():
+                        pending.future.set_result(result)
+            finally:
+                self.busy -= 1
