@@ -156,3 +156,10 @@ def test_installed_console_script_runs():
     assert done.returncode == 1
     assert "VKS111" in done.stdout
     assert textwrap.dedent(done.stderr) == ""
+
+
+def test_shader_errors_show_the_shader_line_not_the_json_string(capsys):
+    bad = FIXTURES / "glsl" / "invalid" / "glsl-syntax-error.json"
+    code, out, _ = run(capsys, "check", str(bad))
+    assert code == 1
+    assert "dst.data[i] = src.data[i] * 2.0;   (line 8 of `shader_code`)" in out

@@ -168,5 +168,19 @@ def pointer_join(base: str, *tokens: str | int) -> str:
     return base + "".join(["/" + escape_pointer_token(t) for t in tokens])
 
 
+def resolve_pointer(document: object, pointer: str) -> object | None:
+    """The value at an RFC 6901 pointer, or None when there is none."""
+    node = document
+    for raw in pointer.split("/")[1:] if pointer else []:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
 def worst(diagnostics: list[Diagnostic]) -> Severity | None:
     return max((d.severity for d in diagnostics), default=None)
