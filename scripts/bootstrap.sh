@@ -7,7 +7,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 apt_packages=(glslc spirv-cross)
-[ "${TOSA_VKSHADER_WITH_BROWSER:-0}" = 1 ] && apt_packages+=(chromium)
+# The web tests drive Debian's chromium through its chromedriver (no browser download);
+# TOSA_VKSHADER_WITH_BROWSER=0 skips installing them on machines that never run those.
+[ "${TOSA_VKSHADER_WITH_BROWSER:-1}" = 1 ] && apt_packages+=(chromium chromium-driver)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -76,6 +76,19 @@ def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
     return read_json(data, path, options)
 
 
+def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> SourceFile:
+    """What :func:`validate` checks: JSON text or bytes read into a source with positions,
+    or an already parsed object (rendered to JSON text only when a diagnostic needs a
+    location). Callers that check many at once pass several to ``check_sources``."""
+    if isinstance(obj_or_text, (str, bytes, bytearray)):
+        data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
+        return _read(data, path, options)
+    source = SourceFile(path)
+    source.ops.append(Op(obj_or_text, path, render=lambda: json.dumps(
+        obj_or_text, indent=2, ensure_ascii=False, default=repr)))
+    return source
+
+
 def validate(obj_or_text: Any, options: Options | None = None, *,
              path: str | None = None) -> Report:
     """Check one attribute object given as a dict, JSON text or bytes.
@@ -87,15 +100,7 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
     True
     """
     options = options or Options()
-    if isinstance(obj_or_text, (str, bytes, bytearray)):
-        data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
-        source = _read(data, path, options)
-    else:
-        # Already parsed: check it directly; JSON text (for positions) is made only when
-        # a diagnostic needs a location.
-        source = SourceFile(path)
-        source.ops.append(Op(obj_or_text, path, render=lambda: json.dumps(
-            obj_or_text, indent=2, ensure_ascii=False, default=repr)))
+    source = source_of(obj_or_text, options, path)
     report = Report(path, check_source(source, options), source)
     if source.document is None and source.ops and source.ops[0].document is not None:
         source.document = source.ops[0].document  # so reporters can show the lines

@@ -1,0 +1,230 @@
+"""Load test of the web linter on loopback: lint-only requests per second and latency
+percentiles at 32 connections, alone and while shader compiles run in the background.
+
+    PYTHONPATH=src python bench/bench_web.py [--markdown] [--seconds 10] [--requests 20000]
+
+Starts `tosa-vkshader serve` on 127.0.0.1 (a free port) unless --url is given, and stops
+it at the end. Every phase is bounded by a request count and by time, whichever comes
+first. The load generator is a small keep-alive HTTP/1.1 client on asyncio (uvloop when
+installed), so it needs nothing but the project's own dependencies; with --wrk, Debian's
+`wrk` measures the lint-only phase a second time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+LINT_BODY = json.dumps({"attributes": {
+    "entry_point": "main", "workgroup_sizes": [8, 8, 1], "input_0_bindng": 0,
+    "input_0_descriptorset": 0, "input_0_vkformat": "VK_FORMAT_R32_SFLOAT",
+    "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}}).encode()
+
+
+def compile_body(i: int) -> bytes:
+    """A distinct GLSL op each time, so every request really compiles (no cache hit)."""
+    code = ("#version 460\nlayout(local_size_x = 64) in;\n"
+            "layout(set = 0, binding = 0) buffer Data { float data[]; };\n"
+            f"void main() {{ data[gl_GlobalInvocationID.x] *= {i}.0; }}\n")
+    return json.dumps({"attributes": {
+        "entry_point": "main", "workgroup_sizes": [64, 1, 1], "shader_language": "GLSL",
+        "shader_code": code, "input_0_binding": 0, "input_0_descriptorset": 0,
+        "input_0_vkformat": "VK_FORMAT_R32_SFLOAT",
+        "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}}).encode()
+
+
+def request(host: str, port: int, body: bytes) -> bytes:
+    return (f"POST /v1/check HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            ).encode() + body
+
+
+@dataclass
+class Result:
+    latencies: list[float] = field(default_factory=list)  # seconds
+    statuses: dict[int, int] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+    def add(self, status: int, latency: float) -> None:
+        self.latencies.append(latency)
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies)
+        if not ordered:
+            return float("nan")
+        return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] * 1000
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.elapsed if self.elapsed else 0.0
+
+    def line(self, name: str) -> str:
+        ok = self.statuses.get(200, 0)
+        return (f"{name:<34} {len(self.latencies):>6} req  {self.rate:>7.0f} req/s  "
+                f"p50 {self.percentile(50):6.1f} ms  p90 {self.percentile(90):6.1f} ms  "
+                f"p99 {self.percentile(99):6.1f} ms  max {self.percentile(100):6.1f} ms"
+                f"  ({ok} x 200{'' if ok == len(self.latencies) else f', {self.statuses}'})")
+
+
+async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    payload: bytes) -> int:
+    writer.write(payload)
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    await reader.readexactly(length)
+    return status
+
+
+async def load(host: str, port: int, connections: int, count: int, seconds: float,
+               make_body, result: Result) -> None:
+    """``connections`` keep-alive connections sending back to back until ``count``
+    requests are done or ``seconds`` have passed."""
+    deadline = time.perf_counter() + seconds
+    issued = 0
+
+    async def one_connection() -> None:
+        nonlocal issued
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            while issued < count and time.perf_counter() < deadline:
+                payload = request(host, port, make_body(issued))
+                issued += 1
+                started = time.perf_counter()
+                status = await _exchange(reader, writer, payload)
+                result.add(status, time.perf_counter() - started)
+        finally:
+            writer.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one_connection() for _ in range(connections)))
+    result.elapsed = time.perf_counter() - started
+
+
+async def phase(host: str, port: int, args: argparse.Namespace,
+                with_compiles: bool) -> tuple[Result, Result | None]:
+    lint = Result()
+    compiles = Result() if with_compiles else None
+    tasks = [load(host, port, args.connections, args.requests, args.seconds,
+                  lambda i: LINT_BODY, lint)]
+    if compiles is not None:
+        offset = int(time.time() * 1000) % 1_000_000  # distinct from earlier runs' cache
+        tasks.append(load(host, port, args.compile_connections, 10**9, args.seconds,
+                          lambda i: compile_body(offset + i), compiles))
+    await asyncio.gather(*tasks)
+    return lint, compiles
+
+
+def run_wrk(url: str, args: argparse.Namespace) -> str:
+    script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    body = LINT_BODY.decode().replace("\\", "\\\\").replace('"', '\\"')
+    script.write(f'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                 f'wrk.body = "{body}"\n')
+    script.close()
+    try:
+        out = subprocess.run(["wrk", "-t1", f"-c{args.connections}", f"-d{int(args.seconds)}s",
+                              "--latency", "-s", script.name, url + "/v1/check"],
+                             capture_output=True, text=True, timeout=args.seconds + 30,
+                             check=True).stdout
+    finally:
+        os.unlink(script.name)
+    keep = [line for line in out.splitlines()
+            if line.strip().startswith(("50%", "90%", "99%", "Requests/sec", "Non-2xx"))
+            or "requests in" in line]
+    return "\n".join("  " + line.strip() for line in keep)
+
+
+def start_server(workers: int) -> tuple[subprocess.Popen, str, str]:
+    cache = tempfile.mkdtemp(prefix="bench-web-cache-")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tosa_vkshader", "serve", "--port", "0",
+         "--workers", str(workers)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, env={**os.environ, "TOSA_VKSHADER_CACHE_DIR": cache},
+        cwd=tempfile.gettempdir())
+    line = process.stderr.readline()
+    if "listening on" not in line:
+        process.kill()
+        raise SystemExit(f"the server did not start: {line}")
+    url = line.split("listening on ", 1)[1].split()[0].rstrip("/")
+    import urllib.request
+
+    for _ in range(200):  # bounded: 10 s
+        try:
+            urllib.request.urlopen(url + "/healthz", timeout=1).read()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return process, url, cache
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="an already running server (default: start one)")
+    parser.add_argument("--workers", type=int, default=2, help="shader workers of the "
+                        "server started here")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--compile-connections", type=int, default=4,
+                        help="compile requests kept in flight in the background phase")
+    parser.add_argument("--requests", type=int, default=20_000,
+                        help="lint requests per phase at most")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per phase at most")
+    parser.add_argument("--wrk", action="store_true", help="also measure with Debian's wrk")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+
+    try:
+        import uvloop
+    except ImportError:
+        uvloop = None
+    run = uvloop.run if uvloop is not None else asyncio.run
+
+    process = cache = None
+    url = args.url
+    if url is None:
+        process, url, cache = start_server(args.workers)
+    host, port = url.split("//", 1)[1].rsplit(":", 1)
+    try:
+        warm = Result()
+        run(load(host, int(port), 4, 500, 5.0, lambda i: LINT_BODY, warm))
+        alone, _ = run(phase(host, int(port), args, with_compiles=False))
+        busy, compiles = run(phase(host, int(port), args, with_compiles=True))
+        wrk = run_wrk(url, args) if args.wrk and shutil.which("wrk") else None
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(15)
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
+
+    lines = [f"web linter on {url}, {args.connections} connections, "
+             f"{os.cpu_count()} CPUs, bounded by {args.requests} requests / "
+             f"{args.seconds:g} s per phase:",
+             "  " + alone.line("lint-only"),
+             "  " + busy.line(f"lint-only, {args.compile_connections} compiles in flight"),
+             "  " + compiles.line("  the background GLSL compiles")]
+    if wrk:
+        lines += ["wrk (lint-only, same connections):", wrk]
+    ok = all(r.rate >= 800 and r.percentile(99) <= 50 for r in (alone, busy))
+    lines.append(f"target >= 800 req/s and p99 <= 50 ms, alone and under compiles: "
+                 f"{'met' if ok else 'NOT met'}")
+    text = "\n".join(lines)
+    print(f"```text\n{text}\n```" if args.markdown else text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""The ASGI application: routes, limits, the worker pool. Thin: checking is the core's.
+
+    from tosa_vkshader.web import create_app
+    app = create_app()          # serve with any ASGI server; `tosa-vkshader serve` uses uvicorn
+
+Lint-only requests (no shader code) are checked in the event loop; anything with shader
+code goes to the bounded worker pool, so it never delays them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import __version__
+from ..config import Options
+from .envelope import check_job, parse_body, reflect_job
+from .jobs import needs_worker, run_checks, run_reflects
+from .openapi import openapi_document
+from .options import Limits
+from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
+from .problems import MEDIA_TYPE, Problem
+
+PAGE_HEADERS = {
+    # Everything the page needs comes from this server; nothing inline, nothing remote.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def problem_response(problem: Problem) -> Response:
+    return Response(json.dumps(problem.to_dict()), status_code=problem.status,
+                    headers=problem.headers, media_type=MEDIA_TYPE)
+
+
+async def read_body(request: Request, limits: Limits) -> bytes:
+    """The request body, refused with 413 as soon as it is known to exceed the limit, and
+    with 408 when it trickles in too slowly."""
+    limit = limits.max_body
+    content_type = request.headers.get("content-type", "application/json")
+    if "json" not in content_type.split(";")[0].lower():
+        raise Problem("unsupported-media-type", f"the body is {content_type}; send "
+                      "application/json")
+    too_large = Problem("body-too-large", f"the body exceeds the limit of {limit} bytes",
+                        headers={"Connection": "close"}, limit=limit)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    chunks, size = [], 0
+    try:
+        async with asyncio.timeout(limits.body_timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise too_large
+                chunks.append(chunk)
+    except TimeoutError:
+        raise Problem("request-timeout", f"the body did not arrive within "
+                      f"{limits.body_timeout:g} s", headers={"Connection": "close"}) from None
+    return b"".join(chunks)
+
+
+async def in_pool(pool: WorkerPool, func: Callable[[Any], Any], job: Any) -> Any:
+    try:
+        return await pool.run(func, job)
+    except PoolBusy as exc:
+        raise Problem("server-busy", f"{exc}; retry later",
+                      headers={"Retry-After": "5"}) from None
+    except JobTimedOut as exc:
+        raise Problem("check-timed-out", f"the shader check was stopped: {exc}",
+                      timeout=pool.limits.timeout) from None
+    except WorkerCrashed as exc:
+        raise Problem("worker-crashed", f"{exc}; the worker was replaced") from None
+
+
+def _page() -> bytes:
+    return resources.files(__package__).joinpath("static/index.html").read_bytes()
+
+
+def create_app(options: Options | None = None, *, limits: Limits | None = None,
+               workers: int | None = None, cors_origins: tuple[str, ...] = ()) -> Starlette:
+    """The web linter. ``options`` is the server's configuration (requests may change what
+    is reported, never what touches the server); ``workers`` processes check shaders."""
+    base = options or Options()
+    limits = limits or Limits()
+    pool = WorkerPool(workers or os.cpu_count() or 1, limits)
+    page = _page()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await pool.start()
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    async def check(request: Request) -> Response:
+        body = await read_body(request, limits)
+        job = check_job(parse_body(body, limits), base, limits)
+        # Large bodies go to the pool too: checking one with thousands of bad keys takes
+        # long enough to stall every other lint request if done in the event loop.
+        if len(body) > limits.inline_body or needs_worker(job):
+            return JSONResponse(await in_pool(pool, run_checks, job))
+        return JSONResponse(run_checks([job])[0])
+
+    async def reflect(request: Request) -> Response:
+        job = reflect_job(parse_body(await read_body(request, limits), limits))
+        return JSONResponse(await in_pool(pool, run_reflects, job))
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok", "version": __version__,
+                             "workers": {"size": pool.size, "busy": pool.busy,
+                                         "waiting": pool.waiting, "restarts": pool.restarts}})
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
+    async def index(request: Request) -> Response:
+        return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+
+    middleware = []
+    if cors_origins:
+        middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors_origins),
+                                     allow_methods=["GET", "POST"],
+                                     allow_headers=["content-type"], max_age=600))
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        Problem: _problem_response, HTTPException: _http_problem, Exception: _server_error}
+    app = Starlette(
+        routes=[
+            Route("/", index, methods=["GET"]),
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/openapi.json", openapi, methods=["GET"]),
+            Route("/v1/check", check, methods=["POST"]),
+            Route("/v1/reflect", reflect, methods=["POST"]),
+            Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
+        ],
+        middleware=middleware,
+        exception_handlers=handlers,
+        lifespan=lifespan,
+    )
+    app.state.pool = pool
+    return app
+
+
+async def _problem_response(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Problem)
+    return problem_response(exc)
+
+
+async def _http_problem(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    slug = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code)
+    if slug is None:
+        slug = "invalid-request" if exc.status_code < 500 else "internal-error"
+    problem = Problem(slug, exc.detail or "")
+    problem.status = exc.status_code
+    problem.headers = dict(exc.headers or {})
+    return problem_response(problem)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    # Starlette logs the traceback; the client gets a problem document, not a stack.
+    return problem_response(Problem("internal-error", "the server failed to handle the request"))

@@ -1,0 +1,96 @@
+"""The one place where the Options of a web request are built.
+
+A request may choose what to report and how to read the attributes (select, ignore,
+workgroup semantics, target environment); everything that touches the server's file
+system or its resources is fixed here: no includes, no include directories, no compiler
+path, size and depth limits from the server's settings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from ..config import WORKGROUP_SEMANTICS, Options
+from .problems import Problem
+
+TARGET_ENVS = ("vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4")
+REQUEST_OPTIONS = ("select", "ignore", "workgroup_semantics", "target_env")
+_CODE_PREFIX = re.compile(r"VKS[0-9]{0,3}")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may cost the server."""
+
+    max_body: int = 1024 * 1024  # bytes of request body
+    body_timeout: float = 30.0  # seconds for the whole body to arrive
+    inline_body: int = 16 * 1024  # larger lint-only bodies are checked in a worker too
+    max_depth: int = 64  # JSON nesting of the attribute object
+    timeout: float = 10.0  # seconds a shader check may run in a worker
+    queue_limit: int = 256  # shader checks allowed to wait for a worker
+    queue_timeout: float = 30.0  # seconds a shader check may wait for a worker
+
+
+# Fields of Options that name files or programs on the server, and the value every web
+# request gets. Fields that Options does not have (yet) are skipped, so this holds
+# before and after the compile settings join Options.
+_FORCED = {
+    "allow_includes": False,
+    "include_dirs": (),
+    "glslc": None,
+}
+
+
+def _codes(name: str, value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [v for v in value.replace(" ", "").split(",") if v]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Problem("invalid-field", f"options.{name} must be a list of rule codes or "
+                      "code prefixes such as \"VKS1\" or \"VKS220\"", field=f"options.{name}")
+    codes = tuple(v.strip().upper() for v in value)
+    bad = [c for c in codes if not _CODE_PREFIX.fullmatch(c)]
+    if bad:
+        raise Problem("invalid-field", f"options.{name}: {bad[0]!r} is not a rule code or "
+                      "code prefix (VKS followed by up to three digits)",
+                      field=f"options.{name}")
+    return codes
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise Problem("invalid-field", f"options.{name} is {value!r}; use one of "
+                      + ", ".join(allowed), field=f"options.{name}")
+    return value
+
+
+def web_options(base: Options, requested: Any, limits: Limits) -> Options:
+    """``base`` (the server's configuration) with the request's choices applied and every
+    server-side resource pinned."""
+    if requested is None:
+        requested = {}
+    if not isinstance(requested, dict):
+        raise Problem("invalid-field", "options must be an object", field="options")
+    unknown = sorted(set(requested) - set(REQUEST_OPTIONS))
+    if unknown:
+        raise Problem("invalid-field", f"unknown option {unknown[0]!r}; a request may set "
+                      + ", ".join(REQUEST_OPTIONS), field=f"options.{unknown[0]}")
+    changes: dict[str, Any] = {}
+    for name in ("select", "ignore"):
+        if requested.get(name) is not None:
+            changes[name] = _codes(name, requested[name])
+    if requested.get("workgroup_semantics") is not None:
+        changes["workgroup_semantics"] = _choice(
+            "workgroup_semantics", requested["workgroup_semantics"], WORKGROUP_SEMANTICS)
+    if requested.get("target_env") is not None:
+        changes["target_env"] = _choice("target_env", requested["target_env"], TARGET_ENVS)
+    changes["max_file_size"] = limits.max_body
+    changes["max_depth"] = limits.max_depth
+    have = {f.name for f in fields(Options)}
+    changes.update({name: value for name, value in _FORCED.items() if name in have})
+    if "compile_timeout" in have:
+        # Let the compiler's own time limit fire first: it reports a diagnostic, while the
+        # pool's limit (the backstop) can only answer with a 504 problem.
+        changes["compile_timeout"] = max(1.0, limits.timeout * 0.8)
+    return replace(base, **changes)

@@ -1,0 +1,222 @@
+"""The web API against a real server on loopback: shapes, options, problems, reflection."""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+
+import httpx
+import pytest
+from openapi_spec_validator import validate as validate_openapi
+from web_helpers import running_server
+
+from conftest import FIXTURES
+
+PROBLEM_TYPE = "application/problem+json"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    home = tmp_path_factory.mktemp("web-api")
+    with running_server("--workers", "1", cwd=home,
+                        env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with server.client() as c:
+        yield c
+
+
+def check(client: httpx.Client, **body) -> dict:
+    response = client.post("/v1/check", json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/json"
+    return response.json()
+
+
+def diagnostics(result: dict) -> list[dict]:
+    [file] = result["files"]
+    return file["diagnostics"]
+
+
+def assert_problem(response: httpx.Response, status: int, slug: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == PROBLEM_TYPE
+    problem = response.json()
+    assert problem["status"] == status
+    assert problem["type"].endswith("#" + slug)
+    assert problem["title"] and problem["detail"]
+    return problem
+
+
+def test_health_and_openapi(client):
+    health = client.get("/healthz").json()
+    assert health["status"] == "ok"
+    assert health["workers"]["size"] == 1
+    spec = client.get("/openapi.json").json()
+    validate_openapi(spec)
+    assert {"/v1/check", "/v1/reflect", "/healthz"} <= set(spec["paths"])
+    assert "413" in spec["paths"]["/v1/check"]["post"]["responses"]
+
+
+@pytest.mark.parametrize("name", ["invalid/misspelled-key.json", "invalid/leading-zero-index.json",
+                                  "invalid/duplicate-key.json", "valid/multi-resource.json"])
+def test_text_gives_exactly_the_cli_json(client, tmp_path, name):
+    text = (FIXTURES / name).read_text()
+    cli = subprocess.run(
+        [sys.executable, "-m", "tosa_vkshader", "check", "-", "--format", "json",
+         "--stdin-filename", "<request>"],
+        input=text, capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert cli.returncode in (0, 1), cli.stderr
+    assert check(client, text=text) == json.loads(cli.stdout)
+
+
+def test_attribute_object(client):
+    attrs = json.loads((FIXTURES / "valid" / "multi-resource.json").read_text())
+    assert check(client, attributes=attrs)["files"][0]["ok"] is True
+    attrs["input_0_bindng"] = attrs.pop("input_0_binding")
+    found = {d["code"]: d for d in diagnostics(check(client, attributes=attrs))}
+    assert found["VKS112"]["pointer"] == "/input_0_bindng"
+    assert found["VKS112"]["hint"] == "did you mean `input_0_binding`?"
+    assert found["VKS112"]["docs"].endswith("docs/rules.md#vks112")
+
+
+def test_op_object_with_object_attrs(client):
+    op = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": "x",
+          "implementation_attrs": {"entry_point": "main", "workgroup_sizes": [1, 1, 1],
+                                   "input_00_binding": 0}}
+    found = {d["code"]: d for d in diagnostics(check(client, op=op))}
+    assert found["VKS111"]["pointer"] == "/implementation_attrs/input_00_binding"
+
+
+def test_op_text_with_json_string_attrs_points_into_the_op_text(client):
+    inner = json.dumps({"entry_point": "main", "workgroup_sizes": [1, 1, 1],
+                        "input_0_bindng": 0}, indent=1)
+    text = json.dumps({"domain_name": "com.arm.VulkanCustomShader", "operator_name": "x",
+                       "implementation_attrs": inner}, indent=2)
+    [misspelled] = [d for d in diagnostics(check(client, text=text)) if d["code"] == "VKS112"]
+    loc = misspelled["location"]
+    line = text.splitlines()[loc["line"] - 1]
+    # The key inside the string, with its escaped quotes.
+    assert line[loc["column"] - 1:loc["end_column"] - 1] == '\\"input_0_bindng\\"'
+
+
+def test_op_text_with_object_attrs_points_into_the_text(client):
+    text = ('{\n  "domain_name": "com.arm.VulkanCustomShader",\n  "operator_name": "x",\n'
+            '  "implementation_attrs": {\n    "entry_point": "main",\n'
+            '    "workgroup_sizes": [1, 1, 1],\n    "input_0_bindng": 0\n  }\n}\n')
+    [misspelled] = [d for d in diagnostics(check(client, text=text)) if d["code"] == "VKS112"]
+    assert misspelled["location"]["line"] == 7
+    assert misspelled["location"]["column"] == 5
+    assert misspelled["pointer"] == "/implementation_attrs/input_0_bindng"
+
+
+def test_request_options(client):
+    attrs = {"entry_point": "main", "workgroup_sizes": [256, 1, 1], "input_00_binding": 0}
+    codes = {d["code"] for d in diagnostics(check(client, attributes=attrs))}
+    assert {"VKS111", "VKS203"} <= codes
+    only = {d["code"] for d in diagnostics(check(client, attributes=attrs,
+                                                 options={"select": ["VKS1"]}))}
+    assert only and all(c.startswith("VKS1") for c in only)
+    ignored = {d["code"] for d in diagnostics(check(client, attributes=attrs,
+                                                    options={"ignore": "VKS111,VKS220"}))}
+    assert not ignored & {"VKS111", "VKS220"}
+    dispatch = {d["code"] for d in diagnostics(check(
+        client, attributes=attrs, options={"workgroup_semantics": "dispatch"}))}
+    assert "VKS203" not in dispatch  # 256 workgroups are fine as a dispatch shape
+    tensor = json.loads((FIXTURES / "valid" / "spec-spirv-example.json").read_text())
+    assert check(client, attributes=tensor, options={"target_env": "vulkan1.1"})
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"text": "{}", "options": {"workgroup_semantics": "both"}}, "options.workgroup_semantics"),
+    ({"text": "{}", "options": {"target_env": "opengl4.5"}}, "options.target_env"),
+    ({"text": "{}", "options": {"select": ["E501"]}}, "options.select"),
+    ({"text": "{}", "options": {"include_dirs": ["/etc"]}}, "options.include_dirs"),
+    ({"text": "{}", "path": "/etc/passwd"}, "path"),
+    ({"text": "{}", "attributes": {}}, "attributes"),
+    ({}, "attributes"),
+    ({"text": {"entry_point": "main"}}, "text"),
+    ({"op": {"domain_name": "com.arm.VulkanCustomShader"}}, "op"),
+])
+def test_unusable_fields_are_422_problems(client, body, field):
+    problem = assert_problem(client.post("/v1/check", json=body), 422, "invalid-field")
+    assert problem["field"] == field
+
+
+def test_malformed_bodies_are_problems(client):
+    assert_problem(client.post("/v1/check", content=b"{not json",
+                               headers={"content-type": "application/json"}),
+                   400, "invalid-request")
+    assert_problem(client.post("/v1/check", content=b'[{"text": "{}"}]',
+                               headers={"content-type": "application/json"}),
+                   400, "invalid-request")
+    assert_problem(client.post("/v1/check", content=b'{"attributes": {"x": NaN}}',
+                               headers={"content-type": "application/json"}),
+                   400, "invalid-request")
+    assert_problem(client.post("/v1/check", content=b"text=1",
+                               headers={"content-type": "application/x-www-form-urlencoded"}),
+                   415, "unsupported-media-type")
+    assert_problem(client.get("/v1/check"), 405, "method-not-allowed")
+    assert_problem(client.get("/v2/check"), 404, "not-found")
+
+
+def test_text_problems_are_diagnostics_not_http_errors(client):
+    result = check(client, text='{"entry_point": "main",}')
+    [diag] = diagnostics(result)
+    assert diag["code"] == "VKS100"
+    assert diag["hint"] == "remove the trailing comma"
+
+
+def test_reflect(client):
+    data = (FIXTURES / "shaders" / "add_i32.spv").read_bytes()
+    response = client.post("/v1/reflect", json={"spirv": base64.b64encode(data).decode()})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["ok"] is True and body["error"] is None
+    reflection = body["reflection"]
+    assert reflection["local_size"]["values"] == [32, 1, 1]
+    assert [(b["set"], b["binding"], b["descriptor_type"], b["access"])
+            for b in reflection["bindings"]] == [
+        (0, 0, "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "read"),
+        (0, 1, "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "read"),
+        (0, 2, "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "write")]
+    missing = client.post("/v1/reflect", json={"spirv": base64.b64encode(data).decode(),
+                                               "entry_point": "other"}).json()
+    assert missing["ok"] is False and "other" in missing["error"]
+
+
+def test_reflect_rejects_what_is_not_spirv(client):
+    body = client.post("/v1/reflect", json={"spirv": base64.b64encode(b"\0" * 64).decode()})
+    assert body.status_code == 200
+    result = body.json()
+    assert result["ok"] is False and result["reflection"] is None
+    assert result["diagnostics"] and result["diagnostics"][0]["code"].startswith("VKS4")
+    assert_problem(client.post("/v1/reflect", json={"spirv": "not base64!"}), 422,
+                   "invalid-field")
+    assert_problem(client.post("/v1/reflect", json={"spirv": "AAAA", "file": "/x.spv"}), 422,
+                   "invalid-field")
+
+
+def test_cors_is_off_by_default(client):
+    response = client.options("/v1/check", headers={
+        "origin": "http://elsewhere.test", "access-control-request-method": "POST"})
+    assert "access-control-allow-origin" not in response.headers
+    response = client.post("/v1/check", json={"text": "{}"},
+                           headers={"origin": "http://elsewhere.test"})
+    assert "access-control-allow-origin" not in response.headers
+
+
+def test_page_and_its_assets_come_from_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for asset in ("/static/app.js", "/static/style.css", "/static/examples.js"):
+        assert asset in page.text
+        assert client.get(asset).status_code == 200
+    assert "http" not in page.text.split("<body>")[0]  # nothing loaded from elsewhere
