@@ -12,12 +12,13 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
 
 from tosa_vkshader import Options
 from tosa_vkshader.api import check_file, validate
 from tosa_vkshader.cli import main
 from tosa_vkshader.codegen import CodegenError, op_from_shader
+
+from conftest import FIXTURES
 
 CODEGEN = FIXTURES / "codegen"
 SHADERS = FIXTURES / "shaders"
