@@ -32,5 +32,17 @@ want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "bootstrap: installing Python packages into .venv" >&2
   .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]" >&2
+  rm -rf .venv/wheelhouse
   echo "$want" > "$stamp"
+fi
+# Wheels of the project's build and runtime dependencies, so the pre-commit hook test can
+# install the hook (language: python) without reaching a package index.
+if [ ! -f .venv/wheelhouse/.complete ]; then
+  echo "bootstrap: downloading wheels for the offline pre-commit test" >&2
+  # shellcheck disable=SC2046  # one argument per requirement, none has spaces
+  .venv/bin/python -m pip download -q --disable-pip-version-check --only-binary=:all: \
+    -d .venv/wheelhouse $(.venv/bin/python -c 'import tomllib
+p = tomllib.load(open("pyproject.toml", "rb"))
+print(" ".join(p["build-system"]["requires"] + p["project"]["dependencies"]))') >&2
+  touch .venv/wheelhouse/.complete
 fi

@@ -127,7 +127,8 @@ def test_sarif_format_shape(capsys):
 
 def test_github_format(capsys):
     _, out, _ = run(capsys, "check", str(LEADING_ZERO), "--format", "github")
-    assert out.startswith(f"::error file={LEADING_ZERO},line=4,col=3,title=VKS111 ")
+    assert out.startswith(f"::error file={LEADING_ZERO},line=4,col=3,endLine=4,endColumn=21,"
+                          "title=VKS111 ")
 
 
 def test_output_file_is_written(capsys, tmp_path):
@@ -156,3 +157,10 @@ def test_installed_console_script_runs():
     assert done.returncode == 1
     assert "VKS111" in done.stdout
     assert textwrap.dedent(done.stderr) == ""
+
+
+def test_shader_errors_show_the_shader_line_not_the_json_string(capsys):
+    bad = FIXTURES / "glsl" / "invalid" / "glsl-syntax-error.json"
+    code, out, _ = run(capsys, "check", str(bad))
+    assert code == 1
+    assert "dst.data[i] = src.data[i] * 2.0;   (line 8 of `shader_code`)" in out

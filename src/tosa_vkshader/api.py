@@ -19,7 +19,7 @@ from .sources.json_source import read_json
 if TYPE_CHECKING:
     from .model import Attributes
 
-ATTRIBUTE_SUFFIXES = (".json",)
+ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
 SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__",
                    ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 
@@ -58,11 +58,21 @@ class Report:
         return Attributes.from_attrs(self.source.ops[0].attributes)
 
     def line_text(self, line: int) -> str:
-        document = self.source.document if self.source else None
-        return document.line_text(line) if document else ""
+        return self.source.line_text(line) if self.source else ""
 
 
 def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
+    """Read by the file's suffix: .mlir (TOSA MLIR text), .tosa (flatbuffer), else JSON."""
+    suffix = Path(path).suffix.lower() if path else ""
+    if suffix == ".mlir":
+        from .sources.mlir_source import read_mlir
+
+        return read_mlir(data, path, options)
+    if suffix == ".tosa":
+        from .sources.tosa_source import read_tosa
+
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        return read_tosa(raw, path, options)
     return read_json(data, path, options)
 
 
@@ -108,7 +118,8 @@ def check_file(path: str | os.PathLike[str], options: Options | None = None) -> 
 
 
 def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
-    """Files to check: given files as they are, folders walked for attribute files."""
+    """Files to check: given files as they are, folders walked for attribute files and
+    models (``*.json``, ``*.mlir``, ``*.tosa``)."""
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
@@ -132,7 +143,7 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
 
 def check_paths(paths: Iterable[str | os.PathLike[str]],
                 options: Options | None = None) -> list[Report]:
-    """Check files and folders (walked recursively for ``*.json``)."""
+    """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
     options = options or Options()
     sources = [read_file(path, options) for path in iter_files(paths, options)]
     return [Report(source.path, diagnostics, source)

@@ -30,7 +30,7 @@ def rule_diagnostics(op: Op, options: Options) -> tuple[AttributeView | None,
     if not isinstance(op.attributes, dict):
         return None, [NOT_AN_OBJECT.at(op.base, f"attributes must be a JSON object, got "
                                                 f"{json_type(op.attributes)}")]
-    view = AttributeView.build(op.attributes, options, op.base)
+    view = AttributeView.build(op.attributes, options, op.base, op.context)
     return view, run_rules(view)
 
 

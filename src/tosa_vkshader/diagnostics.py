@@ -32,15 +32,23 @@ class Severity(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """A 1-based line/column position (columns count Unicode code points)."""
+    """A 1-based line/column position (columns count Unicode code points).
+
+    Binary models (``.tosa``) have no lines: there ``line`` and ``column`` are 0 and
+    ``logical`` names the place (region, block, operator index and name).
+    """
 
     path: str | None
     line: int
     column: int
     end_line: int | None = None
     end_column: int | None = None
+    logical: str | None = None
 
     def __str__(self) -> str:
+        if self.line < 1:
+            where = f": {self.logical}" if self.logical else ""
+            return f"{self.path or '<input>'}{where}"
         return f"{self.path or '<input>'}:{self.line}:{self.column}"
 
 
@@ -167,6 +175,20 @@ def escape_pointer_token(token: str | int) -> str:
 
 def pointer_join(base: str, *tokens: str | int) -> str:
     return base + "".join(["/" + escape_pointer_token(t) for t in tokens])
+
+
+def resolve_pointer(document: object, pointer: str) -> object | None:
+    """The value at an RFC 6901 pointer, or None when there is none."""
+    node = document
+    for raw in pointer.split("/")[1:] if pointer else []:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
 
 
 def worst(diagnostics: list[Diagnostic]) -> Severity | None:

@@ -6,11 +6,11 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from .diagnostics import GROUPS, RULES
+from .generated import write_or_check
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
@@ -85,19 +85,8 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write or check docs/rules.md.")
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if not DOC_PATH.exists() or DOC_PATH.read_text(encoding="utf-8") != text:
-            print(f"{DOC_PATH} is stale: run python -m tosa_vkshader.rules_doc")
-            return 1
-        return 0
-    DOC_PATH.parent.mkdir(exist_ok=True)
-    DOC_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {DOC_PATH}")
-    return 0
+    return write_or_check(DOC_PATH, render, "tosa_vkshader.rules_doc",
+                          __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ field names, registry facts, cross-field rules) where JSON Schema cannot follow.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from . import __version__
+from .generated import write_or_check
 from .keys import EXTENSION_KEYS, INDEX_PATTERN, RESOURCE_FIELDS
 from .model import (
     Binding,
@@ -117,19 +117,8 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write or check the published JSON Schema.")
-    parser.add_argument("--check", action="store_true")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        if not SCHEMA_PATH.exists() or SCHEMA_PATH.read_text(encoding="utf-8") != text:
-            print(f"{SCHEMA_PATH} is stale: run python -m tosa_vkshader.schema")
-            return 1
-        return 0
-    SCHEMA_PATH.parent.mkdir(exist_ok=True)
-    SCHEMA_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {SCHEMA_PATH}")
-    return 0
+    return write_or_check(SCHEMA_PATH, render, "tosa_vkshader.schema",
+                          __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,14 @@ each key classified by the key grammar, and resources grouped by direction and i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Options
 from .diagnostics import pointer_join
 from .keys import KeyInfo, KeyKind, classify
+
+if TYPE_CHECKING:
+    from .sources.context import OpContext
 
 
 @dataclass
@@ -56,10 +59,13 @@ class AttributeView:
     base: str = ""
     keys: dict[str, KeyInfo] = field(default_factory=dict)
     resources: dict[tuple[str, int], ResourceView] = field(default_factory=dict)
+    # The op in its model (operator name, operand and result tensors), when known.
+    context: OpContext | None = None
 
     @classmethod
-    def build(cls, attrs: dict[str, Any], options: Options, base: str = "") -> AttributeView:
-        view = cls(attrs, options, base)
+    def build(cls, attrs: dict[str, Any], options: Options, base: str = "",
+              context: OpContext | None = None) -> AttributeView:
+        view = cls(attrs, options, base, context=context)
         misspelled: list[KeyInfo] = []
         for key, value in attrs.items():
             info = classify(key)

@@ -21,10 +21,19 @@ def render_github(reports: list[Report]) -> str:
         for diag in report.diagnostics:
             loc = diag.location
             props = []
+            message = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
             if loc is not None:
                 path = _escape(loc.path or report.path or "", property_value=True)
-                props += [f"file={path}", f"line={loc.line}", f"col={loc.column}"]
+                props.append(f"file={path}")
+                if loc.line >= 1:
+                    props += [f"line={loc.line}", f"col={loc.column}"]
+                    if loc.end_line:
+                        props += [f"endLine={loc.end_line}",
+                                  f"endColumn={max(loc.end_column or loc.column, loc.column)}"]
+                if loc.logical:  # a .tosa operator: no line to annotate, so name it
+                    message = f"{loc.logical}: {message}"
+            elif report.path:
+                props.append(f"file={_escape(report.path, property_value=True)}")
             props.append(f"title={_escape(diag.code + ' ' + diag.rule.name, property_value=True)}")
-            message = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
             lines.append(f"::{_COMMANDS[diag.severity]} {','.join(props)}::{_escape(message)}")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -22,6 +22,7 @@ def diagnostic_to_dict(diag: Diagnostic) -> dict:
         "location": None if loc is None else {
             "path": loc.path, "line": loc.line, "column": loc.column,
             "end_line": loc.end_line, "end_column": loc.end_column,
+            "logical": loc.logical,
         },
         "hint": diag.hint,
         "docs": diag.rule.docs_url,

@@ -4,20 +4,41 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import quote
 
 from .. import __version__
 from ..api import Report
-from ..diagnostics import RULES, Severity
+from ..diagnostics import RULES, Location, Severity
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
 def _uri(path: str | None) -> str:
+    """A URI reference for the file: relative paths stay relative (code-scanning services
+    resolve them against the checkout), percent-encoded where a URI needs it."""
     if not path:
         return "stdin"
     candidate = Path(path)
-    return candidate.as_posix() if not candidate.is_absolute() else candidate.as_uri()
+    if candidate.is_absolute():
+        return candidate.as_uri()
+    return quote(candidate.as_posix(), safe="/-._~!$&'()*+,;=@")
+
+
+def _location(loc: Location, report_path: str | None) -> dict:
+    physical: dict = {"artifactLocation": {"uri": _uri(loc.path or report_path)}}
+    if loc.line >= 1:
+        region = {"startLine": loc.line, "startColumn": loc.column}
+        if loc.end_line:
+            region["endLine"] = loc.end_line
+            region["endColumn"] = max(loc.end_column or loc.column, loc.column)
+        physical["region"] = region
+    location: dict = {"physicalLocation": physical}
+    if loc.logical:
+        # A .tosa flatbuffer has no lines: the operator is the place.
+        location["logicalLocations"] = [{"fullyQualifiedName": loc.logical,
+                                         "kind": "function"}]
+    return location
 
 
 def render_sarif(reports: list[Report]) -> str:
@@ -42,16 +63,8 @@ def render_sarif(reports: list[Report]) -> str:
                 "message": {"text": text},
                 "properties": {"jsonPointer": diag.pointer},
             }
-            loc = diag.location
-            if loc is not None:
-                region = {"startLine": loc.line, "startColumn": loc.column}
-                if loc.end_line:
-                    region["endLine"] = loc.end_line
-                    region["endColumn"] = max(loc.end_column or loc.column, loc.column)
-                result["locations"] = [{"physicalLocation": {
-                    "artifactLocation": {"uri": _uri(loc.path or report.path)},
-                    "region": region,
-                }}]
+            if diag.location is not None:
+                result["locations"] = [_location(diag.location, report.path)]
             results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,

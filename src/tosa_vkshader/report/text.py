@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 from ..api import Report
-from ..diagnostics import Severity
+from ..diagnostics import Diagnostic, Severity, resolve_pointer
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m",
            Severity.INFO: "\033[1;36m"}
 _RESET = "\033[0m"
 _MAX_SHOWN = 160
+
+
+def _shader_line(report: Report, diag: Diagnostic) -> tuple[int, str] | None:
+    """(line number, text) of the shader source line a diagnostic points into."""
+    if diag.inner is None or report.source is None:
+        return None
+    for op in report.source.ops:
+        value = resolve_pointer(op.attributes, diag.pointer[len(op.base):]) \
+            if diag.pointer.startswith(op.base) else None
+        if isinstance(value, str) and "\n" in value:  # one-line values read fine in place
+            lines = value.split("\n")
+            if 1 <= diag.inner.line <= len(lines):
+                return diag.inner.line, lines[diag.inner.line - 1].rstrip("\r")
+    return None
 
 
 def render_text(reports: list[Report], *, color: bool = False) -> str:
@@ -23,7 +37,18 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
             if color:
                 label = f"{_COLORS[diag.severity]}{label}{_RESET}"
             out.append(f"{where}: {label}[{diag.code}] {diag.message}")
-            if loc:
+            shader_line = _shader_line(report, diag)
+            if shader_line is not None:
+                # Inside an embedded shader the JSON line is one long string: show the
+                # shader's own line instead.
+                number, text = shader_line
+                column = diag.inner.column
+                start = max(0, column - 1 - _MAX_SHOWN // 2) if len(text) > _MAX_SHOWN else 0
+                key = diag.pointer.rsplit("/", 1)[-1]
+                out.append(f"  {number:>4} | {text[start:start + _MAX_SHOWN]}   "
+                           f"(line {number} of `{key}`)")
+                out.append(f"       | {' ' * max(0, column - 1 - start)}^")
+            elif loc:
                 line = report.line_text(loc.line)
                 if line:
                     start = 0

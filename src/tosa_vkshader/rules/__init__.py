@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from ..diagnostics import Diagnostic
 from ..spirv.analyse import check_spirv
 from ..view import AttributeView
+from .context import check_context
 from .key_names import check_keys
 from .push_constants import check_push_constants
 from .resources import check_resources
@@ -24,6 +25,7 @@ CHECKS: tuple[Check, ...] = (
     check_push_constants,
     check_resources,
     check_spirv,
+    check_context,
 )
 
 

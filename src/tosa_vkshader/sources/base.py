@@ -1,13 +1,163 @@
-"""What every source yields: ops (an attribute object plus where it came from)."""
+"""What every source yields: ops (an attribute object plus where it came from).
+
+Diagnostic pointers are always relative to the op's attribute object, whatever file the
+op came from; each op knows how to turn a pointer into a place in its file. An op's
+attributes may sit inside a string of the file (an MLIR string attribute, a JSON string):
+then an :class:`OffsetMap` maps positions in the decoded text back through the escapes.
+"""
 
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..diagnostics import Diagnostic, Location
+from .context import OpContext
 from .jsontext import JsonDocument
+
+
+class Lines(Protocol):
+    def line_text(self, line: int) -> str: ...
+
+
+@dataclass
+class TextFile:
+    """The text of a file, with offsets turned into 1-based line/column on demand."""
+
+    text: str
+    path: str | None
+    _line_starts: list[int] | None = field(default=None, repr=False)
+
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
+        return self._line_starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        starts = self.line_starts()
+        line = bisect.bisect_right(starts, offset) - 1
+        return line + 1, offset - starts[line] + 1
+
+    def location(self, start: int, end: int | None = None) -> Location:
+        line, col = self.line_col(start)
+        if end is None:
+            return Location(self.path, line, col)
+        end_line, end_col = self.line_col(max(start, end))
+        return Location(self.path, line, col, end_line, end_col)
+
+    def line_text(self, line: int) -> str:
+        starts = self.line_starts()
+        if line < 1 or line > len(starts):
+            return ""
+        start = starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
+
+
+class OffsetMap:
+    """Maps offsets in decoded text to offsets in the file it was decoded from.
+
+    Built from segments: a run of characters copied verbatim, or one decoded character
+    that came from an escape of some length (``\\22``, ``\\u00e9``, ``\\E2\\80\\99``...).
+    """
+
+    __slots__ = ("_inner", "_host", "_length", "_verbatim")
+
+    def __init__(self) -> None:
+        self._inner: list[int] = []
+        self._host: list[int] = []
+        self._length: list[int] = []
+        self._verbatim: list[bool] = []
+
+    def verbatim(self, inner: int, host: int, length: int) -> None:
+        if length:
+            self._add(inner, host, length, True)
+
+    def escape(self, inner: int, host: int, host_length: int) -> None:
+        self._add(inner, host, host_length, False)
+
+    def _add(self, inner: int, host: int, length: int, verbatim: bool) -> None:
+        self._inner.append(inner)
+        self._host.append(host)
+        self._length.append(length)
+        self._verbatim.append(verbatim)
+
+    def host(self, inner: int) -> int:
+        """The file offset where decoded character ``inner`` starts (or the end)."""
+        index = bisect.bisect_right(self._inner, inner) - 1
+        if index < 0:
+            return self._host[0] if self._host else 0
+        start = self._inner[index]
+        if self._verbatim[index]:
+            return self._host[index] + min(inner - start, self._length[index])
+        return self._host[index] + (0 if inner == start else self._length[index])
+
+    def host_end(self, inner_end: int) -> int:
+        """The file offset just after decoded character ``inner_end - 1``."""
+        if inner_end <= 0:
+            return self.host(0)
+        index = bisect.bisect_right(self._inner, inner_end - 1) - 1
+        if index < 0:
+            return self.host(0)
+        if self._verbatim[index]:
+            return self._host[index] + min(inner_end - self._inner[index], self._length[index])
+        return self._host[index] + self._length[index]
+
+
+@dataclass
+class EmbeddedLocator:
+    """Locates pointers in JSON text that sits, escaped, inside a string of a file."""
+
+    document: JsonDocument
+    host: TextFile
+    # Builds the position map; called once, when the first diagnostic is placed.
+    build_offsets: Callable[[], OffsetMap]
+    _offsets: OffsetMap | None = field(default=None, repr=False)
+
+    def offsets(self) -> OffsetMap:
+        if self._offsets is None:
+            self._offsets = self.build_offsets()
+        return self._offsets
+
+    def __call__(self, diagnostic: Diagnostic) -> Location | None:
+        found = self.document.locate_offsets(diagnostic.pointer, on_key=diagnostic.on_key,
+                                             inner=diagnostic.inner)
+        if found is None:
+            return None
+        start, end = found
+        mapping = self.offsets()
+        host_start = mapping.host(start)
+        if start == end:
+            return self.host.location(host_start)
+        return self.host.location(host_start, mapping.host_end(end))
+
+    def at_offset(self, offset: int) -> Location:
+        return self.host.location(self.offsets().host(offset))
+
+
+@dataclass
+class PrefixLocator:
+    """Locates pointers of an attribute object nested at ``prefix`` in a JSON document."""
+
+    document: JsonDocument
+    prefix: str
+
+    def __call__(self, diagnostic: Diagnostic) -> Location | None:
+        return self.document.locate(self.prefix + diagnostic.pointer,
+                                    on_key=diagnostic.on_key, inner=diagnostic.inner)
+
+
+@dataclass
+class FixedLocator:
+    """Every diagnostic of the op at one place (an operator of a .tosa file)."""
+
+    location: Location
+
+    def __call__(self, diagnostic: Diagnostic) -> Location | None:
+        return self.location
 
 
 @dataclass
@@ -23,8 +173,15 @@ class Op:
     # For ops built from Python objects: renders JSON text to locate diagnostics in,
     # called only when there is something to locate.
     render: Callable[[], str] | None = field(default=None, repr=False)
+    # The model around the op (operator name, operand and result types), when known.
+    context: OpContext | None = None
+    # Maps a diagnostic (its pointer, relative to the attributes) to a place in the file;
+    # when None, ``document`` is searched for ``pointer``.
+    locator: Callable[[Diagnostic], Location | None] | None = field(default=None, repr=False)
 
     def locate(self, diagnostic: Diagnostic) -> Location | None:
+        if self.locator is not None:
+            return self.locator(diagnostic)
         if self.document is None and self.render is not None:
             self.document = JsonDocument(self.render(), self.path)
         if self.document is None:
@@ -41,3 +198,9 @@ class SourceFile:
     ops: list[Op] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     document: JsonDocument | None = None
+    # The file's text when it is not (only) a JSON document, for showing lines.
+    text: Lines | None = None
+
+    def line_text(self, line: int) -> str:
+        shown = self.text if self.text is not None else self.document
+        return shown.line_text(line) if shown is not None else ""

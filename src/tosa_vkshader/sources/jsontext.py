@@ -125,10 +125,30 @@ class JsonDocument:
         on_key: bool = False,
         inner: InnerPosition | None = None,
     ) -> Location | None:
+        offsets = self.locate_offsets(pointer, on_key=on_key, inner=inner)
+        if offsets is None:
+            return None
+        start, end = offsets
+        line, col = self.offset_to_line_col(start)
+        if inner is not None and start == end:
+            return Location(self.path, line, col)
+        end_line, end_col = self.offset_to_line_col(max(start, end))
+        return Location(self.path, line, col, end_line, end_col)
+
+    def locate_offsets(
+        self,
+        pointer: str,
+        *,
+        on_key: bool = False,
+        inner: InnerPosition | None = None,
+    ) -> tuple[int, int] | None:
+        """Offsets ``(start, end)`` in ``text`` of what a diagnostic points at.
+
+        A pointer that does not exist falls back to the nearest enclosing value (a missing
+        key is reported on the object that should contain it). With ``inner``, start and
+        end are the one position inside the string value."""
         spans = self.spans()
         span = spans.get(pointer)
-        # Fall back to the nearest enclosing value that exists (a missing key
-        # is reported on the object that should contain it).
         probe = pointer
         while span is None and probe:
             probe = probe.rsplit("/", 1)[0]
@@ -138,15 +158,10 @@ class JsonDocument:
             return None
         if inner is not None and self.text[span.value_start] == '"':
             start = _inner_offset(self.text, span.value_start, inner)
-            line, col = self.offset_to_line_col(start)
-            return Location(self.path, line, col)
+            return start, start
         if on_key and span.key_start is not None:
-            start, end = span.key_start, span.key_end
-        else:
-            start, end = span.value_start, span.value_end
-        line, col = self.offset_to_line_col(start)
-        end_line, end_col = self.offset_to_line_col(max(start, end))
-        return Location(self.path, line, col, end_line, end_col)
+            return span.key_start, span.key_end
+        return span.value_start, span.value_end
 
     def line_text(self, line: int) -> str:
         if self._line_starts is None:

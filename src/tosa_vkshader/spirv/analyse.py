@@ -38,6 +38,9 @@ def analyse_spirv(data: bytes, view: AttributeView, code_pointer: str) -> list[D
     entry = view.attrs.get("entry_point")
     reflection = reflect(module, entry if isinstance(entry, str) and entry else None)
     diagnostics += crosscheck(view, reflection)
+    from ..rules.context import check_context_against_shader
+
+    diagnostics += check_context_against_shader(view, reflection)
     return diagnostics
 
 

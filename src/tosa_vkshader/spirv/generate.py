@@ -11,12 +11,13 @@ they no longer match the installed package.
 
 from __future__ import annotations
 
-import argparse
 import json
 import pprint
 import sys
 from importlib import metadata
 from pathlib import Path
+
+from ..generated import write_or_check
 
 TABLES_PATH = Path(__file__).with_name("grammar_tables.py")
 GRAMMAR_FILE = "cmeel.prefix/include/spirv/unified1/spirv.core.grammar.json"
@@ -93,19 +94,8 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the tables are stale")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = TABLES_PATH.read_text(encoding="utf-8") if TABLES_PATH.exists() else ""
-        if current != text:
-            print(f"{TABLES_PATH} is stale: run python -m tosa_vkshader.spirv.generate")
-            return 1
-        return 0
-    TABLES_PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {TABLES_PATH}")
-    return 0
+    return write_or_check(TABLES_PATH, render, "tosa_vkshader.spirv.generate",
+                          __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

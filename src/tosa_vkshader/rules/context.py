@@ -1,0 +1,419 @@
+"""The op in its model: reading custom ops out of models, and checking the attributes
+against the op's operands and results (VKS500-VKS529).
+
+The attributes describe resources by index: ``input_i`` is the op's i-th operand and
+``output_i`` its i-th result. A model knows those tensors (element type, shape), so it can
+tell whether the attributes describe the op they are attached to.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .. import registry
+from ..diagnostics import Diagnostic, Severity, rule
+from ..sources.context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
+from ..view import AttributeView, ResourceView
+
+if TYPE_CHECKING:
+    from ..spirv.records import Reflection
+
+# -- reading ops out of models ---------------------------------------------------------
+
+MLIR_SYNTAX = rule(
+    "VKS500", "unreadable-custom-op", Severity.ERROR,
+    summary="A `tosa.custom` op in an MLIR file cannot be read: its attribute dictionary, "
+            "a string escape or its type signature is malformed.",
+    why="What cannot be read cannot be checked; tosa-opt and the converter would refuse the "
+        "file as well. The location is where reading stopped.",
+    bad='%0 = tosa.custom %a {implementation_attrs = "{\\q}", ...} : (...) -> ...',
+    good='%0 = tosa.custom %a {implementation_attrs = "{\\22entry_point\\22: ...}", ...} '
+         ': (...) -> ...',
+)
+TOSA_FILE = rule(
+    "VKS501", "invalid-tosa-file", Severity.ERROR,
+    summary="A `.tosa` file is not a TOSA flatbuffer, or its tables are damaged.",
+    why="The converter reads the same flatbuffer; a truncated or foreign file fails there "
+        "too, and none of its custom ops can be checked.",
+    bad="model.tosa: a PNG renamed, or a file cut short by a failed copy",
+    good="model.tosa written by tosa-opt --tosa-serialize",
+)
+MISSING_ATTRS = rule(
+    "VKS502", "missing-implementation-attrs", Severity.ERROR,
+    summary="A Vulkan shader custom op has no `implementation_attrs`, or it is not a string "
+            "(MLIR, .tosa) or a string or object (op-level JSON).",
+    why="The shader, its entry point and its resource bindings all live in "
+        "implementation_attrs; without them the converter has nothing to build.",
+    bad='tosa.custom %a {domain_name = "com.arm.VulkanCustomShader", operator_name = "k"}',
+    good='tosa.custom %a {domain_name = "com.arm.VulkanCustomShader", operator_name = "k", '
+         'implementation_attrs = "{...}"}',
+)
+NEAR_MISS_DOMAIN = rule(
+    "VKS503", "domain-near-miss", Severity.ERROR,
+    summary="`domain_name` is a near miss of `com.arm.VulkanCustomShader` (wrong case, a "
+            "letter off, a plural).",
+    why="The converter recognises Vulkan shader ops by the exact domain name; a misspelled "
+        "one is treated as some other custom op and its shader never runs. (Ops of other "
+        "domains are skipped without a diagnostic.)",
+    bad='domain_name = "com.arm.VulkanCustomShaders"',
+    good='domain_name = "com.arm.VulkanCustomShader"',
+)
+MISSING_OPERATOR_NAME = rule(
+    "VKS504", "missing-operator-name", Severity.ERROR,
+    summary="The custom op has no `operator_name`, or it is empty.",
+    why="The operator name identifies the kernel in the model and in the converter's "
+        "output; TOSA requires it for every custom op.",
+    bad='operator_name = ""',
+    good='operator_name = "fused_gelu"',
+)
+MALFORMED_OP_OBJECT = rule(
+    "VKS505", "malformed-op-object", Severity.ERROR,
+    summary="A field of an op-level JSON object has the wrong type (`domain_name` or "
+            "`operator_name` not a string, `inputs`/`outputs` not a list of tensor types).",
+    why="The op object is read like the model it stands for; a field of the wrong type "
+        "cannot be compared with the attributes.",
+    bad='{"operator_name": 7, "implementation_attrs": {...}}',
+    good='{"operator_name": "k", "inputs": ["tensor<1x8xf32>"], "implementation_attrs": '
+         '{...}}',
+)
+READER_MISSING = rule(
+    "VKS930", "model-reader-missing", Severity.ERROR,
+    summary="A `.tosa` file was given but the TOSA flatbuffer reader (the `tosa` package of "
+            "tosa-tools) is not installed.",
+    why="The file cannot be checked without it, and passing it silently would let a broken "
+        "model through a pre-commit hook.",
+    bad="pip install tosa-vkshader   # then: tosa-vkshader check model.tosa",
+    good="pip install 'tosa-vkshader[tosa]'   (pre-commit: additional_dependencies: "
+         "[tosa-tools])",
+)
+
+# -- the attributes against the op -------------------------------------------------------
+
+OPERAND_WITHOUT_INPUT = rule(
+    "VKS510", "operand-without-input", Severity.ERROR,
+    summary="An operand of the op has no `input_i_*` attributes.",
+    why="The converter reads input_0 .. input_{n-1} for an op with n operands and refuses "
+        "the op when one of them is missing; the shader would never see that tensor.",
+    bad='tosa.custom %a, %b ...   // attributes describe only input_0',
+    good='"input_0_binding": 0, ..., "input_1_binding": 1, ...',
+)
+INPUT_WITHOUT_OPERAND = rule(
+    "VKS511", "input-without-operand", Severity.ERROR,
+    summary="`input_i_*` attributes describe an operand the op does not have.",
+    why="The converter never reads them: nothing is bound there at dispatch time. Usually "
+        "the attributes belong to another op, or an operand was dropped from the model.",
+    bad='tosa.custom %a ...   // attributes describe input_0 and input_1',
+    good='tosa.custom %a, %b ...',
+)
+RESULT_WITHOUT_OUTPUT = rule(
+    "VKS512", "result-without-output", Severity.ERROR,
+    summary="A result of the op has no `output_i_*` attributes.",
+    why="The converter reads output_0 .. output_{m-1} for an op with m results; without "
+        "them the result tensor is never bound and never written.",
+    bad='%0:2 = tosa.custom ...   // attributes describe only output_0',
+    good='"output_0_binding": 2, ..., "output_1_binding": 3, ...',
+)
+OUTPUT_WITHOUT_RESULT = rule(
+    "VKS513", "output-without-result", Severity.ERROR,
+    summary="`output_i_*` attributes describe a result the op does not have.",
+    why="The converter never reads them; the shader's writes to that resource go nowhere.",
+    bad='%0 = tosa.custom ...   // attributes describe output_0 and output_1',
+    good='%0:2 = tosa.custom ...',
+)
+ELEMENT_FORMAT_MISMATCH = rule(
+    "VKS514", "element-type-format-mismatch", Severity.ERROR,
+    summary="A tensor's element type and the resource's `vkformat` disagree (float vs "
+            "integer, width, or floating-point encoding such as bf16 vs f16).",
+    why="The runtime hands the tensor's bytes to the shader as vkformat says; a f32 tensor "
+        "read as R8_SINT, or bf16 read as f16, computes on garbage.",
+    bad='tensor<1x8xbf16>  with  "input_0_vkformat": "VK_FORMAT_R16_SFLOAT"',
+    good='tensor<1x8xbf16>  with  "input_0_vkformat": '
+         '"VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM"',
+)
+ELEMENT_REINTERPRETED = rule(
+    "VKS515", "element-type-reinterpreted", Severity.WARNING,
+    summary="A tensor's integer element type and `vkformat` have the same width but read "
+            "the bits differently (signed vs unsigned, or normalized).",
+    why="Legal, and sometimes intended, but an i8 tensor read through R8_UINT turns -1 "
+        "into 255: say so explicitly in the model (ui8) or use the matching format.",
+    bad='tensor<4xi8>  with  "input_0_vkformat": "VK_FORMAT_R8_UINT"',
+    good='tensor<4xi8>  with  "input_0_vkformat": "VK_FORMAT_R8_SINT"',
+)
+RANK_MISMATCH = rule(
+    "VKS516", "tensor-rank-mismatch", Severity.ERROR,
+    summary="The rank of an operand or result differs from the rank of the shader's tensor "
+            "at that binding.",
+    why="A tensor resource has a fixed rank in the shader (OpTypeTensorARM); binding a "
+        "tensor of another rank is invalid and the shader's indexing would be wrong.",
+    bad='tensor<1x8x8xf32>  bound to  OpTypeTensorARM %float %uint_2',
+    good='tensor<8x8xf32>  bound to  OpTypeTensorARM %float %uint_2',
+)
+SHAPE_MISMATCH = rule(
+    "VKS517", "tensor-shape-mismatch", Severity.ERROR,
+    summary="A static dimension of an operand or result differs from the shape the shader "
+            "declares for its tensor.",
+    why="A shader tensor type with a shape only accepts tensors of exactly that shape.",
+    bad='tensor<1x32xf32>  bound to a shader tensor of shape [1, 64]',
+    good='tensor<1x64xf32>  bound to a shader tensor of shape [1, 64]',
+)
+DISPATCH_COVERAGE = rule(
+    "VKS518", "dispatch-does-not-cover-output", Severity.WARNING,
+    summary="With workgroup-semantics = \"dispatch\", workgroup_sizes times the shader's "
+            "local size launches fewer invocations than a result has elements.",
+    why="Under the converter's reading, workgroup_sizes is the number of workgroups; if "
+        "they launch fewer invocations than the output has elements, part of the output is "
+        "never written unless each invocation writes several elements.",
+    bad='"workgroup_sizes": [4, 1, 1]  // local size 64, result tensor<1x1024xf32>',
+    good='"workgroup_sizes": [16, 1, 1]  // 16 x 64 = 1024 invocations',
+)
+
+
+# -- element types and formats --------------------------------------------------------------
+
+# MLIR element type -> (numeric class, bits, floating-point encoding)
+_ELEMENTS: dict[str, tuple[str, int, str | None]] = {
+    "f16": ("SFLOAT", 16, None),
+    "f32": ("SFLOAT", 32, None),
+    "f64": ("SFLOAT", 64, None),
+    "bf16": ("SFLOAT", 16, "BFLOAT16"),
+    "f8E4M3FN": ("SFLOAT", 8, "FLOAT8E4M3"),
+    "f8E5M2": ("SFLOAT", 8, "FLOAT8E5M2"),
+    "i1": ("BOOL", 8, None),
+}
+for _bits in (8, 16, 32, 64):
+    _ELEMENTS[f"i{_bits}"] = _ELEMENTS[f"si{_bits}"] = ("SINT", _bits, None)
+    _ELEMENTS[f"ui{_bits}"] = ("UINT", _bits, None)
+_SIGNED_STORAGE = {"SINT", "SNORM", "SSCALED"}
+_UNSIGNED_STORAGE = {"UINT", "UNORM", "USCALED", "SRGB"}
+_ENCODING_RE = re.compile(r"_FPENCODING_([A-Z0-9]+)_ARM$")
+
+
+def _format_signature(info: registry.FormatInfo) -> tuple[str, int, str | None] | None:
+    if not info.is_plain or info.numeric is None:
+        return None
+    widths = {c.bits for c in info.components}
+    if len(widths) != 1:
+        return None
+    bits = widths.pop()
+    if not isinstance(bits, int):
+        return None
+    encoding = _ENCODING_RE.search(info.name)
+    return info.numeric, bits, encoding.group(1) if encoding else None
+
+
+def example_format(element: str) -> str | None:
+    """The single-component VkFormat that carries ``element`` exactly, if there is one."""
+    signature = _ELEMENTS.get(element)
+    if signature is None:
+        return None
+    numeric, bits, encoding = signature
+    if numeric == "BOOL":
+        return "VK_FORMAT_R8_BOOL_ARM"
+    name = f"VK_FORMAT_R{bits}_{numeric}"
+    if encoding:
+        name += f"_FPENCODING_{encoding}_ARM"
+    return name if registry.format_info(name) is not None else None
+
+
+def compare_element(element: str, vkformat: str) -> Severity | None:
+    """None when ``vkformat`` carries ``element``; WARNING for a same-width integer
+    reinterpretation; ERROR for a real mismatch. Unknown element types and formats are
+    not judged (None)."""
+    wanted = _ELEMENTS.get(element)
+    info = registry.format_info(vkformat)
+    if wanted is None or info is None:
+        return None
+    have = _format_signature(info)
+    if have == wanted:
+        return None
+    if have is None:
+        return Severity.ERROR
+    numeric, bits, encoding = have
+    if wanted[0] == "BOOL":
+        return None if (numeric, bits) == ("UINT", 8) else \
+            Severity.WARNING if (numeric, bits) == ("SINT", 8) else Severity.ERROR
+    if wanted[0] in ("SINT", "UINT") and bits == wanted[1] and encoding is None and \
+            numeric in _SIGNED_STORAGE | _UNSIGNED_STORAGE:
+        return Severity.WARNING
+    return Severity.ERROR
+
+
+# -- the checks ---------------------------------------------------------------------------
+
+_DIRECTIONS = (
+    # direction, what the op calls them, rule for a missing one, rule for an extra one
+    ("input", "operand", OPERAND_WITHOUT_INPUT, INPUT_WITHOUT_OPERAND),
+    ("output", "result", RESULT_WITHOUT_OUTPUT, OUTPUT_WITHOUT_RESULT),
+)
+
+
+def check_context(view: AttributeView) -> Iterator[Diagnostic]:
+    """The attributes against the op around them (nothing when no model is known)."""
+    context = view.context
+    if context is None:
+        return
+    yield from _check_names(context)
+    for direction, noun, missing_rule, extra_rule in _DIRECTIONS:
+        tensors = context.operands if direction == "input" else context.results
+        if tensors is None:
+            continue
+        declared = {r.index: r for r in view.of_direction(direction)}
+        count = len(tensors)
+        for index, tensor in enumerate(tensors):
+            resource = declared.get(index)
+            if resource is None:
+                yield missing_rule.at(
+                    view.pointer(),
+                    f"{noun} {index} ({tensor.text}) has no {direction}_{index}_* attributes; "
+                    f"the converter reads {_range(direction, count)} for an op with {count} "
+                    f"{noun}(s)",
+                    hint=f"add {direction}_{index}_binding, {direction}_{index}_descriptorset, "
+                         f"{direction}_{index}_vkdescriptortype and "
+                         f"{direction}_{index}_vkformat")
+                continue
+            yield from _check_element(view, resource, noun, index, tensor)
+        for index, resource in sorted(declared.items()):
+            if index >= count:
+                key, _ = next(iter(resource.fields.values()))
+                yield extra_rule.at(
+                    view.pointer(key),
+                    f"`{key}` describes {noun} {index}, but the op has {count} {noun}(s)"
+                    + (f" ({', '.join(t.text for t in tensors)})" if tensors else ""),
+                    hint=f"remove the {resource.name}_* attributes, or check that they are "
+                         "attached to the right op",
+                    on_key=True)
+
+
+def _range(direction: str, count: int) -> str:
+    if count == 0:
+        return f"no {direction}_i"
+    if count == 1:
+        return f"{direction}_0"
+    return f"{direction}_0 .. {direction}_{count - 1}"
+
+
+def _check_names(context: OpContext) -> Iterator[Diagnostic]:
+    name = context.operator_name
+    if name is None or not name.strip():
+        what = "has no operator_name" if name is None else "has an empty operator_name"
+        yield MISSING_OPERATOR_NAME.at(
+            "", f"the custom op {what}",
+            hint="name the kernel, e.g. operator_name = \"my_kernel\"").located(
+            context.place("operator_name"))
+    domain = context.domain_name
+    if domain is not None and domain != VULKAN_DOMAIN:
+        yield NEAR_MISS_DOMAIN.at(
+            "", f"domain_name is {domain!r}, which the converter does not treat as a Vulkan "
+                "shader op",
+            hint=f"use {VULKAN_DOMAIN!r}").located(context.place("domain_name"))
+
+
+def _check_element(view: AttributeView, resource: ResourceView, noun: str, index: int,
+                   tensor: TensorType) -> Iterator[Diagnostic]:
+    element = storage_element(tensor.element)
+    vkformat = resource.str_value("vkformat")
+    if element is None or vkformat is None:
+        return
+    verdict = compare_element(element, vkformat)
+    if verdict is None:
+        return
+    key = resource.key("vkformat")
+    example = example_format(element)
+    if verdict is Severity.WARNING:
+        yield ELEMENT_REINTERPRETED.at(
+            resource.pointer("vkformat", view.base),
+            f"{key} is {vkformat} but {noun} {index} is {tensor.text}: the same bits are read "
+            f"as another integer kind",
+            hint=f"use {example}" if example else None)
+        return
+    yield ELEMENT_FORMAT_MISMATCH.at(
+        resource.pointer("vkformat", view.base),
+        f"{key} is {vkformat} but {noun} {index} is {tensor.text}",
+        hint=f"use {example}" if example else "use a format with the element's type and width")
+
+
+def check_context_against_shader(view: AttributeView,
+                                 reflection: Reflection) -> list[Diagnostic]:
+    """The op's tensors against the shader's reflection: tensor ranks and shapes at each
+    declared binding, and (workgroup-semantics = "dispatch") whether the dispatch covers
+    every result. Called by the shader stage once it has a reflection, for SPIR-V given
+    in the attributes or compiled from source."""
+    context = view.context
+    if context is None or (context.operands is None and context.results is None):
+        return []
+    found: list[Diagnostic] = []
+    for direction, noun, _, _ in _DIRECTIONS:
+        tensors = context.operands if direction == "input" else context.results
+        for resource in view.of_direction(direction):
+            if tensors is None or resource.index >= len(tensors):
+                continue
+            set_ = resource.int_value("descriptorset")
+            binding = resource.int_value("binding")
+            shader = reflection.binding(set_, binding) if set_ is not None and \
+                binding is not None else None
+            if shader is None or shader.resource != "tensor":
+                continue
+            found.extend(_check_tensor(view, resource, noun, tensors[resource.index], shader))
+    if view.options.workgroup_semantics == "dispatch" and context.results:
+        found.extend(_check_dispatch(view, context.results, reflection))
+    return found
+
+
+def _check_tensor(view, resource, noun, tensor, shader) -> Iterator[Diagnostic]:
+    where = (f"the shader's tensor {shader.name!r} at set {shader.set}, binding "
+             f"{shader.binding}")
+    pointer = resource.pointer("binding", view.base)
+    if tensor.rank is None or shader.tensor_rank is None:
+        return
+    if tensor.rank != shader.tensor_rank:
+        yield RANK_MISMATCH.at(
+            pointer,
+            f"{resource.name} is {noun} {resource.index} of type {tensor.text} (rank "
+            f"{tensor.rank}), but {where} has rank {shader.tensor_rank}",
+            hint="bind a tensor of the shader's rank, or point the binding at the right "
+                 "shader tensor")
+        return
+    if shader.tensor_shape is None:
+        return
+    for axis, (have, want) in enumerate(zip(tensor.shape, shader.tensor_shape, strict=True)):
+        if have is not None and want and have != want:
+            shape = ", ".join(str(d) for d in shader.tensor_shape)
+            yield SHAPE_MISMATCH.at(
+                pointer,
+                f"{resource.name} is {noun} {resource.index} of type {tensor.text}, but "
+                f"{where} has shape [{shape}] (dimension {axis}: {have} vs {want})")
+            return
+
+
+def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
+                    reflection: Reflection) -> Iterator[Diagnostic]:
+    sizes = view.attrs.get("workgroup_sizes")
+    local = reflection.local_size
+    if not (isinstance(sizes, list) and len(sizes) == 3
+            and all(type(s) is int and s >= 1 for s in sizes)):
+        return
+    if local is None or any(v is None or v < 1 for v in local.values):
+        return
+    groups = math.prod(sizes)
+    per_group = math.prod(v for v in local.values if v is not None)
+    invocations = groups * per_group
+    sized = [(math.prod(t.static_shape), index, t) for index, t in enumerate(results)
+             if t.static_shape is not None]
+    if not sized:
+        return
+    # The largest result names the gap; smaller ones are covered when it is.
+    elements, index, tensor = max(sized, key=lambda item: (item[0], -item[1]))
+    if invocations >= elements:
+        return
+    needed = -(-elements // per_group)
+    yield DISPATCH_COVERAGE.at(
+        view.pointer("workgroup_sizes"),
+        f"workgroup_sizes {sizes} dispatches {' x '.join(map(str, sizes))} workgroups of "
+        f"local size {' x '.join(str(v) for v in local.values)} = {invocations} "
+        f"invocations, but result {index} ({tensor.text}) has {elements} elements: "
+        f"{elements - invocations} are not covered unless each invocation writes several",
+        hint=f"dispatch at least {needed} workgroups in total, e.g. workgroup_sizes "
+             f"[{needed}, 1, 1]")

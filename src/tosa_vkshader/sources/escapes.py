@@ -1,0 +1,146 @@
+"""Decoding string literals of a host file, and mapping decoded positions back.
+
+Attributes embedded in a model are a string inside another syntax: an MLIR string
+attribute (escapes ``\\22``, ``\\"``, ``\\\\``, ``\\n``, ``\\t`` and ``\\XX`` bytes that
+together form UTF-8) or a JSON string (``\\"``, ``\\uXXXX``, ...). Decoding is done once,
+fast; the position map is built only when a diagnostic has to be placed in the file.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .base import OffsetMap
+
+_MLIR_SIMPLE = {b'"': 0x22, b"\\": 0x5C, b"n": 0x0A, b"t": 0x09}
+_MLIR_ESCAPE_BYTES = re.compile(rb'\\([0-9a-fA-F]{2}|["\\nt])')
+_MLIR_ESCAPE = re.compile(r'\\([0-9a-fA-F]{2}|["\\nt])')
+_MLIR_ANY_ESCAPE = re.compile(r'\\([0-9a-fA-F]{2}|["\\nt])?')
+
+
+class EscapeError(ValueError):
+    """A string literal that cannot be decoded; ``offset`` is where, in the host text."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def _mlir_byte(match: re.Match[bytes]) -> bytes:
+    token = match.group(1)
+    simple = _MLIR_SIMPLE.get(token)
+    return bytes((simple if simple is not None else int(token, 16),))
+
+
+def decode_mlir(text: str, start: int, end: int) -> str:
+    """The value of the MLIR string literal whose contents are ``text[start:end]``."""
+    raw = text[start:end]
+    if "\\" not in raw:
+        return raw
+    if "\\" in _MLIR_ESCAPE.sub("", raw):
+        bad = next(m for m in _MLIR_ANY_ESCAPE.finditer(raw) if m.group(1) is None)
+        shown = raw[bad.start() : bad.start() + 2]
+        raise EscapeError(f"unknown escape `{shown}` in an MLIR string (MLIR knows \\\", "
+                          "\\\\, \\n, \\t and two hex digits such as \\22)",
+                          start + bad.start())
+    data = _MLIR_ESCAPE_BYTES.sub(_mlir_byte, raw.encode("utf-8"))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # Find the escape that produced the bad byte: map decoded bytes back to the text.
+        offset = _mlir_offset_of_byte(text, start, end, exc.start)
+        raise EscapeError(f"the escaped bytes do not form UTF-8 text ({exc.reason})",
+                          offset) from None
+
+
+def _mlir_offset_of_byte(text: str, start: int, end: int, byte_index: int) -> int:
+    produced = 0
+    pos = start
+    while pos < end:
+        match = _MLIR_ESCAPE.match(text, pos)
+        if match is not None:
+            if produced == byte_index:
+                return pos
+            produced += 1
+            pos = match.end()
+            continue
+        size = len(text[pos].encode("utf-8"))
+        if produced <= byte_index < produced + size:
+            return pos
+        produced += size
+        pos += 1
+    return end
+
+
+def mlir_offsets(text: str, start: int, end: int) -> OffsetMap:
+    """Position map for the MLIR string literal ``text[start:end]`` (already decoded once
+    without error by :func:`decode_mlir`)."""
+    mapping = OffsetMap()
+    inner = 0
+    pos = start
+    # Pending escaped bytes: they form UTF-8 characters together.
+    pending: list[tuple[int, int, int]] = []  # (byte, host offset, host length)
+
+    def flush() -> None:
+        nonlocal inner
+        index = 0
+        while index < len(pending):
+            lead = pending[index][0]
+            size = 1 if lead < 0x80 else 2 if lead >> 5 == 6 else 3 if lead >> 4 == 14 else 4
+            size = min(size, len(pending) - index)
+            first, last = pending[index], pending[index + size - 1]
+            mapping.escape(inner, first[1], last[1] + last[2] - first[1])
+            inner += 1
+            index += size
+        pending.clear()
+
+    while pos < end:
+        backslash = text.find("\\", pos, end)
+        stop = end if backslash < 0 else backslash
+        if stop > pos:
+            flush()
+            mapping.verbatim(inner, pos, stop - pos)
+            inner += stop - pos
+        if backslash < 0:
+            break
+        match = _MLIR_ESCAPE.match(text, backslash)
+        if match is None:  # decode_mlir rejected it already; map it verbatim
+            flush()
+            mapping.verbatim(inner, backslash, 1)
+            inner += 1
+            pos = backslash + 1
+            continue
+        token = match.group(1)
+        value = _MLIR_SIMPLE.get(token.encode()) if len(token) == 1 else int(token, 16)
+        assert value is not None
+        pending.append((value, backslash, match.end() - backslash))
+        pos = match.end()
+    flush()
+    return mapping
+
+
+_JSON_PLAIN = re.compile(r'[^"\\]*')
+# One decoded character of a JSON string: a surrogate pair, a \u escape, another escape.
+_JSON_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.")
+
+
+def json_string_offsets(text: str, quote: int) -> OffsetMap:
+    """Position map for the JSON string literal whose opening quote is at ``quote``."""
+    mapping = OffsetMap()
+    inner = 0
+    pos = quote + 1
+    while pos < len(text):
+        stop = _JSON_PLAIN.match(text, pos).end()
+        if stop > pos:
+            mapping.verbatim(inner, pos, stop - pos)
+            inner += stop - pos
+        if stop >= len(text) or text[stop] == '"':
+            break
+        match = _JSON_ESCAPE.match(text, stop)
+        length = match.end() - stop if match else 1
+        mapping.escape(inner, stop, length)
+        inner += 1
+        pos = stop + length
+    return mapping

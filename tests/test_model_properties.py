@@ -1,0 +1,81 @@
+"""Properties of the model readers: positions survive any escaping, no input crashes them."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tosa_vkshader import Options, validate
+
+from conftest import FIXTURES
+
+sys.path.insert(0, str(FIXTURES / "models"))
+import build  # noqa: E402
+
+# Any text a JSON string can hold (lone surrogates cannot be UTF-8 encoded in a file).
+TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+BAD_KEY = "input_01_binding"
+
+
+def _attrs(comment: str) -> dict:
+    return {"comment": comment, "entry_point": "main", "workgroup_sizes": [1, 1, 1],
+            BAD_KEY: 0}
+
+
+def _key_at(text: str, report, quoted: str) -> None:
+    diag = next(d for d in report.diagnostics if d.code == "VKS111")
+    line = text.split("\n")[diag.location.line - 1]  # our lines end at \n only
+    assert line[diag.location.column - 1:].startswith(quoted), (diag, line)
+
+
+@given(TEXT, st.booleans(), st.booleans())
+def test_mlir_positions_survive_any_escaping(comment, pretty_json, hand_escaped):
+    json_text = json.dumps(_attrs(comment), ensure_ascii=False, indent=1 if pretty_json
+                           else None)
+    if hand_escaped:  # the way people write it: \" and \\ and \n, other characters raw
+        literal = '"' + json_text.replace("\\", "\\\\").replace('"', '\\"') \
+            .replace("\n", "\\n").replace("\t", "\\t") + '"'
+        quoted = f'\\"{BAD_KEY}\\"'
+    else:  # the way tosa-opt prints it: \22, \0A and UTF-8 bytes as \XX
+        literal = build.mlir_string(json_text)
+        quoted = f"\\22{BAD_KEY}\\22"
+    text = ('%0 = tosa.custom %x {domain_name = "com.arm.VulkanCustomShader", '
+            f'operator_name = "k", implementation_attrs = {literal}}} '
+            ": (tensor<1xf32>) -> tensor<1xf32>\n")
+    report = validate(text, Options(select=("VKS111",)), path="m.mlir")
+    _key_at(text, report, quoted)
+
+
+@given(TEXT, st.booleans())
+def test_json_string_positions_survive_any_escaping(comment, ascii_only):
+    attrs_text = json.dumps(_attrs(comment), ensure_ascii=False)
+    text = json.dumps({"domain_name": "com.arm.VulkanCustomShader", "operator_name": "k",
+                       "implementation_attrs": attrs_text}, ensure_ascii=ascii_only)
+    report = validate(text, Options(select=("VKS111",)), path="op.json")
+    _key_at(text, report, f'\\"{BAD_KEY}\\"')
+
+
+MLIR_PIECES = st.sampled_from([
+    "tosa.custom", '"tosa.custom"', "%x", "%", ",", "{", "}", "<{", "}>", "(", ")", "->", ":",
+    " ", "\n", "//", '"', "\\", "\\22", "\\q", "\\FF", "=", "domain_name",
+    '"com.arm.VulkanCustomShader"', "implementation_attrs", '"{}"', '"{\\22entry_point\\22"',
+    "operator_name", '"k"', "tensor<1x?xf32>", "tensor<*xi8>", "!tosa.shape<2>", "loc(#l)",
+    "tensor<", ">", "[", "]", "42 : i32", "unit",
+])
+
+
+@settings(max_examples=300)
+@given(st.lists(MLIR_PIECES, max_size=60).map("".join))
+def test_any_mlir_like_text_is_reported_never_raised(text):
+    validate(text, path="m.mlir")
+
+
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=8))
+def test_damaged_tosa_files_are_reported_never_raised(flips):
+    data = bytearray((FIXTURES / "models" / "generic.tosa").read_bytes())
+    for position, value in flips:
+        data[position % len(data)] = value
+    validate(bytes(data), path="m.tosa")  # a flatbuffer has no checksum: damage may pass
