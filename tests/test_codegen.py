@@ -244,3 +244,26 @@ def test_source_text_and_module_bytes_through_the_api():
     from_bytes = op_from_shader((SHADERS / "copy_f32.spv").read_bytes(), name="copy")
     assert without_code(from_text.attrs) == without_code(from_bytes.attrs)
     assert from_text.attrs["shader_code"] == source
+
+
+def test_readme_code_generation_example_runs():
+    readme = (FIXTURES.parent / "README.md").read_text()
+    section = readme.split("## Code generation", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    assert namespace["data"][4:8] == b"TOSA"
+    assert "tosa.custom" in namespace["mlir"]
+
+
+def test_new_output_is_stable(tmp_path):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        assert main(["new", str(SHADERS / "attention_debug.comp"), "-o", str(out)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_new_into_a_missing_folder_is_a_usage_error(tmp_path, capsys):
+    out = tmp_path / "missing" / "attrs.json"
+    assert main(["new", str(SHADERS / "copy_f32.spv"), "-o", str(out)]) == 2
+    assert "cannot write" in capsys.readouterr().err

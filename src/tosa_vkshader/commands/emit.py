@@ -95,7 +95,12 @@ def run(args: argparse.Namespace) -> int:
         print_diagnostics(str(path), exc.diagnostics, summary=True)
         return EXIT_ERRORS
     if args.output and args.output != "-":
-        write_atomic(args.output, data)
+        try:
+            write_atomic(args.output, data)
+        except OSError as exc:
+            print(f"tosa-vkshader: cannot write {args.output}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_USAGE
     else:
         sys.stdout.write(data.decode("utf-8"))
     return EXIT_OK

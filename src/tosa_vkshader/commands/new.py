@@ -92,7 +92,12 @@ def run(args: argparse.Namespace) -> int:
     document = op.to_op_object() if args.name else op.attrs
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     if args.output and args.output != "-":
-        write_atomic(args.output, text.encode("utf-8"))
+        try:
+            write_atomic(args.output, text.encode("utf-8"))
+        except OSError as exc:
+            print(f"tosa-vkshader: cannot write {args.output}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_USAGE
     else:
         sys.stdout.write(text)
     return EXIT_OK
