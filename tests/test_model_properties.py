@@ -79,3 +79,31 @@ def test_damaged_tosa_files_are_reported_never_raised(flips):
     for position, value in flips:
         data[position % len(data)] = value
     validate(bytes(data), path="m.tosa")  # a flatbuffer has no checksum: damage may pass
+
+
+_ANY = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda c: st.lists(c, max_size=3) | st.dictionaries(
+                        st.text(max_size=5), c, max_size=3), max_leaves=8)
+_OP_FIELDS = {
+    "domain_name": st.sampled_from(["com.arm.VulkanCustomShader", "com.arm.vulkancustomshader",
+                                    "other"]) | _ANY,
+    "operator_name": st.sampled_from(["k", "", " "]) | _ANY,
+    "inputs": st.lists(st.sampled_from(["tensor<1x8xf32>", "tensor<*xi8>", "tensor<?xbf16>",
+                                        "tensor<", "!tosa.shape<3>", "x"]), max_size=3) | _ANY,
+    "outputs": st.lists(st.sampled_from(["tensor<4xi1>", "tensor<2x2xui8>", ""]),
+                        max_size=3) | _ANY,
+    "implementation_attrs": st.sampled_from([
+        {"entry_point": "main", "workgroup_sizes": [1, 1, 1]},
+        '{"entry_point": "main", "workgroup_sizes": [1, 1, 1], "input_0_binding": 0}',
+        '{"entry_point": ', "[]", ""]) | _ANY,
+}
+
+
+@given(st.lists(st.fixed_dictionaries({"implementation_attrs": _OP_FIELDS[
+    "implementation_attrs"]}, optional={k: v for k, v in _OP_FIELDS.items()
+                                        if k != "implementation_attrs"}), max_size=3)
+       .map(lambda ops: ops[0] if len(ops) == 1 else ops))
+def test_any_op_object_or_list_is_reported_never_raised(value):
+    report = validate(json.dumps(value, indent=1), path="ops.json")
+    for diag in report.diagnostics:
+        assert diag.location is not None and diag.location.line >= 1

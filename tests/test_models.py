@@ -366,3 +366,37 @@ def test_every_model_rule_has_a_model_fixture():
     # VKS501 (damaged .tosa) and VKS930 (no .tosa reader) are tested above.
     wanted = {c for c in RULES if c.startswith("VKS5")} - {"VKS501"}
     assert wanted - covered == set()
+
+
+_GLSL = ("#version 460\nlayout(local_size_x = 64) in;\n"
+         "layout(set = 0, binding = 0) readonly buffer In { float a[]; } i;\n"
+         "layout(set = 0, binding = 1) writeonly buffer Out { float b[]; } o;\n"
+         "void main() {\n  uint x = gl_GlobalInvocationID.x;\n  o.b[x] = i.a[x];\n}\n")
+
+
+def _glsl_op(result: str, operand: str, name: str, code: str) -> str:
+    attrs = {"entry_point": "main", "workgroup_sizes": [64, 1, 1], "shader_language": "GLSL",
+             "shader_code": code, **{
+                 f"{d}_0_{k}": v for d, b in (("input", 0), ("output", 1)) for k, v in (
+                     ("binding", b), ("descriptorset", 0),
+                     ("vkdescriptortype", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"),
+                     ("vkformat", "VK_FORMAT_R32_SFLOAT"))}}
+    return (f"  {result} = tosa.custom {operand} {{domain_name = "
+            f"\"com.arm.VulkanCustomShader\", operator_name = \"{name}\", implementation_attrs = "
+            f"{build.mlir_string(json.dumps(attrs))}}} : (tensor<64xf32>) -> tensor<64xf32>\n")
+
+
+def test_a_compile_error_in_the_second_of_two_shaders_is_placed_and_shown(tmp_path, capsys):
+    from tosa_vkshader.cli import main
+
+    broken = _GLSL.replace("i.a[x];", "i.a[x] + undefined_thing;")
+    path = tmp_path / "two.mlir"
+    path.write_text(_glsl_op("%0", "%x", "good", _GLSL) + _glsl_op("%1", "%0", "bad", broken))
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    diag = next(d for d in check_file(path).diagnostics if d.code == "VKS300")
+    line = path.read_text().splitlines()[diag.location.line - 1]
+    assert diag.location.line == 2 and line[diag.location.column - 1:].startswith(
+        "undefined_thing;")
+    # The text report shows the line of the op that has the error, not of the first op.
+    assert "o.b[x] = i.a[x] + undefined_thing;   (line 7 of `shader_code`)" in out

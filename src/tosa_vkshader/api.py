@@ -80,6 +80,9 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
              path: str | None = None) -> Report:
     """Check one attribute object given as a dict, JSON text or bytes.
 
+    Text is read like a file: JSON may also be an op object or a list of ops, and a
+    ``path`` ending in ``.mlir`` or ``.tosa`` selects the model readers.
+
     >>> validate({"entry_point": "main", "workgroup_sizes": [8, 8, 1]}).ok
     True
     """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..api import Report
 from ..diagnostics import Diagnostic, Severity, resolve_pointer
 
@@ -15,7 +17,12 @@ def _shader_line(report: Report, diag: Diagnostic) -> tuple[int, str] | None:
     """(line number, text) of the shader source line a diagnostic points into."""
     if diag.inner is None or report.source is None:
         return None
-    for op in report.source.ops:
+    ops = report.source.ops
+    for op in ops:
+        # Pointers are relative to each op's attributes: in a file of several ops (a model,
+        # a list) the op is the one that places the diagnostic where it is.
+        if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
+            continue
         value = resolve_pointer(op.attributes, diag.pointer[len(op.base):]) \
             if diag.pointer.startswith(op.base) else None
         if isinstance(value, str) and "\n" in value:  # one-line values read fine in place
