@@ -485,6 +485,7 @@ class _Check:
                     f"member {index} is {member.name!r}",
                     hint=f"did you mean {member.name!r}?", severity=Severity.WARNING))
             if member is None:
+                offset += size  # padding (or an unknown name): it still takes its bytes
                 continue
             if member.size != size:
                 self.out.append(PUSH_CONSTANT_MISMATCH.at(

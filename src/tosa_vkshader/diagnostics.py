@@ -140,6 +140,7 @@ GROUPS = {
     "3": "Shader code and compilation",
     "4": "SPIR-V and cross-check",
     "5": "Model context (MLIR / TOSA)",
+    "6": "Code generation and repair",
     "9": "Tool and environment",
 }
 

@@ -1,0 +1,214 @@
+"""Mechanical repairs of attribute files: what ``tosa-vkshader fix`` does.
+
+A repair is mechanical when there is exactly one way to make it: a near-miss key whose
+corrected name the key grammar knows and that is not taken, a ``_type`` in the wrong
+case, a missing ``_type`` that the descriptor type determines, the canonical key order,
+and (asked for) GLSL/HLSL replaced by the SPIR-V it compiles to. Anything else is left
+to the user: a file with an ambiguous repair is not changed at all, so that it is never
+half repaired.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import registry
+from ..compile import CompileOptions, CompileRequest, compile_many
+from ..config import Options
+from ..diagnostics import Diagnostic, Severity, pointer_join
+from ..keys import KeyKind, classify, resource_key
+from ..rules.resources import KIND_OF_DESCRIPTOR, RESOURCE_KINDS
+from ..sources.jsontext import JsonDocument, parse_json
+from .order import canonical_order
+from .rules import FIX_AMBIGUOUS, FIX_EMBED_FAILED, FIX_UNREADABLE
+
+
+@dataclass
+class FixResult:
+    """One file's repairs. ``fixed`` is the new text, or None when the file must stay as
+    it is (unreadable, or a repair is ambiguous)."""
+
+    path: str | None
+    original: str
+    fixed: str | None
+    changes: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed is not None and self.fixed != self.original
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    def diff(self) -> str:
+        """A unified diff from the original to the fixed text ("" when unchanged)."""
+        if not self.changed or self.fixed is None:
+            return ""
+        name = self.path or "<input>"
+        return "".join(difflib.unified_diff(
+            self.original.splitlines(keepends=True), self.fixed.splitlines(keepends=True),
+            fromfile=f"a/{name}", tofile=f"b/{name}"))
+
+
+@dataclass
+class _Repair:
+    base: str
+    document: JsonDocument | None
+    changes: list[str] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+    def problem(self, diagnostic: Diagnostic) -> None:
+        if self.document is not None and diagnostic.location is None:
+            diagnostic = diagnostic.located(self.document.locate(
+                diagnostic.pointer, on_key=diagnostic.on_key, inner=diagnostic.inner))
+        self.problems.append(diagnostic)
+
+
+def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = False,
+             options: Options | None = None) -> FixResult:
+    """Repair one attribute file's text (an attribute object, or an op object whose
+    ``implementation_attrs`` is an object)."""
+    options = options or Options()
+    original = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    document, problems = parse_json(data, path, max_bytes=options.max_file_size,
+                                    max_depth=options.max_depth)
+    result = FixResult(path, original, None)
+    if document is None or not isinstance(document.value, dict):
+        result.diagnostics.extend(problems)
+        what = "it is not valid JSON" if document is None else "it is not a JSON object"
+        result.diagnostics.append(FIX_UNREADABLE.at(
+            "", f"{path or '<input>'}: nothing fixed: {what}").located(
+            document.locate("") if document else None))
+        return result
+    if problems:  # duplicate keys: which value is meant is not mechanical
+        result.diagnostics.extend(problems)
+        result.diagnostics.append(FIX_AMBIGUOUS.at(
+            "", f"{path or '<input>'}: nothing fixed: the file has duplicate keys, and which "
+                "value is meant is not a mechanical decision",
+            hint="remove the duplicates by hand, then run fix again").located(
+            document.locate("")))
+        return result
+    value = document.value
+    base = ""
+    if isinstance(value.get("implementation_attrs"), dict) and "domain_name" in value:
+        base = "/implementation_attrs"
+    repair = _Repair(base, document)
+    attrs = value["implementation_attrs"] if base else value
+    fixed = fix_attributes(attrs, repair, embed_spirv=embed_spirv, options=options)
+    result.changes, result.diagnostics = repair.changes, repair.problems
+    if fixed is None:
+        return result
+    if base:
+        fixed = {**value, "implementation_attrs": fixed}
+    if not result.changes:
+        result.fixed = original
+        return result
+    result.fixed = json.dumps(fixed, indent=2, ensure_ascii=False) + "\n"
+    return result
+
+
+def fix_attributes(attrs: dict[str, Any], repair: _Repair | None = None, *,
+                   embed_spirv: bool = False, options: Options | None = None
+                   ) -> dict[str, Any] | None:
+    """The repaired object (keys in canonical order), or None when a repair is ambiguous
+    or embedding failed; what was done and what was wrong are recorded in ``repair``."""
+    repair = repair or _Repair("", None)
+    renamed = _rename_keys(attrs, repair)
+    if renamed is None:
+        return None
+    _type_case(renamed, repair)
+    _missing_types(renamed, repair)
+    if embed_spirv and not _embed(renamed, repair, options or Options()):
+        return None
+    ordered = canonical_order(renamed)
+    if list(ordered) != list(renamed):
+        repair.changes.append("keys put in canonical order")
+    return ordered
+
+
+def _rename_keys(attrs: dict[str, Any], repair: _Repair) -> dict[str, Any] | None:
+    targets: dict[str, str] = {}
+    ambiguous = False
+    for key in attrs:
+        info = classify(key)
+        if info.kind is not KeyKind.NEAR_MISS:
+            continue
+        pointer = pointer_join(repair.base, key)
+        target = info.suggestion
+        if target is None:
+            repair.problem(FIX_AMBIGUOUS.at(
+                pointer, f"`{key}`: {info.explanation}; there is no single key to rename it "
+                         "to", hint="rename or remove it by hand", on_key=True))
+            ambiguous = True
+        elif target in attrs or target in targets.values():
+            other = target if target in attrs else next(k for k, t in targets.items()
+                                                        if t == target)
+            repair.problem(FIX_AMBIGUOUS.at(
+                pointer, f"`{key}` would become `{target}`, but `{other}` is already there",
+                hint=f"decide by hand which value of `{target}` is right", on_key=True))
+            ambiguous = True
+        else:
+            targets[key] = target
+    if ambiguous:
+        return None
+    for key, target in targets.items():
+        repair.changes.append(f"renamed `{key}` to `{target}`")
+    return {targets.get(key, key): value for key, value in attrs.items()}
+
+
+def _type_case(attrs: dict[str, Any], repair: _Repair) -> None:
+    for key, value in list(attrs.items()):
+        info = classify(key)
+        if info.kind is not KeyKind.RESOURCE or info.field != "type" or \
+                not isinstance(value, str):
+            continue
+        canonical = RESOURCE_KINDS.get(value.strip().lower())
+        if canonical is not None and canonical != value:
+            attrs[key] = canonical
+            repair.changes.append(f"`{key}`: {value!r} written {canonical!r}")
+
+
+def _missing_types(attrs: dict[str, Any], repair: _Repair) -> None:
+    for key, value in list(attrs.items()):
+        info = classify(key)
+        if info.kind is not KeyKind.RESOURCE or info.field != "vkdescriptortype" or \
+                not isinstance(value, str):
+            continue
+        assert info.direction is not None and info.index is not None
+        type_key = resource_key(info.direction, info.index, "type")
+        descriptor = registry.canonical_descriptor_type(value)
+        kind = KIND_OF_DESCRIPTOR.get(descriptor) if descriptor else None
+        if kind is not None and type_key not in attrs:
+            attrs[type_key] = kind
+            repair.changes.append(f"added `{type_key}`: {kind!r} (from {descriptor})")
+
+
+def _embed(attrs: dict[str, Any], repair: _Repair, options: Options) -> bool:
+    language, code = attrs.get("shader_language"), attrs.get("shader_code")
+    if language not in ("GLSL", "HLSL") or not isinstance(code, str):
+        return True
+    entry = attrs.get("entry_point")
+    request = CompileRequest(code, language, entry_point=entry if isinstance(entry, str) and
+                             entry else "main",
+                             code_pointer=pointer_join(repair.base, "shader_code"),
+                             entry_pointer=pointer_join(repair.base, "entry_point"))
+    result = compile_many([request], CompileOptions.from_options(options))[0]
+    if result.spirv is None:
+        for diagnostic in result.diagnostics:
+            repair.problem(diagnostic)
+        repair.problem(FIX_EMBED_FAILED.at(
+            pointer_join(repair.base, "shader_code"),
+            f"the {language} shader does not compile, so there is no SPIR-V to embed; the "
+            "file is left as it is", hint="fix the shader errors above first"))
+        return False
+    attrs["shader_language"] = "SPIR-V"
+    attrs["shader_code"] = base64.b64encode(result.spirv).decode("ascii")
+    repair.changes.append(f"embedded the {language} shader as {len(result.spirv)} bytes of "
+                          "SPIR-V")
+    return True

@@ -1,0 +1,145 @@
+"""Which VkFormat a shader binding implies, when the shader says enough to know.
+
+The rules (documented in the README, section "Code generation"):
+
+* storage images and texel buffers with a declared image format (``rgba8``, ``r32f``,
+  HLSL ``Buffer<float4>``) -> the VkFormat with that SPIR-V image format;
+* tensors -> the single-component format of the element type (int8 -> R8_SINT,
+  float16 -> R16_SFLOAT, bool -> R8_BOOL_ARM);
+* buffers -> the format of one element of the runtime array that ends the block (or of
+  the block's only member): a scalar gives R<bits>_<class>, a vector of N scalars the
+  N-component format (vec4 -> R32G32B32A32_SFLOAT), provided the array stride equals
+  the vector's size (a std430 vec3 is padded to 16 bytes: no format describes that);
+  a struct or matrix whose leaves are all one scalar type gives that scalar's format;
+* anything else (sampled images and uniform texel buffers of Unknown format, structs with
+  mixed member types, bool buffers) -> None: the caller asks for ``--format-of``.
+"""
+
+from __future__ import annotations
+
+from ..spirv.grammar import enum_value
+from ..spirv.module import Module, Type
+from ..spirv.records import DescriptorBinding
+
+_NUMERIC = {"int": "SINT", "uint": "UINT", "float": "SFLOAT"}
+_CHANNELS = "RGBA"
+_ARRAY_STRIDE = enum_value("Decoration", "ArrayStride")
+
+
+def scalar_format(scalar: str | None, components: int = 1, *, tensor: bool = False
+                  ) -> str | None:
+    """``float32`` -> VK_FORMAT_R32_SFLOAT; ``int8`` x 4 -> VK_FORMAT_R8G8B8A8_SINT."""
+    if scalar is None or not 1 <= components <= 4:
+        return None
+    if scalar == "bool":
+        return "VK_FORMAT_R8_BOOL_ARM" if tensor and components == 1 else None
+    for prefix in ("uint", "int", "float"):
+        if scalar.startswith(prefix) and scalar[len(prefix):].isdigit():
+            bits = scalar[len(prefix):]
+            channels = "".join(f"{c}{bits}" for c in _CHANNELS[:components])
+            return f"VK_FORMAT_{channels}_{_NUMERIC[prefix]}"
+    return None
+
+
+class _Layout:
+    def __init__(self, module: Module) -> None:
+        self.m = module
+
+    def type(self, type_id: int) -> Type | None:
+        return self.m.types.get(type_id)
+
+    def scalar(self, t: Type) -> str | None:
+        if t.kind == "int":
+            return f"{'int' if t.signed else 'uint'}{t.width}"
+        if t.kind == "float":
+            return f"float{t.width}"
+        if t.kind == "bool":
+            return "bool"
+        return None
+
+    def leaves(self, type_id: int) -> set[str]:
+        found: set[str] = set()
+        seen: set[int] = set()
+        todo = [type_id]
+        while todo:
+            current = todo.pop()
+            t = self.type(current)
+            if t is None or current in seen:
+                continue
+            seen.add(current)
+            scalar = self.scalar(t)
+            if scalar is not None:
+                found.add(scalar)
+            elif t.kind in ("vector", "matrix", "array", "runtime_array"):
+                todo.append(t.element)
+            elif t.kind == "struct":
+                todo.extend(t.members)
+            else:
+                found.add(t.kind)  # a pointer or handle: no format describes it
+        return found
+
+    def element(self, element_id: int, stride: int | None) -> str | None:
+        t = self.type(element_id)
+        if t is None:
+            return None
+        scalar = self.scalar(t)
+        if scalar is not None:
+            return scalar_format(scalar)
+        if t.kind == "vector":
+            component = self.type(t.element)
+            scalar = self.scalar(component) if component is not None else None
+            if scalar is None or scalar == "bool":
+                return None
+            size = t.count * (component.width // 8 if component else 0)
+            if stride is not None and stride != size:
+                return None  # padded (std430 vec3): no VkFormat has that layout
+            return scalar_format(scalar, t.count)
+        if t.kind in ("array", "runtime_array"):
+            return self.element(t.element, None)
+        leaves = self.leaves(element_id)
+        if len(leaves) == 1:
+            return scalar_format(leaves.pop())
+        return None
+
+    def buffer(self, variable_id: int) -> str | None:
+        var = self.m.variables.get(variable_id)
+        pointer = self.type(var.type_id) if var else None
+        block = self.type(pointer.element) if pointer and pointer.kind == "pointer" else None
+        while block is not None and block.kind in ("array", "runtime_array"):
+            block = self.type(block.element)  # an array of buffers: one buffer's format
+        if block is None or block.kind != "struct" or not block.members:
+            return None
+        last = self.type(block.members[-1])
+        if last is not None and last.kind == "runtime_array":
+            stride = self.m.decoration(last.id, _ARRAY_STRIDE)
+            return self.element(last.element, stride[0] if stride else None)
+        if len(block.members) == 1:
+            only = self.type(block.members[0])
+            if only is not None and only.kind == "array":
+                stride = self.m.decoration(only.id, _ARRAY_STRIDE)
+                return self.element(only.element, stride[0] if stride else None)
+            return self.element(block.members[0], None)
+        leaves = self.leaves(block.id)
+        return scalar_format(leaves.pop()) if len(leaves) == 1 else None
+
+
+def inferred_format(module: Module, binding: DescriptorBinding) -> str | None:
+    """The VkFormat ``binding`` implies, or None when the shader does not say."""
+    if binding.image_format not in (None, "Unknown"):
+        return binding.vk_format
+    if binding.resource == "tensor":
+        return scalar_format(binding.element_type, tensor=True)
+    if binding.resource == "buffer":
+        return _Layout(module).buffer(binding.variable_id)
+    return None
+
+
+def fixed_format(binding: DescriptorBinding) -> str | None:
+    """A format the shader fixes, which ``--format-of`` may not contradict: the image
+    format of a storage image or texel buffer, or a tensor's element format."""
+    if binding.image_format not in (None, "Unknown") and binding.descriptor_type in (
+            "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER"):
+        return binding.vk_format
+    if binding.resource == "tensor":
+        return scalar_format(binding.element_type, tensor=True)
+    return None

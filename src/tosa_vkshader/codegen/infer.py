@@ -1,0 +1,351 @@
+"""Shader -> attribute object: what ``tosa-vkshader new`` and ``op_from_shader`` do.
+
+Inputs are the bindings the entry point uses and only reads (or merely queries), outputs
+the ones it writes; each direction is numbered in (set, binding) order. Descriptor types
+come from reflection, ``_type`` from the descriptor type, formats from
+:mod:`.formats` or from ``--format-of``; nothing is guessed: what the shader does not
+say is a diagnostic asking for it.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .. import registry
+from ..config import Options
+from ..diagnostics import Diagnostic, Location, Severity
+from ..model import Attributes, PushConstants, Resource
+from ..rules.resources import KIND_OF_DESCRIPTOR
+from ..spirv import Reflection, read_module, reflect
+from ..spirv.grammar import enum_value
+from ..spirv.module import Module
+from ..spirv.records import DescriptorBinding, PushConstantBlock
+from .formats import fixed_format, inferred_format
+from .rules import (
+    AMBIGUOUS_ENTRY,
+    DESCRIPTOR_ARRAY,
+    EMBED_UNAVAILABLE,
+    FORMAT_NOT_INFERRED,
+    FORMAT_OF_CONFLICT,
+    FORMAT_OF_UNKNOWN,
+    NO_COMPUTE_ENTRY,
+    PUSH_CONSTANT_PADDING,
+    SPECIALIZABLE_LOCAL_SIZE,
+    UNBINDABLE,
+    UNUSED_BINDING,
+    WORKGROUP_CONTRADICTS,
+    WORKGROUP_UNKNOWN,
+)
+from .shader import Shader, compile_shader, hlsl_entry_point
+
+Embed = Literal["source", "spirv"]
+_GL_COMPUTE = enum_value("ExecutionModel", "GLCompute")
+# Descriptors that hold no tensor: the attribute format has no way to describe them.
+_NOT_A_TENSOR = {
+    "VK_DESCRIPTOR_TYPE_SAMPLER": "a standalone sampler holds no tensor data; combine it "
+                                  "with its image (sampler2D, COMBINED_IMAGE_SAMPLER)",
+    "VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR": "an acceleration structure holds no "
+                                                     "tensor data",
+    "VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT": "input attachments exist only in fragment "
+                                           "shaders",
+}
+_SET_BINDING = re.compile(r"^(\d+):(\d+)$")
+
+
+@dataclass
+class Generated:
+    """The outcome of generating attributes: the object (None on any error) and every
+    diagnostic, errors and notes alike."""
+
+    attributes: Attributes | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    reflection: Reflection | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.attributes is not None
+
+
+@dataclass
+class _Run:
+    shader: Shader
+    options: Options
+    where: Location
+    out: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        self.out.append(diagnostic if diagnostic.location else diagnostic.located(self.where))
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.out)
+
+
+def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | None = None,
+             format_of: Sequence[tuple[str, str]] | Mapping[str, str] = (),
+             workgroup_sizes: Sequence[int] | None = None,
+             options: Options | None = None) -> Generated:
+    """Build and check the attribute object for ``shader``."""
+    options = options or Options()
+    run = _Run(shader, options, Location(shader.path, 1, 1) if shader.path else None)
+    run.out.extend(shader.diagnostics)
+    if run.failed:
+        return Generated(None, run.out)
+    embed = embed or ("spirv" if shader.language == "SPIR-V" else "source")
+    if embed == "source" and shader.source is None:
+        run.add(EMBED_UNAVAILABLE.at("", "a SPIR-V module has no source to embed",
+                                     hint="use --embed spirv"))
+        return Generated(None, run.out)
+    wanted = entry_point
+    if wanted is None and shader.language == "HLSL" and shader.source is not None:
+        wanted = hlsl_entry_point(shader.source)
+    if wanted is None and shader.language in ("GLSL", "HLSL"):
+        wanted = "main"
+    compile_shader(shader, wanted or "main", options)
+    run.out.extend(d for d in shader.diagnostics if d not in run.out)
+    if run.failed or shader.spirv is None:
+        return Generated(None, run.out)
+    module, read_problems = read_module(shader.spirv, "/shader_code")
+    for problem in read_problems:
+        run.add(problem)
+    if module is None or run.failed:
+        return Generated(None, run.out)
+    name = _entry_point(run, module, wanted)
+    if name is None:
+        return Generated(None, run.out)
+    reflection = reflect(module, name)
+    sizes = _workgroup(run, reflection, workgroup_sizes)
+    resources = _resources(run, module, reflection, _format_overrides(run, reflection,
+                                                                     format_of))
+    push = _push_constants(run, reflection.push_constants)
+    if run.failed or sizes is None or resources is None:
+        return Generated(None, run.out, reflection)
+    if embed == "spirv":
+        language, code = "SPIR-V", base64.b64encode(shader.spirv).decode("ascii")
+    else:
+        language, code = shader.language, shader.source
+    inputs, outputs = resources
+    attributes = Attributes(
+        entry_point=name, workgroup_sizes=sizes, shader_language=language, shader_code=code,
+        push_constants=PushConstants.parse(push) if push else None,
+        inputs=[_resource("input", i, b, f) for i, (b, f) in enumerate(inputs)],
+        outputs=[_resource("output", i, b, f) for i, (b, f) in enumerate(outputs)])
+    # What is written must pass the checker: the same pipeline as `check`.
+    from ..api import validate
+
+    report = validate(attributes.to_attrs(), options)
+    run.out.extend(report.diagnostics)
+    return Generated(None if run.failed else attributes, run.out, reflection)
+
+
+def _resource(direction: str, index: int, b: DescriptorBinding, fmt: str) -> Resource:
+    return Resource(direction=direction, index=index, binding=b.binding, descriptorset=b.set,
+                    vkdescriptortype=b.descriptor_type, vkformat=fmt,
+                    type=KIND_OF_DESCRIPTOR.get(b.descriptor_type))
+
+
+# -- entry point -------------------------------------------------------------------------
+
+def _entry_point(run: _Run, module: Module, wanted: str | None) -> str | None:
+    compute = [e.name for e in module.entry_points if e.execution_model == _GL_COMPUTE]
+    listing = ", ".join(f"{e.name!r}" for e in module.entry_points) or "none"
+    if wanted is not None:
+        if wanted in compute:
+            return wanted
+        named = module.entry_point(wanted)
+        problem = (f"entry point {wanted!r} is not a GLCompute entry point" if named else
+                   f"the module has no entry point {wanted!r}")
+        run.add(NO_COMPUTE_ENTRY.at("", f"{problem}; its entry points: {listing}",
+                                    hint=f"use --entry-point {compute[0]}" if compute
+                                    else "give a compute shader"))
+        return None
+    if not compute:
+        run.add(NO_COMPUTE_ENTRY.at("", f"the module has no GLCompute entry point; its entry "
+                                        f"points: {listing}", hint="give a compute shader"))
+        return None
+    if len(compute) > 1:
+        run.add(AMBIGUOUS_ENTRY.at("", "the module has several compute entry points: "
+                                       + ", ".join(map(repr, compute)),
+                                   hint=f"choose one with --entry-point {compute[0]}"))
+        return None
+    return compute[0]
+
+
+# -- workgroup size ----------------------------------------------------------------------
+
+def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None
+               ) -> tuple[int, int, int] | None:
+    flag = tuple(given) if given is not None else None
+    if flag is not None and (len(flag) != 3 or any(type(v) is not int or v < 1 for v in flag)):
+        run.add(WORKGROUP_UNKNOWN.at("", f"--workgroup-sizes {list(flag)} is not three "
+                                         "integers >= 1"))
+        return None
+    local = r.local_size
+    known = local is not None and None not in local.values
+    if run.options.workgroup_semantics == "dispatch":
+        if flag is None:
+            shown = f" (its local size is {list(local.values)})" if known and local else ""
+            run.add(WORKGROUP_UNKNOWN.at(
+                "", "under workgroup-semantics = \"dispatch\" workgroup_sizes is the number "
+                    f"of workgroups, which the shader does not state{shown}",
+                hint="give it with --workgroup-sizes X,Y,Z, or use workgroup-semantics = "
+                     "\"local-size\""))
+            return None
+        return flag  # type: ignore[return-value]
+    if not known or local is None:
+        if flag is not None:
+            return flag  # type: ignore[return-value]
+        run.add(WORKGROUP_UNKNOWN.at("", "the shader's local size is not a constant",
+                                     hint="give it with --workgroup-sizes X,Y,Z"))
+        return None
+    values = tuple(local.values)
+    if flag is not None and flag != values:
+        run.add(WORKGROUP_CONTRADICTS.at(
+            "", f"--workgroup-sizes {list(flag)} differs from the shader's local size "
+                f"{local.describe()}; workgroup-semantics = \"local-size\" reads "
+                "workgroup_sizes as the local size",
+            hint=f"drop --workgroup-sizes (it is {list(values)}), or use "
+                 "--workgroup-semantics dispatch if you mean the number of workgroups"))
+        return None
+    if local.specializable:
+        run.add(SPECIALIZABLE_LOCAL_SIZE.at(
+            "", f"the local size is {local.describe()}: workgroup_sizes is "
+                f"{list(values)}, what the pipeline gets without specialization"))
+    return values  # type: ignore[return-value]
+
+
+# -- resources ---------------------------------------------------------------------------
+
+def _format_overrides(run: _Run, r: Reflection,
+                      format_of: Sequence[tuple[str, str]] | Mapping[str, str]
+                      ) -> dict[tuple[int, int], str]:
+    pairs = list(format_of.items()) if isinstance(format_of, Mapping) else list(format_of)
+    chosen: dict[tuple[int, int], tuple[str, str]] = {}
+    for key, value in pairs:
+        fmt = _format_name(value)
+        if fmt is None:
+            close = registry.closest(value, registry.format_names(), cutoff=0.8)
+            run.add(FORMAT_OF_UNKNOWN.at("", f"--format-of {key}={value}: {value!r} is not a "
+                                             "VkFormat",
+                                         hint=f"did you mean {close}?" if close else None))
+            continue
+        matches = _bindings_for(key, r.bindings)
+        if len(matches) != 1:
+            listing = ", ".join(f"{b.name} (set {b.set}, binding {b.binding})"
+                                for b in (matches or r.bindings)) or "none"
+            problem = "names several bindings" if matches else "names no binding"
+            run.add(FORMAT_OF_UNKNOWN.at(
+                "", f"--format-of {key}={value} {problem}; "
+                    f"{'candidates' if matches else 'the bindings are'}: {listing}",
+                hint="use SET:BINDING" if matches else None))
+            continue
+        b = matches[0]
+        slot = (b.set, b.binding)
+        earlier = chosen.get(slot)
+        if earlier is not None and earlier[1] != fmt:
+            run.add(FORMAT_OF_CONFLICT.at(
+                "", f"--format-of gives {b.name} (set {b.set}, binding {b.binding}) two "
+                    f"formats: {earlier[0]}={earlier[1]} and {key}={fmt}",
+                hint="give each binding one format"))
+            continue
+        fixed = fixed_format(b)
+        if fixed is not None and fixed != fmt:
+            what = (f"declares image format {b.image_format}" if b.image_format
+                    not in (None, "Unknown") else f"is a tensor of {b.element_type}")
+            run.add(FORMAT_OF_CONFLICT.at(
+                "", f"--format-of {key}={fmt}: the shader's {b.name} {what}, which is "
+                    f"{fixed}", hint=f"drop --format-of {key}, or use {fixed}"))
+            continue
+        chosen[slot] = (key, fmt)
+    return {slot: fmt for slot, (_key, fmt) in chosen.items()}
+
+
+def _format_name(value: str) -> str | None:
+    text = value.strip()
+    return registry.canonical_format(text) or registry.canonical_format(
+        "VK_FORMAT_" + text.upper())
+
+
+def _bindings_for(key: str, bindings: Sequence[DescriptorBinding]) -> list[DescriptorBinding]:
+    key = key.strip()
+    match = _SET_BINDING.match(key)
+    if match:
+        wanted = (int(match[1]), int(match[2]))
+        return [b for b in bindings if (b.set, b.binding) == wanted]
+    if key.isdigit():
+        return [b for b in bindings if b.binding == int(key)]
+    return [b for b in bindings if key in (b.name, b.type_name)]
+
+
+def _resources(run: _Run, module: Module, r: Reflection,
+               overrides: dict[tuple[int, int], str]):
+    inputs: list[tuple[DescriptorBinding, str]] = []
+    outputs: list[tuple[DescriptorBinding, str]] = []
+    seen: dict[tuple[int, int], DescriptorBinding] = {}
+    complete = True
+    for b in r.bindings:  # sorted by (set, binding)
+        where = f"{b.name} (set {b.set}, binding {b.binding}, {b.descriptor_type})"
+        if not b.used:
+            run.add(UNUSED_BINDING.at("", f"{where} is not used by entry point "
+                                          f"{r.entry_point!r}; it is left out"))
+            continue
+        if b.descriptor_type in _NOT_A_TENSOR:
+            run.add(UNBINDABLE.at("", f"{where}: {_NOT_A_TENSOR[b.descriptor_type]}; the "
+                                      "attributes cannot describe it as an input or output"))
+            complete = False
+            continue
+        if (b.set, b.binding) in seen:
+            run.add(UNBINDABLE.at("", f"{where} shares its binding with "
+                                      f"{seen[(b.set, b.binding)].name}; one input/output "
+                                      "cannot be two variables",
+                                  hint="give each variable its own binding"))
+            complete = False
+            continue
+        seen[(b.set, b.binding)] = b
+        if b.count != 1:
+            size = "a runtime-sized array" if b.count == 0 else f"an array of {b.count}"
+            run.add(DESCRIPTOR_ARRAY.at("", f"{where} is {size} descriptors; it is described "
+                                            "as one input/output, so one tensor backs it"))
+        fmt = overrides.get((b.set, b.binding)) or inferred_format(module, b)
+        if fmt is None:
+            run.add(FORMAT_NOT_INFERRED.at("", f"cannot tell the VkFormat of {where}"
+                                               f"{_why_unknown(b)}",
+                                           hint=f"give it with --format-of {b.name}="
+                                                "VK_FORMAT_..."))
+            complete = False
+            continue
+        (outputs if b.access in ("write", "read-write") else inputs).append((b, fmt))
+    return (inputs, outputs) if complete else None
+
+
+def _why_unknown(b: DescriptorBinding) -> str:
+    if b.image_format == "Unknown":
+        return ": its image format is Unknown (sampled images declare none)"
+    if b.resource == "buffer":
+        return ": its elements are not one scalar or vector type"
+    return ""
+
+
+# -- push constants ----------------------------------------------------------------------
+
+def _push_constants(run: _Run, block: PushConstantBlock | None) -> str | None:
+    if block is None or not block.used:
+        return None
+    parts: list[str] = []
+    offset = 0
+    gaps = []
+    for member in sorted(block.members, key=lambda m: m.offset):
+        if member.offset > offset:
+            parts.append(f"pad_{offset}: {member.offset - offset}")
+            gaps.append(f"{member.offset - offset} bytes before {member.name}")
+        parts.append(f"{member.name}: {member.size}")
+        offset = member.offset + member.size
+    if gaps:
+        run.add(PUSH_CONSTANT_PADDING.at("", f"the push-constant block {block.name!r} has "
+                                             f"gaps ({', '.join(gaps)}); padding entries "
+                                             "keep the offsets"))
+    return ", ".join(parts)

@@ -1,0 +1,140 @@
+"""A Vulkan shader custom op: typed attributes plus a name, rendered on demand."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..config import Options
+from ..diagnostics import Diagnostic, Severity
+from ..model import Attributes
+from .infer import Embed, generate
+from .rules import ATTRIBUTES_INVALID
+from .shader import Language, Shader, read_shader
+
+VULKAN_DOMAIN = "com.arm.VulkanCustomShader"
+
+
+class CodegenError(ValueError):
+    """Raised by the Python API when an op cannot be built or rendered; ``diagnostics``
+    says why (the same diagnostics the command line prints)."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        first = errors[0] if errors else (self.diagnostics[0] if self.diagnostics else None)
+        summary = f"{first.code}: {first.message}" if first else "code generation failed"
+        more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
+        super().__init__(summary + more)
+
+
+@dataclass(frozen=True)
+class CustomOp:
+    """A ``tosa.custom`` op in the ``com.arm.VulkanCustomShader`` domain.
+
+    ``attributes`` have passed ``check``; ``notes`` holds the warnings and notes that
+    building the op produced (an unused binding left out, a specializable local size).
+    """
+
+    attributes: Attributes
+    name: str
+    notes: tuple[Diagnostic, ...] = ()
+
+    domain_name = VULKAN_DOMAIN
+
+    @classmethod
+    def from_attributes(cls, attributes: Attributes | Mapping[str, Any] | str, name: str, *,
+                        options: Options | None = None) -> CustomOp:
+        """An op from attributes (a model, a flat dict or JSON text), after ``check``.
+
+        Raises :class:`CodegenError` when the attributes have errors.
+        """
+        from ..api import validate
+
+        if isinstance(attributes, Attributes):
+            flat: Any = attributes.to_attrs()
+        elif isinstance(attributes, str):
+            flat = attributes
+        else:
+            flat = dict(attributes)
+        report = validate(flat, options or Options())
+        if not report.ok:
+            raise CodegenError([*report.diagnostics, ATTRIBUTES_INVALID.at(
+                "", f"the attributes of {name!r} have {len(report.errors)} error(s); an op is "
+                    "only built from attributes that pass check")])
+        model = report.attributes
+        assert model is not None
+        return cls(model, name, tuple(report.diagnostics))
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        """The flat attribute object, keys in canonical order."""
+        return self.attributes.to_attrs()
+
+    @property
+    def implementation_attrs(self) -> str:
+        """The attribute object as the JSON text that goes into ``implementation_attrs``."""
+        return json.dumps(self.attrs, ensure_ascii=False)
+
+    def to_op_object(self, operands: Sequence[str] | None = None,
+                     results: Sequence[str] | None = None) -> dict[str, Any]:
+        """The op-level JSON object (types are included when given)."""
+        obj: dict[str, Any] = {"domain_name": self.domain_name, "operator_name": self.name}
+        if operands is not None:
+            obj["inputs"] = list(operands)
+        if results is not None:
+            obj["outputs"] = list(results)
+        obj["implementation_attrs"] = self.attrs
+        return obj
+
+    def to_mlir(self, operands: Sequence[str], results: Sequence[str], *,
+                function: str = "main", options: Options | None = None) -> str:
+        """A module with one ``func.func`` holding this op, ``tosa-opt`` readable.
+
+        ``operands``/``results`` are MLIR tensor types (``"tensor<1x16x16x4xi8>"``); they
+        are checked against the resources first (:class:`CodegenError` on a mismatch).
+        """
+        from .emit import render_mlir
+
+        return render_mlir(self, operands, results, function=function, options=options)
+
+    def to_tosa_bytes(self, operands: Sequence[str], results: Sequence[str], *,
+                      options: Options | None = None) -> bytes:
+        """The op as a TOSA flatbuffer (a graph with one region, block and operator)."""
+        from .emit import render_tosa
+
+        return render_tosa(self, operands, results, options=options)
+
+
+def op_from_shader(shader: str | os.PathLike[str] | bytes, *, name: str | None = None,
+                   language: Language | None = None, entry_point: str | None = None,
+                   embed: Embed | None = None,
+                   format_of: Sequence[tuple[str, str]] | Mapping[str, str] = (),
+                   workgroup_sizes: Sequence[int] | None = None,
+                   options: Options | None = None) -> CustomOp:
+    """Build an op from a compute shader: reflect it and infer its attributes.
+
+    ``shader`` is a path (``str`` or ``Path``; the language comes from the suffix unless
+    ``language`` is given), GLSL/HLSL source text (a ``str`` with ``language`` given), or
+    a SPIR-V module (``bytes``). ``format_of`` maps a binding (number, ``"set:binding"``
+    or variable name) to a VkFormat where the shader does not say. Raises
+    :class:`CodegenError` with diagnostics when the attributes cannot be made or do not
+    pass ``check``.
+    """
+    if isinstance(shader, bytes):
+        source = Shader("SPIR-V", spirv=shader)
+    elif isinstance(shader, str) and language in ("GLSL", "HLSL"):
+        source = Shader(language, source=shader)
+    else:
+        source = read_shader(shader, language)
+    generated = generate(source, entry_point=entry_point, embed=embed, format_of=format_of,
+                         workgroup_sizes=workgroup_sizes, options=options)
+    if generated.attributes is None:
+        raise CodegenError(generated.diagnostics)
+    if name is None:
+        name = Path(source.path).stem if source.path else generated.attributes.entry_point
+    return CustomOp(generated.attributes, name, tuple(generated.diagnostics))

@@ -1,0 +1,199 @@
+"""Problems found while generating attributes, ops or repairs (VKS600-VKS629).
+
+Code generation reports through the same diagnostics as the checker: these rules cover
+what only a generator can get wrong (what to infer from a shader, how to render an op,
+whether a repair is mechanical); everything about the result itself is reported by the
+checker's own rules, because every generated object goes through ``check`` before it is
+written.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Severity, rule
+
+NO_COMPUTE_ENTRY = rule(
+    "VKS600", "no-compute-entry-point", Severity.ERROR,
+    summary="The shader has no GLCompute entry point (or not the one asked for).",
+    why="A custom op's shader runs as a compute pipeline; attributes for a vertex or "
+        "fragment shader, or for an entry point the module does not export, could never "
+        "be dispatched.",
+    bad="tosa-vkshader new blur.frag.spv            # OpEntryPoint Fragment %main",
+    good="tosa-vkshader new blur.comp                 # OpEntryPoint GLCompute %main",
+)
+AMBIGUOUS_ENTRY = rule(
+    "VKS601", "ambiguous-entry-point", Severity.ERROR,
+    summary="The module has several compute entry points and none was chosen.",
+    why="Each entry point can declare different bindings and a different local size; "
+        "picking one silently would describe a shader the user may not mean.",
+    bad="tosa-vkshader new two_entry_points.spv",
+    good="tosa-vkshader new two_entry_points.spv --entry-point forward",
+)
+FORMAT_NOT_INFERRED = rule(
+    "VKS602", "format-not-inferred", Severity.ERROR,
+    summary="The VkFormat of a binding cannot be read from the shader; give it with "
+            "`--format-of`.",
+    why="Sampled images and uniform texel buffers declare no format (Unknown), and a "
+        "buffer of structs with mixed member types, or of padded vectors, has no single "
+        "element format. Guessing would write a plausible but wrong `vkformat`.",
+    bad="tosa-vkshader new sample.comp                # uniform sampler2D tex;",
+    good="tosa-vkshader new sample.comp --format-of tex=VK_FORMAT_R8G8B8A8_UNORM",
+)
+FORMAT_OF_CONFLICT = rule(
+    "VKS603", "format-of-conflict", Severity.ERROR,
+    summary="`--format-of` gives one binding two formats, or a format the shader "
+            "contradicts (a storage image's declared format, a tensor's element type).",
+    why="The attributes can hold one format per resource; a storage image's format "
+        "qualifier and a tensor's element type are fixed by the shader.",
+    bad="--format-of 0=VK_FORMAT_R32_SFLOAT --format-of src=VK_FORMAT_R8_SINT  # src is 0",
+    good="--format-of src=VK_FORMAT_R32_SFLOAT",
+)
+FORMAT_OF_UNKNOWN = rule(
+    "VKS604", "format-of-unmatched", Severity.ERROR,
+    summary="A `--format-of` key names no binding of the entry point, names several, or "
+            "its value is not a VkFormat.",
+    why="A format meant for one binding must not silently go nowhere (a typo in the "
+        "variable name) or to the wrong binding (binding 0 of two descriptor sets).",
+    bad="--format-of texture=VK_FORMAT_R8G8B8A8_UNORM    # the variable is `tex`",
+    good="--format-of tex=VK_FORMAT_R8G8B8A8_UNORM",
+)
+UNBINDABLE = rule(
+    "VKS605", "binding-not-describable", Severity.ERROR,
+    summary="The entry point uses a descriptor the attribute format cannot describe as an "
+            "input or output (a standalone sampler, an acceleration structure, an input "
+            "attachment, two variables on one binding).",
+    why="Every input/output carries one tensor's data; a sampler or an acceleration "
+        "structure has no VkFormat and no tensor behind it, so the converter could not "
+        "create it.",
+    bad="layout(binding = 1) uniform sampler smp;  // used with texture(sampler2D(img, smp))",
+    good="layout(binding = 0) uniform sampler2D img;  // combined image sampler",
+)
+DESCRIPTOR_ARRAY = rule(
+    "VKS606", "descriptor-array", Severity.WARNING,
+    summary="A binding is an array of descriptors; it is described as one input/output.",
+    why="The runtime binds one tensor per input or output, so only one element of the "
+        "array is backed by the op's operand; the shader must not read the others.",
+    bad="layout(binding = 0) buffer Parts { float v[]; } parts[4];",
+    good="layout(binding = 0) buffer Part0 { float v[]; } part0;  // one binding per tensor",
+)
+UNUSED_BINDING = rule(
+    "VKS607", "unused-binding-left-out", Severity.INFO,
+    summary="A binding the entry point never uses is left out of the attributes.",
+    why="Inputs and outputs are the op's operands and results; a declaration the entry "
+        "point does not use needs no tensor.",
+    bad="layout(binding = 2) buffer Spare { float s[]; };   // never used",
+    good="(no input_N/output_N for binding 2)",
+)
+WORKGROUP_UNKNOWN = rule(
+    "VKS608", "workgroup-sizes-unknown", Severity.ERROR,
+    summary="`workgroup_sizes` cannot be derived: under workgroup-semantics = \"dispatch\" "
+            "it is the number of workgroups, which no shader states; or the local size is "
+            "not a constant.",
+    why="The dispatch shape depends on the tensor shapes and how the shader tiles them; "
+        "writing the local size there would launch the wrong number of invocations.",
+    bad="tosa-vkshader new relu.comp --workgroup-semantics dispatch",
+    good="tosa-vkshader new relu.comp --workgroup-semantics dispatch --workgroup-sizes 16,16,1",
+)
+WORKGROUP_CONTRADICTS = rule(
+    "VKS609", "workgroup-sizes-contradict-shader", Severity.ERROR,
+    summary="`--workgroup-sizes` differs from the shader's local size under "
+            "workgroup-semantics = \"local-size\".",
+    why="Under the spec's reading workgroup_sizes is the local size, so it must equal the "
+        "shader's; `check` would reject the result (VKS420).",
+    bad="--workgroup-sizes 16,16,1   # layout(local_size_x = 8, local_size_y = 8) in;",
+    good="--workgroup-sizes 8,8,1",
+)
+SPECIALIZABLE_LOCAL_SIZE = rule(
+    "VKS610", "local-size-specializable", Severity.INFO,
+    summary="The local size comes from specialization constants; `workgroup_sizes` uses "
+            "the size the pipeline gets without specialization.",
+    why="The attribute format has no way to pass specialization constants, so the "
+        "pipeline runs with the defaults, which may not be the values in the source.",
+    bad="layout(local_size_x_id = 0) in;  layout(constant_id = 0) const int WG = 8;",
+    good="layout(local_size_x = 8) in;",
+)
+EMBED_UNAVAILABLE = rule(
+    "VKS611", "embed-source-unavailable", Severity.ERROR,
+    summary="`--embed source` was asked for a SPIR-V module, which has no source to embed.",
+    why="Only GLSL and HLSL files have source text; a .spv can only be embedded as base64 "
+        "SPIR-V.",
+    bad="tosa-vkshader new kernel.spv --embed source",
+    good="tosa-vkshader new kernel.spv --embed spirv",
+)
+PUSH_CONSTANT_PADDING = rule(
+    "VKS612", "push-constant-padding", Severity.INFO,
+    summary="The push-constant block has gaps between members; `push_constants` gets "
+            "padding entries so that every member keeps its offset.",
+    why="`push_constants` lists sizes, not offsets: a gap left out would shift every later "
+        "member (VKS422).",
+    bad='"push_constants": "scale: 4, offset: 16"   // offset is at byte 16',
+    good='"push_constants": "scale: 4, pad_4: 12, offset: 16"',
+)
+SHADER_UNREADABLE = rule(
+    "VKS613", "shader-file-unreadable", Severity.ERROR,
+    summary="The shader file cannot be read, or its kind (GLSL, HLSL, SPIR-V) is not known "
+            "from its suffix.",
+    why="`new` compiles .comp/.glsl (GLSL) and .hlsl (HLSL) files and reads .spv modules; "
+        "anything else would be guessed.",
+    bad="tosa-vkshader new shader.txt",
+    good="tosa-vkshader new shader.comp",
+)
+BAD_TENSOR_TYPE = rule(
+    "VKS615", "bad-tensor-type", Severity.ERROR,
+    summary="An `--operands`/`--results` entry is not a ranked or unranked MLIR tensor type "
+            "with a known element type.",
+    why="The op's operands and results become real MLIR types and .tosa tensors; "
+        "`tensor<1x16xi8` or `memref<4xf32>` cannot.",
+    bad="--operands 'tensor<1x16x16x4xint8>'",
+    good="--operands 'tensor<1x16x16x4xi8>'",
+)
+NOT_SERIALIZABLE = rule(
+    "VKS616", "type-not-serializable", Severity.ERROR,
+    summary="An operand or result type cannot be written to a .tosa file (a dynamic or "
+            "unranked shape, an element type TOSA has no DType for).",
+    why="TOSA flatbuffer tensors have static shapes and a fixed set of element types.",
+    bad="--operands 'tensor<?x16xf32>'    (emit tosa)",
+    good="--operands 'tensor<1x16xf32>'",
+)
+ATTRIBUTES_INVALID = rule(
+    "VKS617", "attributes-invalid-for-emit", Severity.ERROR,
+    summary="The attributes given to `emit` (or to the Python API) do not pass `check`.",
+    why="An op is only rendered from attributes that check clean; the checker's own "
+        "diagnostics say what is wrong.",
+    bad='{"entry_point": "main"}   // no workgroup_sizes',
+    good='{"entry_point": "main", "workgroup_sizes": [8, 8, 1], ...}',
+)
+TOSA_TOOLS_MISSING = rule(
+    "VKS618", "tosa-serializer-missing", Severity.ERROR,
+    summary="Writing a .tosa file needs `tosa_serializer` from tosa-tools, which is not "
+            "installed.",
+    why="The .tosa form is a flatbuffer written by the reference serializer; without it "
+        "only MLIR can be emitted.",
+    bad="tosa-vkshader emit tosa attrs.json ...   # tosa-tools missing",
+    good="pip install 'tosa-vkshader[tosa]'",
+)
+FIX_AMBIGUOUS = rule(
+    "VKS620", "fix-ambiguous", Severity.ERROR,
+    summary="A problem `fix` would repair has no single mechanical repair (a near-miss key "
+            "with no unambiguous target, or whose target key already exists); the file is "
+            "left untouched.",
+    why="A repair that guesses can turn one visible mistake into a silent one (two keys "
+        "merged, a value lost).",
+    bad='{"input_01_binding": 0, "input_1_binding": 1}',
+    good='{"input_1_binding": 1}   // decide by hand which value is right',
+)
+FIX_UNREADABLE = rule(
+    "VKS621", "fix-unreadable", Severity.ERROR,
+    summary="`fix` cannot read the file as one JSON attribute object; nothing is changed.",
+    why="Repairs are made on the parsed object and written back whole; a file that does "
+        "not parse cannot be rewritten without losing what is in it.",
+    bad='{"entry_point": "main",',
+    good='{"entry_point": "main"}',
+)
+FIX_EMBED_FAILED = rule(
+    "VKS622", "fix-embed-failed", Severity.ERROR,
+    summary="`fix --embed spirv` could not compile the shader; the file is left untouched.",
+    why="Embedding replaces the source by its SPIR-V: without a module there is nothing to "
+        "embed, and the source must stay.",
+    bad='"shader_language": "GLSL", "shader_code": "void main( {"',
+    good='"shader_language": "GLSL", "shader_code": "void main() {}"',
+)

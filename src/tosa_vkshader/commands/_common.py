@@ -1,0 +1,50 @@
+"""What the codegen commands share: options from pyproject.toml, printing diagnostics."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..api import Report
+from ..config import WORKGROUP_SEMANTICS, ConfigError, Options, load_options
+from ..diagnostics import Diagnostic, Severity
+from ..report.text import render_text
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workgroup-semantics", choices=WORKGROUP_SEMANTICS,
+                        help="how to read workgroup_sizes (default: from pyproject.toml, "
+                             "else local-size)")
+    parser.add_argument("--config", type=Path, metavar="PYPROJECT",
+                        help="read [tool.tosa-vkshader] from this file instead of the "
+                             "nearest pyproject.toml")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="compile shaders afresh instead of using the compile cache")
+
+
+def options_from(args: argparse.Namespace) -> Options | None:
+    """The options for a command, or None after printing why the config is unusable."""
+    try:
+        options = load_options(Path.cwd(), args.config)
+    except ConfigError as exc:
+        print_diagnostics(None, [exc.diagnostic], stream=sys.stderr)
+        return None
+    return options.with_overrides(workgroup_semantics=args.workgroup_semantics,
+                                  cache=False if args.no_cache else None)
+
+
+def print_diagnostics(path: str | None, diagnostics: list[Diagnostic], *,
+                      stream=None, summary: bool = False) -> None:
+    if not diagnostics:
+        return
+    text = render_text([Report(path, diagnostics)])
+    if not summary:
+        text = text.rsplit("\n\n", 1)[0] + "\n" if "\n\n" in text else text
+    (stream or sys.stderr).write(text)
+
+
+def has_errors(diagnostics: list[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)

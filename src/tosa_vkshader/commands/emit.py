@@ -1,0 +1,106 @@
+"""`tosa-vkshader emit mlir|tosa ATTRS`: a real `tosa.custom` op from an attribute file.
+
+ATTRS is a bare attribute object or an op object (its operator_name and types are used
+when the flags do not give them). The op is checked with its operand and result types
+first; on any error nothing is written.
+Exit 0: written; 1: the attributes or the types have errors; 2: usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..codegen import CodegenError, CustomOp
+from ..codegen.emit import split_types
+from ..fsutil import write_atomic
+from ._common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_config_arguments,
+    options_from,
+    print_diagnostics,
+)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "emit", help="write a tosa.custom op (MLIR or .tosa) from an attribute file",
+        description="Render a checked attribute file as a func.func holding a tosa.custom op "
+                    "(MLIR text that tosa-opt reads) or as a TOSA flatbuffer. Exit 0: "
+                    "written; 1: errors (nothing written); 2: usage.")
+    parser.add_argument("form", choices=("mlir", "tosa"))
+    parser.add_argument("attrs", metavar="ATTRS", help="an attribute or op-object JSON file")
+    parser.add_argument("--operands", metavar="TYPES",
+                        help="comma-separated operand types, e.g. 'tensor<1x16x16x4xi8>'")
+    parser.add_argument("--results", metavar="TYPES", help="comma-separated result types")
+    parser.add_argument("--name", metavar="OP", help="operator_name (default: the op "
+                        "object's, else the file's stem)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="where to write (default: stdout for MLIR; required for tosa)")
+    add_config_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def _load(path: Path) -> dict | None:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        print(f"tosa-vkshader emit: cannot read {path}: {exc}", file=sys.stderr)
+        return None
+    if not isinstance(value, dict):
+        print(f"tosa-vkshader emit: {path} does not hold a JSON object", file=sys.stderr)
+        return None
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    if options is None:
+        return EXIT_USAGE
+    if args.form == "tosa" and (not args.output or args.output == "-"):
+        print("tosa-vkshader emit: emit tosa needs -o FILE.tosa", file=sys.stderr)
+        return EXIT_USAGE
+    path = Path(args.attrs)
+    document = _load(path)
+    if document is None:
+        return EXIT_USAGE
+    attrs = document.get("implementation_attrs", document)
+    if isinstance(attrs, str):
+        try:
+            attrs = json.loads(attrs)
+        except json.JSONDecodeError as exc:
+            print(f"tosa-vkshader emit: {path}: implementation_attrs is not JSON: {exc}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    name = args.name or document.get("operator_name") or path.stem
+    operands = split_types(args.operands) if args.operands is not None else \
+        document.get("inputs")
+    results = split_types(args.results) if args.results is not None else \
+        document.get("outputs")
+    if operands is None or results is None:
+        print("tosa-vkshader emit: give --operands and --results (the op's tensor types)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        op = CustomOp.from_attributes(attrs, name, options=options)
+        if args.form == "mlir":
+            data = op.to_mlir(operands, results, options=options).encode("utf-8")
+        else:
+            data = op.to_tosa_bytes(operands, results, options=options)
+    except CodegenError as exc:
+        print_diagnostics(str(path), exc.diagnostics, summary=True)
+        return EXIT_ERRORS
+    if args.output and args.output != "-":
+        try:
+            write_atomic(args.output, data)
+        except OSError as exc:
+            print(f"tosa-vkshader: cannot write {args.output}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        sys.stdout.write(data.decode("utf-8"))
+    return EXIT_OK

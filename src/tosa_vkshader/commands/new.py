@@ -1,0 +1,103 @@
+"""`tosa-vkshader new SHADER`: write the attribute object for a compute shader.
+
+The shader is compiled if needed, reflected, and every binding the entry point uses
+becomes an input (only read) or an output (written). What the shader does not say (the
+format of a sampled image, the dispatch shape) is asked for, never guessed. The result
+is checked like any attribute file and written only when it has no errors.
+Exit 0: written; 1: problems in the shader or the flags; 2: usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..codegen import CodegenError, op_from_shader
+from ..fsutil import write_atomic
+from ._common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_config_arguments,
+    options_from,
+    print_diagnostics,
+)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "new", help="write the attributes for a compute shader (.comp/.glsl/.hlsl/.spv)",
+        description="Compile (if needed) and reflect a compute shader and write its complete "
+                    "attribute object, checked. Exit 0: written; 1: the shader or the flags "
+                    "have problems (nothing written); 2: usage.")
+    parser.add_argument("shader", metavar="SHADER", help="a .comp/.glsl, .hlsl or .spv file")
+    parser.add_argument("--name", metavar="OP",
+                        help="write an op object (domain_name, operator_name, "
+                             "implementation_attrs) named OP instead of bare attributes")
+    parser.add_argument("--embed", choices=("source", "spirv"),
+                        help="embed the GLSL/HLSL source (default for source files) or "
+                             "base64 SPIR-V (default, and the only choice, for .spv)")
+    parser.add_argument("--format-of", action="append", default=[], metavar="KEY=VK_FORMAT",
+                        help="the VkFormat of one binding; KEY is a binding number, SET:BINDING "
+                             "or the variable name (repeatable)")
+    parser.add_argument("--entry-point", metavar="NAME",
+                        help="the compute entry point (default: main for GLSL, the "
+                             "[numthreads] function for HLSL, the only one of a .spv)")
+    parser.add_argument("--workgroup-sizes", metavar="X,Y,Z",
+                        help="workgroup_sizes to write; needed under workgroup-semantics "
+                             "\"dispatch\" (the number of workgroups)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="where to write the JSON (default: stdout)")
+    add_config_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def _pairs(values: list[str]) -> list[tuple[str, str]] | None:
+    pairs = []
+    for value in values:
+        key, sep, fmt = value.partition("=")
+        if not sep or not key.strip() or not fmt.strip():
+            print(f"tosa-vkshader new: --format-of {value!r} is not KEY=VK_FORMAT_...",
+                  file=sys.stderr)
+            return None
+        pairs.append((key.strip(), fmt.strip()))
+    return pairs
+
+
+def _sizes(text: str | None) -> list[int] | None | bool:
+    if text is None:
+        return None
+    try:
+        return [int(v) for v in text.replace("x", ",").split(",")]
+    except ValueError:
+        print(f"tosa-vkshader new: --workgroup-sizes {text!r} is not X,Y,Z", file=sys.stderr)
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    pairs = _pairs(args.format_of)
+    sizes = _sizes(args.workgroup_sizes)
+    if options is None or pairs is None or sizes is False:
+        return EXIT_USAGE
+    try:
+        op = op_from_shader(args.shader, name=args.name, entry_point=args.entry_point,
+                            embed=args.embed, format_of=pairs,
+                            workgroup_sizes=sizes or None, options=options)
+    except CodegenError as exc:
+        print_diagnostics(args.shader, exc.diagnostics, summary=True)
+        return EXIT_ERRORS
+    print_diagnostics(args.shader, op.notes)
+    document = op.to_op_object() if args.name else op.attrs
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if args.output and args.output != "-":
+        try:
+            write_atomic(args.output, text.encode("utf-8"))
+        except OSError as exc:
+            print(f"tosa-vkshader: cannot write {args.output}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK

