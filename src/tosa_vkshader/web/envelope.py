@@ -88,8 +88,8 @@ def check_job(body: dict[str, Any], base: Options, limits: Limits) -> CheckJob:
     if not is_op_object(value):
         raise Problem("invalid-field", "op must be an object with implementation_attrs "
                       "(and domain_name, operator_name)", field="op")
-    # Rendered once, so diagnostics point into the op as pretty-printed JSON and their
-    # pointers start at the op (/implementation_attrs/...).
+    # Rendered once, so diagnostics point into the op as pretty-printed JSON; like the
+    # CLI's, their pointers are relative to the attribute object.
     return CheckJob("text", json.dumps(value, indent=2, ensure_ascii=False), options)
 
 

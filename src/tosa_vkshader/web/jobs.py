@@ -18,7 +18,7 @@ from ..check import check_sources
 from ..config import Options
 from ..diagnostics import Location, Severity, rule
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
-from .ops import Prepared, op_attributes, prepare_text, single
+from .ops import Prepared, op_attributes, single
 
 REQUEST_PATH = "<request>"
 MAX_DIAGNOSTICS = 1000
@@ -77,9 +77,9 @@ def needs_worker(job: CheckJob) -> bool:
 
 
 def prepare(job: CheckJob) -> Prepared:
-    if job.kind == "attributes":
-        return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
-    return prepare_text(job.payload, job.options, REQUEST_PATH)
+    # Text may hold an op object: the core's JSON reader unwraps it (positions map
+    # through the escapes of a string-valued implementation_attrs).
+    return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
 
 
 def _truncate(report: Report) -> Report:
