@@ -15,7 +15,8 @@ from ..report import FORMATS, get_reporter
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "check", help="check attribute files (folders are walked; - reads stdin)",
+        "check",
+        help="check attribute JSON, MLIR and .tosa files (folders are walked; - is stdin)",
         description="Check attribute files. Exit 0: no errors; 1: errors found; 2: usage "
                     "or environment problem.")
     parser.add_argument("paths", nargs="*", metavar="PATH",
