@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module, Type
 from ..spirv.records import DescriptorBinding
+from ..spirv.types import scalar_leaves, scalar_name
 
 _NUMERIC = {"int": "SINT", "uint": "UINT", "float": "SFLOAT"}
 _CHANNELS = "RGBA"
@@ -49,34 +50,11 @@ class _Layout:
         return self.m.types.get(type_id)
 
     def scalar(self, t: Type) -> str | None:
-        if t.kind == "int":
-            return f"{'int' if t.signed else 'uint'}{t.width}"
-        if t.kind == "float":
-            return f"float{t.width}"
-        if t.kind == "bool":
-            return "bool"
-        return None
+        return scalar_name(t)
 
     def leaves(self, type_id: int) -> set[str]:
-        found: set[str] = set()
-        seen: set[int] = set()
-        todo = [type_id]
-        while todo:
-            current = todo.pop()
-            t = self.type(current)
-            if t is None or current in seen:
-                continue
-            seen.add(current)
-            scalar = self.scalar(t)
-            if scalar is not None:
-                found.add(scalar)
-            elif t.kind in ("vector", "matrix", "array", "runtime_array"):
-                todo.append(t.element)
-            elif t.kind == "struct":
-                todo.extend(t.members)
-            else:
-                found.add(t.kind)  # a pointer or handle: no format describes it
-        return found
+        # A pointer or handle among the leaves: no format describes the binding.
+        return scalar_leaves(self.m.types, type_id, with_handles=True)
 
     def element(self, element_id: int, stride: int | None) -> str | None:
         t = self.type(element_id)

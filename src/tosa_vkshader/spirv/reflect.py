@@ -16,6 +16,7 @@ from .records import (
     Reflection,
     SpecConstant,
 )
+from .types import scalar_leaves, scalar_name
 
 MAX_TYPE_DEPTH = 64
 
@@ -82,31 +83,11 @@ class _Types:
         return t, tuple(dims)
 
     def scalar(self, t: Type) -> str | None:
-        if t.kind == "int":
-            return f"{'int' if t.signed else 'uint'}{t.width}"
-        if t.kind == "float":
-            return f"float{t.width}"
-        if t.kind == "bool":
-            return "bool"
-        return None
+        return scalar_name(t)
 
     def leaves(self, type_id: int, found: set[str]) -> None:
         """Every scalar type inside a buffer's type (not through pointers)."""
-        seen: set[int] = set()
-        todo = [type_id]
-        while todo:
-            current = todo.pop()
-            t = self.get(current)
-            if t is None or current in seen:
-                continue
-            seen.add(current)
-            s = self.scalar(t)
-            if s is not None:
-                found.add(s)
-            elif t.kind in ("vector", "matrix", "array", "runtime_array"):
-                todo.append(t.element)
-            elif t.kind == "struct":
-                todo.extend(t.members)
+        found |= scalar_leaves(self.m.types, type_id)
 
     def runtime_element(self, t: Type) -> int | None:
         """The element type of the runtime array that ends a buffer block, if any."""
