@@ -164,3 +164,16 @@ def test_shader_errors_show_the_shader_line_not_the_json_string(capsys):
     code, out, _ = run(capsys, "check", str(bad))
     assert code == 1
     assert "dst.data[i] = src.data[i] * 2.0;   (line 8 of `shader_code`)" in out
+
+
+def test_check_imports_only_what_it_needs():
+    """A commit hook pays the start-up on every commit: `check` on plain attributes must
+    not load pydantic, code generation, the web stack, the compiler or the SPIR-V reader."""
+    probe = ("import sys; from tosa_vkshader.cli import main; "
+             f"main(['check', {str(GOOD)!r}]); "
+             "heavy = [m for m in ('pydantic', 'tosa_vkshader.codegen', 'tosa_vkshader.web', "
+             "'starlette', 'tosa_vkshader.compile', 'tosa_vkshader.spirv') if m in sys.modules]; "
+             "print('HEAVY', heavy)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert "HEAVY []" in done.stdout, done.stdout + done.stderr

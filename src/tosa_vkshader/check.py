@@ -69,6 +69,9 @@ def _compiled_shaders(ops: list[Op], views: list[AttributeView | None],
                       found: list[list[Diagnostic]], options: Options) -> None:
     """GLSL/HLSL ops: compile all of them in one batch, then check each SPIR-V module
     like an embedded one (spirv-val, reflection, cross-check)."""
+    if not any(view is not None and view.attrs.get("shader_language") in ("GLSL", "HLSL")
+               for view in views):
+        return  # nothing to compile: do not even import the compiler backend
     from .compile import compile_ops
     from .diagnostics import pointer_join
     from .spirv.analyse import analyse_spirv

@@ -14,20 +14,25 @@ COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "serve"
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given ``argv``, only the command it names is imported (start-up time
+    matters for a commit hook: `check` must not pay for codegen, pydantic or the web)."""
     parser = argparse.ArgumentParser(
         prog="tosa-vkshader",
         description="Validate TOSA custom ops that embed a Vulkan compute shader.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
+    for name in (wanted,) if wanted in COMMANDS else COMMANDS:
         importlib.import_module(f"tosa_vkshader.commands.{name}").register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help

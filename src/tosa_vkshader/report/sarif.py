@@ -42,6 +42,9 @@ def _location(loc: Location, report_path: str | None) -> dict:
 
 
 def render_sarif(reports: list[Report]) -> str:
+    from ..rules_doc import load_all_rules
+
+    load_all_rules()  # the driver lists every rule, not only those this run imported
     rule_ids = sorted(RULES)
     index = {code: i for i, code in enumerate(rule_ids)}
     rules = [{

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..diagnostics import Diagnostic
-from ..spirv.analyse import check_spirv
 from ..view import AttributeView
 from .context import check_context
 from .key_names import check_keys
@@ -15,6 +14,16 @@ from .shader_fields import check_entry_point, check_language_and_code, check_wor
 from .value_types import check_value_types
 
 Check = Callable[[AttributeView], Iterable[Diagnostic]]
+
+
+def check_spirv(view: AttributeView) -> Iterable[Diagnostic]:
+    """Embedded SPIR-V: read, validate, reflect, cross-check (see spirv/analyse.py).
+    The SPIR-V machinery is imported only for ops that carry SPIR-V."""
+    if view.attrs.get("shader_language") != "SPIR-V":
+        return ()
+    from ..spirv.analyse import check_spirv as analyse
+
+    return analyse(view)
 
 CHECKS: tuple[Check, ...] = (
     check_keys,
