@@ -170,7 +170,7 @@ def test_check_imports_only_what_it_needs():
     """A commit hook pays the start-up on every commit: `check` on plain attributes must
     not load pydantic, code generation, the web stack, the compiler or the SPIR-V reader."""
     probe = ("import sys; from tosa_vkshader.cli import main; "
-             f"main(['check', {str(GOOD)!r}]); "
+             f"main(['check', {str(FIXTURES / 'valid' / 'tensor-op.json')!r}]); "
              "heavy = [m for m in ('pydantic', 'tosa_vkshader.codegen', 'tosa_vkshader.web', "
              "'starlette', 'tosa_vkshader.compile', 'tosa_vkshader.spirv') if m in sys.modules]; "
              "print('HEAVY', heavy)")
