@@ -115,16 +115,27 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes, *, name: str | None =
                    embed: Embed | None = None,
                    format_of: Sequence[tuple[str, str]] | Mapping[str, str] = (),
                    workgroup_sizes: Sequence[int] | None = None,
+                   operands: Sequence[str] | None = None,
+                   results: Sequence[str] | None = None,
                    options: Options | None = None) -> CustomOp:
     """Build an op from a compute shader: reflect it and infer its attributes.
 
     ``shader`` is a path (``str`` or ``Path``; the language comes from the suffix unless
     ``language`` is given), GLSL/HLSL source text (a ``str`` with ``language`` given), or
     a SPIR-V module (``bytes``). ``format_of`` maps a binding (number, ``"set:binding"``
-    or variable name) to a VkFormat where the shader does not say. Raises
-    :class:`CodegenError` with diagnostics when the attributes cannot be made or do not
-    pass ``check``.
+    or variable name) to a VkFormat where the shader does not say. ``results`` (MLIR
+    tensor types) make ``workgroup_sizes`` the number of workgroups that covers them; with
+    ``operands`` as well the op is then checked with its types, as ``emit`` does.
+    Raises :class:`CodegenError` with diagnostics when the attributes cannot be made or do
+    not pass ``check``.
     """
+    from .emit import check_op, parse_types
+
+    parsed_results = None
+    if results is not None:
+        parsed_results, bad = parse_types(results, "result")
+        if bad:
+            raise CodegenError(bad)
     if isinstance(shader, bytes):
         source = Shader("SPIR-V", spirv=shader)
     elif isinstance(shader, str) and language in ("GLSL", "HLSL"):
@@ -132,9 +143,18 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes, *, name: str | None =
     else:
         source = read_shader(shader, language)
     generated = generate(source, entry_point=entry_point, embed=embed, format_of=format_of,
-                         workgroup_sizes=workgroup_sizes, options=options)
+                         workgroup_sizes=workgroup_sizes, results=parsed_results,
+                         options=options)
     if generated.attributes is None:
         raise CodegenError(generated.diagnostics)
     if name is None:
         name = Path(source.path).stem if source.path else generated.attributes.entry_point
-    return CustomOp(generated.attributes, name, tuple(generated.diagnostics))
+    op = CustomOp(generated.attributes, name, tuple(generated.diagnostics))
+    if operands is None or results is None:
+        return op
+    # With the op's types: checked as a model would be (counts, formats, coverage).
+    in_model = check_op(op, operands, results, options)
+    notes = [d for d in generated.diagnostics if d.code not in {x.code for x in in_model}]
+    if any(d.severity is Severity.ERROR for d in in_model):
+        raise CodegenError([*notes, *in_model])
+    return CustomOp(generated.attributes, name, (*notes, *in_model))

@@ -38,7 +38,8 @@ BAD_WORKGROUP_SHAPE = rule(
 )
 WORKGROUP_OVER_LIMIT = rule(
     "VKS203", "workgroup-over-guaranteed-limit", Severity.WARNING,
-    summary="`workgroup_sizes` exceeds what every Vulkan device guarantees.",
+    summary="`workgroup_sizes`, or the shader's local size, exceeds what every Vulkan "
+            "device guarantees.",
     why="Vulkan guarantees a local size of at least 128 x 128 x 64 with 128 invocations in "
         "total, and 65535 workgroups per dimension. Larger values work only on devices "
         "that report higher limits.",
@@ -101,6 +102,16 @@ def check_entry_point(view: AttributeView) -> Iterator[Diagnostic]:
                                      f"`entry_point` {describe(value)} {what}", hint=hint)
 
 
+def local_size_over_limits(sizes: list[int]) -> list[str]:
+    """How a local size exceeds Vulkan's guaranteed limits (empty when it does not)."""
+    over = [f"{'xyz'[i]}={s} > {limit}" for i, (s, limit) in
+            enumerate(zip(sizes, GUARANTEED_LOCAL_SIZE, strict=True)) if s > limit]
+    total = sizes[0] * sizes[1] * sizes[2]
+    if total > GUARANTEED_INVOCATIONS:
+        over.append(f"{total} invocations > {GUARANTEED_INVOCATIONS}")
+    return over
+
+
 def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
     sizes = view.attrs.get("workgroup_sizes")
     if not isinstance(sizes, list):
@@ -128,11 +139,7 @@ def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
                 pointer, f"`workgroup_sizes` {sizes} read as a dispatch shape exceeds the "
                 f"guaranteed {GUARANTEED_GROUP_COUNT} workgroups per dimension")
         return
-    over = [f"{'xyz'[i]}={s} > {limit}" for i, (s, limit) in
-            enumerate(zip(sizes, GUARANTEED_LOCAL_SIZE, strict=True)) if s > limit]
-    total = sizes[0] * sizes[1] * sizes[2]
-    if total > GUARANTEED_INVOCATIONS:
-        over.append(f"{total} invocations > {GUARANTEED_INVOCATIONS}")
+    over = local_size_over_limits(sizes)
     if over:
         yield WORKGROUP_OVER_LIMIT.at(
             pointer, f"`workgroup_sizes` {sizes} exceeds Vulkan's guaranteed limits "

@@ -58,6 +58,7 @@ class _CustomOp:
     attributes: dict[str, _Attribute] = field(default_factory=dict)
     operands: tuple[TensorType, ...] = ()
     results: tuple[TensorType, ...] = ()
+    end: int = 0  # just after the type signature
 
 
 def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFile:
@@ -99,7 +100,8 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options)
     if domain_kind(domain) == "other":
         return
     context = OpContext(operator_name=_string_value(text, op, "operator_name"),
-                        domain_name=domain, operands=op.operands, results=op.results)
+                        domain_name=domain, operands=op.operands, results=op.results,
+                        returned=_returned_results(text, op))
     context.places["op"] = host.location(op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
         attribute = op.attributes.get(name)
@@ -129,6 +131,35 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options)
     source.diagnostics.extend(problems)
     if op_ is not None:
         source.ops.append(op_)
+
+
+_RESULT_NAMES = re.compile(r"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
+_RETURN = re.compile(r"(?<![\w.])(?:func\.)?return\b")
+
+
+def _returned_results(text: str, op: _CustomOp) -> tuple[int, ...] | None:
+    """The op's result indices in the order the function's ``return`` lists them (only
+    the results it returns directly), or None when that cannot be read."""
+    line_start = text.rfind("\n", 0, op.start) + 1
+    names = _RESULT_NAMES.search(text, line_start, op.start)
+    if names is None:
+        return None
+    pack, _, count = names.group(1).partition(":")
+    if count:
+        result_of = {f"{pack}#{k}": k for k in range(int(count))}
+    else:
+        listed = [name.strip() for name in names.group(1).split(",")]
+        result_of = {name: k for k, name in enumerate(listed)}
+        if len(listed) == 1:
+            result_of[f"{listed[0]}#0"] = 0
+    for found in _RETURN.finditer(text, op.end):
+        if not _is_code(text, found.start()):
+            continue
+        line_end = text.find("\n", found.end())
+        operands = text[found.end() : line_end if line_end >= 0 else len(text)]
+        values = _SSA.findall(operands.partition(":")[0])
+        return tuple(result_of[v] for v in values if v in result_of)
+    return None
 
 
 class _Offsets:
@@ -233,6 +264,7 @@ class _Parser:
             op.results = self.type_list()
         else:
             op.results = (self.single_type(),)
+        op.end = self.pos
         return op
 
     def operands(self, stops: str) -> None:
