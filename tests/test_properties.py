@@ -12,7 +12,6 @@ from tosa_vkshader import Attributes, validate
 
 from strategies import any_json, mutated_attribute_objects, valid_attribute_objects
 
-
 # Valid by the spec, but refused for what the reference runtime does with them: uniform
 # buffers read zeros (VKS251), storage texel buffers do not run (VKS252).
 RUNTIME_ERRORS = {"VKS251", "VKS252"}

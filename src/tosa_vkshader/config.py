@@ -95,8 +95,8 @@ def options_from_table(table: dict[str, Any], path: str = "pyproject.toml") -> O
         elif name == "workgroup_semantics":
             if value not in WORKGROUP_SEMANTICS:
                 _fail(path, f"`workgroup-semantics` is {value!r}",
-                      'use "dispatch" (the reference runtime, default) or "local-size" (the spec\'s '
-                      'wording)')
+                      'use "dispatch" (the reference runtime, default) or "local-size" '
+                      "(the spec's wording)")
             changes[name] = value
         elif name in ("max_file_size", "max_depth"):
             if type(value) is not int or value < 1:

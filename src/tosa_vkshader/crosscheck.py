@@ -442,8 +442,9 @@ class _Check:
                     "spec's wording reads it as the local size, but the reference runtime "
                     f"dispatches {' x '.join(map(str, sizes))} workgroups of that size = "
                     f"{invocations(sizes, shader)} invocations",
-                    hint=None if shapes_known else "make it the number of workgroups the results need (`tosa-vkshader "
-                    "new SHADER --results TYPES` computes it)"))
+                    hint=None if shapes_known else
+                    "make it the number of workgroups the results need (`tosa-vkshader new "
+                    "SHADER --results TYPES` computes it)"))
             elif not shapes_known:
                 # (with the op's result types, VKS518 judges the invocations instead)
                 total = [a * b for a, b in zip(sizes, shader, strict=True)]
