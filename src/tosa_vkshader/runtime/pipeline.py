@@ -308,8 +308,11 @@ def _execute(tools: Toolchain, workdir: Path, env: dict[str, str], timeout: floa
         if any(marker in output for marker in _DRIVER_ERRORS):
             raise RunError([no_device("the Vulkan loader found no usable device "
                                       f"({_tail(output, 2)})")])
+        how = f"was killed by signal {-done.returncode}" if done.returncode < 0 else \
+            f"exited with {done.returncode}"
         raise RunError([RUNNER_FAILED.at(
-            "", f"scenario-runner exited with {done.returncode}:\n{_tail(output)}")])
+            "", f"scenario-runner {how}:\n{_tail(output) or '(no output)'}",
+            hint="--keep-workdir keeps scenario.json and the files to reproduce it")])
     return _device_name(output)
 
 

@@ -2,7 +2,8 @@
 
 The Arm ML SDK wheels ship their binaries inside their Python packages; they are found
 without importing those packages (``find_spec`` only locates them). A tool that is not in
-a wheel is looked for on PATH (an SDK built from source). The emulation layers
+a wheel is looked for on PATH (an SDK built from source); ``TOSA_VKSHADER_MODEL_CONVERTER``,
+``TOSA_VKSHADER_VGF_DUMP`` and ``TOSA_VKSHADER_SCENARIO_RUNNER`` name another build. The emulation layers
 (VK_ARM_tensors, VK_ARM_data_graph) must be announced to Debian's loader one directory per
 layer, with an absolute library path, graph layer first; that is written into the run's
 work directory.
@@ -70,7 +71,15 @@ def _package_dir(package: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+def override_variable(tool: str) -> str:
+    """``TOSA_VKSHADER_SCENARIO_RUNNER`` etc.: use another build of a tool."""
+    return "TOSA_VKSHADER_" + tool.upper().replace("-", "_")
+
+
 def _binary(tool: str) -> str | None:
+    override = os.environ.get(override_variable(tool))
+    if override:
+        return override if os.access(override, os.X_OK) else None
     package, inner = _BINARIES[tool]
     folder = _package_dir(package)
     if folder is not None and os.access(folder / inner, os.X_OK):
