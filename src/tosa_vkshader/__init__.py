@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from .api import Report, check_file, check_paths, validate  # noqa: E402
+from .api import Report, check_file, check_paths, run, validate  # noqa: E402
 from .config import Options, load_options  # noqa: E402
 from .diagnostics import RULES, Diagnostic, Location, Severity  # noqa: E402
 
 if TYPE_CHECKING:
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
+    from .runtime.errors import RunError
 
 _MODEL_NAMES = {"Attributes", "Resource", "SamplerConfig", "PushConstant", "PushConstants"}
 
@@ -29,11 +30,15 @@ def __getattr__(name: str) -> Any:
         from . import model
 
         return getattr(model, name)
+    if name == "RunError":  # the runtime package is imported when an op is run
+        from .runtime.errors import RunError
+
+        return RunError
     raise AttributeError(f"module 'tosa_vkshader' has no attribute {name!r}")
 
 
 __all__ = [
     "RULES", "Attributes", "Diagnostic", "Location", "Options", "PushConstant",
-    "PushConstants", "Report", "Resource", "SamplerConfig", "Severity", "check_file",
-    "check_paths", "load_options", "validate", "__version__",
+    "PushConstants", "Report", "Resource", "RunError", "SamplerConfig", "Severity",
+    "check_file", "check_paths", "load_options", "run", "validate", "__version__",
 ]

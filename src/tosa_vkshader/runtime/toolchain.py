@@ -3,10 +3,10 @@
 The Arm ML SDK wheels ship their binaries inside their Python packages; they are found
 without importing those packages (``find_spec`` only locates them). A tool that is not in
 a wheel is looked for on PATH (an SDK built from source); ``TOSA_VKSHADER_MODEL_CONVERTER``,
-``TOSA_VKSHADER_VGF_DUMP`` and ``TOSA_VKSHADER_SCENARIO_RUNNER`` name another build. The emulation layers
-(VK_ARM_tensors, VK_ARM_data_graph) must be announced to Debian's loader one directory per
-layer, with an absolute library path, graph layer first; that is written into the run's
-work directory.
+``TOSA_VKSHADER_VGF_DUMP`` and ``TOSA_VKSHADER_SCENARIO_RUNNER`` name another build. The
+emulation layers (VK_ARM_tensors, VK_ARM_data_graph) must be announced to Debian's loader
+one directory per layer, with an absolute library path, graph layer first; that is written
+into the run's work directory.
 """
 
 from __future__ import annotations
