@@ -190,13 +190,15 @@ def _shader_ops(text: str, options: Options) -> list[_ShaderOp]:
 
 def _embed_hlsl(text: str, ops: list[_ShaderOp], options: Options
                 ) -> tuple[str, list[Diagnostic]]:
+    hlsl = [(index, op) for index, op in enumerate(ops)
+            if op.text.attrs.get("shader_language") == "HLSL"]
+    if not hlsl:
+        return text, []
     from ..codegen.emit import mlir_string
     from ..codegen.fix import fix_attributes
 
     changes, notes = [], []
-    for index, op in enumerate(ops):
-        if op.text.attrs.get("shader_language") != "HLSL":
-            continue
+    for index, op in hlsl:
         fixed = fix_attributes(dict(op.text.attrs), embed_spirv=True, options=options)
         if fixed is None:  # cannot happen after a clean check; keep the runtime's verdict
             continue
