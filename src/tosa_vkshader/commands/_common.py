@@ -30,10 +30,20 @@ def options_from(args: argparse.Namespace) -> Options | None:
     try:
         options = load_options(Path.cwd(), args.config)
     except ConfigError as exc:
-        print_diagnostics(None, [exc.diagnostic], stream=sys.stderr)
+        print_usage_diagnostics(exc.diagnostics)
         return None
     return options.with_overrides(workgroup_semantics=args.workgroup_semantics,
                                   cache=False if args.no_cache else None)
+
+
+def print_usage_diagnostics(diagnostics: list[Diagnostic]) -> None:
+    """Configuration and command-line problems, on stderr, each at its place when it has
+    one (``pyproject.toml:4:1: error[VKS901] ...``)."""
+    for diag in diagnostics:
+        where = f"{diag.location}: " if diag.location else "tosa-vkshader: "
+        print(f"{where}{diag.severity.label}[{diag.code}] {diag.message}", file=sys.stderr)
+        if diag.hint:
+            print(f"  = help: {diag.hint}", file=sys.stderr)
 
 
 def print_diagnostics(path: str | None, diagnostics: list[Diagnostic], *,
