@@ -12,6 +12,17 @@ from ..diagnostics import Diagnostic, Severity
 from ..report.text import render_text
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+# A tool the check needs is missing or misconfigured: nothing was really checked, and that
+# is an environment problem (exit 2), not a finding about the user's files (exit 1).
+ENVIRONMENT_CODES = frozenset({"VKS910", "VKS915", "VKS920", "VKS930"})
+
+
+def exit_status(diagnostics: list[Diagnostic]) -> int:
+    """0 without errors, 2 when an error says the environment is unusable, else 1."""
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if any(d.code in ENVIRONMENT_CODES for d in errors):
+        return EXIT_USAGE
+    return EXIT_ERRORS if errors else EXIT_OK
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:

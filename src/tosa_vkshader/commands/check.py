@@ -9,10 +9,9 @@ from pathlib import Path
 
 from ..api import Report, check_paths, validate
 from ..config import WORKGROUP_SEMANTICS, ConfigError, load_options
-from ..diagnostics import Severity
 from ..report import FORMATS, get_reporter
 from ..selection import code_problems, no_error_rule_left
-from ._common import print_usage_diagnostics
+from ._common import exit_status, print_usage_diagnostics
 
 
 def register(subparsers) -> None:
@@ -90,5 +89,4 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(args.output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
-    worst = max((d.severity for r in reports for d in r.diagnostics), default=None)
-    return 1 if worst is Severity.ERROR else 0
+    return exit_status([d for r in reports for d in r.diagnostics])
