@@ -4,7 +4,8 @@ The shader is compiled if needed, reflected, and every binding the entry point u
 becomes an input (only read) or an output (written). What the shader does not say (the
 format of a sampled image, the dispatch shape) is asked for, never guessed. The result
 is checked like any attribute file and written only when it has no errors.
-Exit 0: written; 1: problems in the shader or the flags; 2: usage.
+Exit 0: written; 1: problems in the shader or the flags; 2: usage or environment (no such
+file, no compiler).
 """
 
 from __future__ import annotations
@@ -12,15 +13,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..codegen import CodegenError, op_from_shader
 from ..codegen.emit import split_types
 from ..fsutil import write_atomic
 from ._common import (
-    EXIT_ERRORS,
     EXIT_OK,
     EXIT_USAGE,
     add_config_arguments,
+    exit_status,
     options_from,
     print_diagnostics,
 )
@@ -90,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     operands = split_types(args.operands) if args.operands is not None else None
     results = split_types(args.results) if args.results is not None else None
+    if not Path(args.shader).is_file():
+        print(f"tosa-vkshader new: {args.shader}: no such file", file=sys.stderr)
+        return EXIT_USAGE
     try:
         op = op_from_shader(args.shader, name=args.name, entry_point=args.entry_point,
                             embed=args.embed, format_of=pairs,
@@ -97,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                             results=results, options=options)
     except CodegenError as exc:
         print_diagnostics(args.shader, exc.diagnostics, summary=True)
-        return EXIT_ERRORS
+        return exit_status(exc.diagnostics)
     print_diagnostics(args.shader, op.notes)
     document = op.to_op_object(operands, results) if args.name else op.attrs
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
