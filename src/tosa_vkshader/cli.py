@@ -24,6 +24,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
+    if wanted is None and "--version" in (argv or ()):
+        return parser  # nothing to import for a version number
     for name in (wanted,) if wanted in COMMANDS else COMMANDS:
         importlib.import_module(f"tosa_vkshader.commands.{name}").register(subparsers)
     return parser
