@@ -95,8 +95,9 @@ def layer_name(module: str) -> str:
 def upward_imports(imports: list[Import], layers: dict[str, int]) -> list[str]:
     return [f"{i.where}: {i.importer} (layer {layers[layer_name(i.importer)]}) imports "
             f"{i.imported} (layer {layers[layer_name(i.imported)]})"
-            for i in imports
-            if layers[layer_name(i.imported)] > layers[layer_name(i.importer)]]
+            for i in imports  # names without a layer fail the test above instead
+            if layer_name(i.imported) in layers and layer_name(i.importer) in layers
+            and layers[layer_name(i.imported)] > layers[layer_name(i.importer)]]
 
 
 def cycles(imports: list[Import]) -> list[list[str]]:
@@ -210,15 +211,3 @@ def test_checker_reports_cycles_through_functions_and_type_checking(toy):
     assert cycles(package_imports(package)) == [["pkg.high", "pkg.low"],
                                                 ["pkg.tools.a", "pkg.tools.b"]]
 
-
-def test_version_imports_no_command():
-    import subprocess
-    import sys
-
-    probe = ("import sys; from tosa_vkshader.cli import main; rc = main(['--version']); "
-             "print('LOADED', sorted(m for m in sys.modules if m.startswith("
-             "('tosa_vkshader.commands', 'tosa_vkshader.api', 'tosa_vkshader.check'))))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=60)
-    assert "tosa-vkshader" in done.stdout and "LOADED []" in done.stdout, \
-        done.stdout + done.stderr

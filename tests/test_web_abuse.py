@@ -20,6 +20,8 @@ from web_helpers import fake_tool, processes_marked, running_server, wait_until
 
 from conftest import FIXTURES
 
+pytestmark = pytest.mark.slow  # a real server (and browser) end to end
+
 MARKER_VAR = "TOSA_VKSHADER_TEST_MARKER"
 GLSL_HEADER = "#version 460\nlayout(local_size_x = 64) in;\n"
 

@@ -18,32 +18,31 @@ if TYPE_CHECKING:
     from .diagnostics import RULES, Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
 
-# Every public name is imported on first use: `tosa-vkshader --version` loads nothing else,
-# and the pydantic models (which cost more than checking a thousand files) only load for
-# callers that use them.
-_HOME = {
-    "Report": "api", "check_file": "api", "check_paths": "api", "validate": "api",
-    "Options": "config", "load_options": "config",
-    "RULES": "diagnostics", "Diagnostic": "diagnostics", "Location": "diagnostics",
-    "Severity": "diagnostics",
-    "Attributes": "model", "Resource": "model", "SamplerConfig": "model",
-    "PushConstant": "model", "PushConstants": "model",
+# Every public name is imported on first use: `tosa-vkshader --version` (and the console
+# script, which imports this package first) must not pay for the checker, and the
+# pydantic models cost more than checking a thousand files.
+_LAZY = {
+    **dict.fromkeys(("Report", "check_file", "check_paths", "validate"), "api"),
+    **dict.fromkeys(("Options", "load_options"), "config"),
+    **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
+    **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
+                     "PushConstants"), "model"),
 }
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
+    module = _LAZY.get(name)
+    if module is None:
         raise AttributeError(f"module 'tosa_vkshader' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOME))
+    return sorted(__all__)
 
 
 __all__ = [
