@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
 from .dispatch import invocations
-from .rules.shader_fields import WORKGROUP_OVER_LIMIT, local_size_over_limits
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
+
+if TYPE_CHECKING:
+    from .shader import Shader
 
 ENTRY_POINT_MISSING = rule(
     "VKS410", "entry-point-not-found", Severity.ERROR,
@@ -427,14 +430,6 @@ class _Check:
         pointer = self.view.pointer("workgroup_sizes")
         shapes_known = self.view.context is not None and self.view.context.results is not None
         if self.view.options.workgroup_semantics == "dispatch":
-            over = local_size_over_limits(shader)
-            if over:
-                self.out.append(WORKGROUP_OVER_LIMIT.at(
-                    self.view.pointer("shader_code"),
-                    f"the shader's local size {local.describe()} exceeds Vulkan's guaranteed "
-                    f"limits ({'; '.join(over)})",
-                    hint="keep x*y*z <= 128 (e.g. 8 x 8 x 1 or 128 x 1 x 1) unless every "
-                         "target device reports larger maxComputeWorkGroup* limits"))
             if sizes == shader:
                 self.out.append(WORKGROUP_READINGS_DIFFER.at(
                     pointer,
@@ -559,9 +554,12 @@ def _parse_push_constants(text: str) -> list[tuple[str, int]] | None:
     return result
 
 
-def crosscheck(view: AttributeView, reflection: Reflection) -> list[Diagnostic]:
-    """Every disagreement between the attributes and the reflected entry point."""
-    check = _Check(view, reflection)
+def crosscheck(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    """Every disagreement between the attributes and the shader's reflected entry point
+    (nothing when the shader could not be reflected: its findings say why)."""
+    if shader.reflection is None:
+        return []
+    check = _Check(view, shader.reflection)
     check.entry_point()
     check.resources()
     check.workgroup()

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..spirv_base64 import HEADER_BYTES, decode_spirv, has_magic
 from ..view import AttributeView
 from .value_types import describe
 
+if TYPE_CHECKING:
+    from ..shader import Shader
+
 SHADER_LANGUAGES = ("", "SPIR-V", "GLSL", "HLSL")
-SPIRV_MAGIC = 0x07230203
 # Vulkan's guaranteed minimums (maxComputeWorkGroupSize, ...Invocations, ...Count).
 GUARANTEED_LOCAL_SIZE = (128, 128, 64)
 GUARANTEED_INVOCATIONS = 128
@@ -186,14 +188,6 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
         yield from _check_spirv_blob(view, code)
 
 
-def decode_spirv(code: str) -> bytes | None:
-    """The SPIR-V bytes of strict base64 ``code``, or None."""
-    try:
-        return base64.b64decode(code, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
     pointer = view.pointer("shader_code")
     data = decode_spirv(code)
@@ -220,13 +214,12 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
         yield SPIRV_LENGTH.at(pointer, f"decoded SPIR-V is {len(data)} bytes, not a multiple "
                               "of 4", hint="the base64 text is probably truncated")
         return
-    if len(data) < 20:
+    if len(data) < HEADER_BYTES:
         yield SPIRV_HEADER.at(pointer, f"decoded SPIR-V is {len(data)} bytes; a module needs "
                               "at least the 20-byte header")
         return
-    magic_le = int.from_bytes(data[:4], "little")
-    magic_be = int.from_bytes(data[:4], "big")
-    if SPIRV_MAGIC not in (magic_le, magic_be):
+    if not has_magic(data):
+        magic_le = int.from_bytes(data[:4], "little")
         looks_like_text = all(32 <= b < 127 or b in (9, 10, 13) for b in data[:64])
         yield SPIRV_HEADER.at(
             pointer, f"decoded SPIR-V starts with 0x{magic_le:08x}, not the magic number "
@@ -234,3 +227,20 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
             hint='this looks like shader source: set "shader_language" to "GLSL" or "HLSL" '
                  "and put the text in shader_code" if looks_like_text else
                  "base64-encode the .spv file produced by the compiler")
+
+
+def check_local_size_limits(view: AttributeView, shader: Shader) -> Iterator[Diagnostic]:
+    """Under the runtime's reading workgroup_sizes is a workgroup count, so Vulkan's
+    guaranteed local-size limits apply to the shader's own local size."""
+    local = shader.reflection.local_size if shader.reflection is not None else None
+    if view.options.workgroup_semantics != "dispatch" or local is None \
+            or None in local.values:
+        return
+    over = local_size_over_limits([v for v in local.values if v is not None])
+    if over:
+        yield WORKGROUP_OVER_LIMIT.at(
+            view.pointer("shader_code"),
+            f"the shader's local size {local.describe()} exceeds Vulkan's guaranteed limits "
+            f"({'; '.join(over)})",
+            hint="keep x*y*z <= 128 (e.g. 8 x 8 x 1 or 128 x 1 x 1) unless every target "
+                 "device reports larger maxComputeWorkGroup* limits")
