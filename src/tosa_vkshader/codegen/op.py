@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Options
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 from ..model import Attributes
 from .errors import CodegenError
 from .infer import Embed, generate
