@@ -124,4 +124,5 @@ SEVERITIES = {
     "VKS931": "info",
     "VKS933": "error",
     "VKS934": "warning",
+    "VKS935": "info",
 }
