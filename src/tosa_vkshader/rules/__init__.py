@@ -33,8 +33,11 @@ CHECKS: tuple[Check, ...] = (
     check_language_and_code,
     check_push_constants,
     check_resources,
-    check_spirv,
+    # Before the shader stage: where the shader shows that the model and the shader
+    # disagree on a tensor's element type, the shader stage restates VKS514/VKS515 with
+    # the hint that fits, and the later diagnostic replaces the earlier (check.finish).
     check_context,
+    check_spirv,
 )
 
 
