@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
+
+if TYPE_CHECKING:
+    from .shader import Shader
 
 ENTRY_POINT_MISSING = rule(
     "VKS410", "entry-point-not-found", Severity.ERROR,
@@ -352,15 +356,13 @@ class _Check:
         fmt = _format_scalar(info)
         if b.resource == "tensor":
             if fmt != element:
-                from .rules.context import element_conflict
-
-                conflict = element_conflict(self.view, resource, b.name, b.element_type,
-                                            _example_format(*element))
+                # When the model's tensor disagrees with the shader too, the model-context
+                # rules replace this hint (rules.run_shader_rules).
                 self.out.append(FORMAT_MISMATCH.at(
                     pointer,
                     f"{key} is {text} but the shader's tensor {b.name!r} has element type "
                     f"{b.element_type}",
-                    hint=conflict or f"use {_example_format(*element)}"))
+                    hint=f"use {_example_format(*element)}"))
         elif b.resource == "buffer":
             if fmt is not None and fmt[0] in ("SINT", "UINT", "SFLOAT") and fmt != element:
                 self.out.append(BUFFER_ELEMENT_MISMATCH.at(
@@ -571,9 +573,12 @@ def _parse_push_constants(text: str) -> list[tuple[str, int]] | None:
     return result
 
 
-def crosscheck(view: AttributeView, reflection: Reflection) -> list[Diagnostic]:
-    """Every disagreement between the attributes and the reflected entry point."""
-    check = _Check(view, reflection)
+def crosscheck(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    """Every disagreement between the attributes and the shader's reflected entry point
+    (nothing when the shader could not be reflected: its findings say why)."""
+    if shader.reflection is None:
+        return []
+    check = _Check(view, shader.reflection)
     check.entry_point()
     check.resources()
     check.workgroup()
