@@ -14,7 +14,8 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,31 +62,81 @@ class _ShaderOp:
     push_constant_size: int | None  # the reflected block, None without one
 
 
-def run_model(text: str, inputs: Sequence[np.ndarray], *, path: str | None = None,
+Inputs = Sequence["np.ndarray"] | Callable[[], Sequence["np.ndarray"]]
+
+
+def run_model(text: str, inputs: Inputs, *, path: str | None = None,
               push_constants: bytes | None = None, device: str | None = None,
               timeout: float = DEFAULT_TIMEOUT, options: Options | None = None,
               keep_workdir: bool = False) -> RunResult:
-    """Run the MLIR model ``text`` on ``inputs``; :class:`RunError` when it cannot."""
+    """Run the MLIR model ``text`` on ``inputs`` (arrays, or a function that loads them
+    while the converter runs); :class:`RunError` when it cannot.
+
+    The check decides whether results are given: a model with errors never produces any,
+    and its diagnostics are reported before any other failure. It runs while the scenario
+    runner starts up (the runner is stopped when the check finds errors), so that a clean
+    model costs little more than the tools' own time.
+    """
     options = (options or Options()).with_overrides(workgroup_semantics="dispatch")
     tools = find_toolchain()
     device_env = _device_environment(device)
-    notes = _check(text, path, options)
+    verdict = _Verdict(text, path, options)
+    try:
+        return _run(text, inputs, verdict, tools, device_env, push_constants, timeout,
+                    options, keep_workdir)
+    except RunError:
+        verdict.notes()  # the model's own errors come first
+        raise
+
+
+class _Verdict:
+    """The model's check, done once, when first asked for."""
+
+    def __init__(self, text: str, path: str | None, options: Options) -> None:
+        self._args = (text, path, options)
+        self._notes: list[Diagnostic] | None = None
+
+    def notes(self) -> list[Diagnostic]:
+        """The warnings to show; :class:`RunError` with every diagnostic on errors."""
+        if self._notes is None:
+            self._notes = _check(*self._args)
+        return self._notes
+
+
+def _run(text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
+         device_env: dict[str, str], push_constants: bytes | None, timeout: float,
+         options: Options, keep_workdir: bool) -> RunResult:
+    notes: list[Diagnostic] = []
+    if any(op.attrs.get("shader_language") == "HLSL" for op in custom_op_texts(text)):
+        verdict.notes()  # HLSL is compiled by us before converting: only a clean shader
+        text, notes = _embed_hlsl(text, _shader_ops(text, options), options)
     signature = read_signature(text)
-    arrays = _matched_inputs(signature, inputs)
-    ops = _shader_ops(text, options)
-    text, embedded = _embed_hlsl(text, ops, options)
-    notes.extend(embedded)
     workdir = Path(tempfile.mkdtemp(prefix="tosa-vkshader-run-"))
     try:
-        interface = _convert(tools, text, workdir)
+        converter = _start_conversion(tools, text, workdir)
+        try:
+            arrays = _matched_inputs(signature, inputs() if callable(inputs) else inputs)
+        except BaseException:
+            converter.kill()
+            converter.wait()
+            raise
+        interface = _finish_conversion(tools, converter, workdir)
         _match_interface(signature, interface)
         for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
             write_input(array, resource, workdir / input_file(index, resource))
-        push = _push_data(ops, interface, push_constants, workdir)
+        ops = _shader_ops(text, options) if push_constants is not None else None
+        push = _push_data(ops or [], interface, push_constants, workdir)
         scenario = build_scenario(interface, "model.vgf", push)
         (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
         env = {**os.environ, **tools.layer_environment(workdir), **device_env}
-        ran_on = _execute(tools, workdir, env, timeout)
+        runner = _Runner(tools, workdir, env, timeout)
+        try:
+            notes = verdict.notes() + notes
+            if ops is None:  # no push constants given: none may be needed
+                _push_data(_shader_ops(text, options), interface, None, workdir)
+            ran_on = runner.wait()
+        finally:
+            runner.stop()
         outputs = [read_output(workdir / "out" / output_file(index, resource), resource,
                                result.dtype or "", result.shape or ())
                    for index, (result, resource) in enumerate(
@@ -224,18 +275,25 @@ def _tail(output: str, lines: int = 12) -> str:
     return "\n".join(chosen[-lines:])
 
 
-def _convert(tools: Toolchain, text: str, workdir: Path) -> Interface:
+def _start_conversion(tools: Toolchain, text: str, workdir: Path) -> subprocess.Popen[str]:
     (workdir / "model.mlir").write_text(text, encoding="utf-8")
+    return subprocess.Popen([tools.model_converter, "-i", "model.mlir", "-o", "model.vgf"],
+                            cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, errors="replace")
+
+
+def _finish_conversion(tools: Toolchain, converter: subprocess.Popen[str],
+                       workdir: Path) -> Interface:
     try:
-        done = _run_tool([tools.model_converter, "-i", "model.mlir", "-o", "model.vgf"],
-                         workdir, _TOOL_TIMEOUT)
+        output, _ = converter.communicate(timeout=_TOOL_TIMEOUT)
     except subprocess.TimeoutExpired as exc:
+        converter.kill()
+        converter.communicate()
         raise RunError([CONVERTER_FAILED.at(
             "", f"model-converter did not finish within {_TOOL_TIMEOUT:g} s")]) from exc
-    if done.returncode != 0 or not (workdir / "model.vgf").is_file():
+    if converter.returncode != 0 or not (workdir / "model.vgf").is_file():
         raise RunError([CONVERTER_FAILED.at(
-            "", f"model-converter exited with {done.returncode}:\n"
-                f"{_tail(done.stderr + done.stdout)}")])
+            "", f"model-converter exited with {converter.returncode}:\n{_tail(output)}")])
     done = _run_tool([tools.vgf_dump, "-i", "model.vgf", "-o", "dump.json"], workdir,
                      _TOOL_TIMEOUT)
     if done.returncode != 0:
@@ -296,26 +354,48 @@ def _push_data(ops: list[_ShaderOp], interface: Interface, data: bytes | None,
     return PushData("push_constants.npy", len(data), targets)
 
 
-def _execute(tools: Toolchain, workdir: Path, env: dict[str, str], timeout: float) -> str | None:
-    (workdir / "out").mkdir(exist_ok=True)
-    command = [tools.scenario_runner, "--scenario", "scenario.json", "--output", "out"]
-    try:
-        done = _run_tool(command, workdir, timeout, env)
-    except subprocess.TimeoutExpired as exc:
-        raise RunError([RUNNER_TIMEOUT.at(
-            "", f"scenario-runner did not finish within {timeout:g} s and was stopped",
-            hint="raise it with --timeout SECONDS, or lower workgroup_sizes")]) from exc
-    output = done.stdout + done.stderr
-    if done.returncode != 0:
-        if any(marker in output for marker in _DRIVER_ERRORS):
-            raise RunError([no_device("the Vulkan loader found no usable device "
-                                      f"({_tail(output, 2)})")])
-        how = f"was killed by signal {-done.returncode}" if done.returncode < 0 else \
-            f"exited with {done.returncode}"
-        raise RunError([RUNNER_FAILED.at(
-            "", f"scenario-runner {how}:\n{_tail(output) or '(no output)'}",
-            hint="--keep-workdir keeps scenario.json and the files to reproduce it")])
-    return _device_name(output)
+class _Runner:
+    """scenario-runner, started at once; its log goes to a file so that it never blocks
+    on a full pipe while the check runs."""
+
+    def __init__(self, tools: Toolchain, workdir: Path, env: dict[str, str],
+                 timeout: float) -> None:
+        (workdir / "out").mkdir(exist_ok=True)
+        self.timeout = timeout
+        self.started = time.monotonic()
+        self.log_path = workdir / "runner.log"
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [tools.scenario_runner, "--scenario", "scenario.json", "--output", "out"],
+                cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                stderr=subprocess.STDOUT)
+
+    def wait(self) -> str | None:
+        """The device it ran on, or :class:`RunError` on a failure or the timeout."""
+        left = self.timeout - (time.monotonic() - self.started)
+        try:
+            returncode = self.process.wait(timeout=max(left, 0.001))
+        except subprocess.TimeoutExpired as exc:
+            raise RunError([RUNNER_TIMEOUT.at(
+                "", f"scenario-runner did not finish within {self.timeout:g} s and was "
+                    "stopped", hint="raise it with --timeout SECONDS, or lower "
+                                    "workgroup_sizes")]) from exc
+        output = self.log_path.read_text(encoding="utf-8", errors="replace")
+        if returncode != 0:
+            if any(marker in output for marker in _DRIVER_ERRORS):
+                raise RunError([no_device("the Vulkan loader found no usable device "
+                                          f"({_tail(output, 2)})")])
+            how = f"was killed by signal {-returncode}" if returncode < 0 else \
+                f"exited with {returncode}"
+            raise RunError([RUNNER_FAILED.at(
+                "", f"scenario-runner {how}:\n{_tail(output) or '(no output)'}",
+                hint="--keep-workdir keeps scenario.json and the files to reproduce it")])
+        return _device_name(output)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
 
 def _device_name(log: str) -> str | None:
