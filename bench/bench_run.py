@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -77,10 +78,16 @@ def prepare_manual(name: str, work: Path) -> Path:
     return script
 
 
-def timed(func) -> float:
-    start = time.perf_counter()
+def timed(func) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, this process and its children)."""
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    start, start_cpu = time.perf_counter(), cpu()
     func()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, cpu() - start_cpu
 
 
 def run_cli(name: str, out: Path) -> None:
@@ -103,7 +110,10 @@ def run_api(name: str) -> None:
                       push_constants=(folder / push).read_bytes() if push else None)
 
 
-def measure(repeat: int) -> list[tuple[str, float, float, float]]:
+Row = tuple[str, float, float, float, float, float, float]  # name, 3 x wall, 3 x CPU
+
+
+def measure(repeat: int) -> list[Row]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -115,31 +125,31 @@ def measure(repeat: int) -> list[tuple[str, float, float, float]]:
                 manual.append(timed(lambda s=script: subprocess.run([str(s)], check=True)))
                 cli.append(timed(lambda n=name: run_cli(n, work / "out")))
                 api.append(timed(lambda n=name: run_api(n)))
-            rows.append((name, statistics.median(manual), statistics.median(cli),
-                         statistics.median(api)))
+            rows.append((name, *(statistics.median(t[0] for t in runs)
+                                  for runs in (manual, cli, api)),
+                         *(statistics.median(t[1] for t in runs)
+                           for runs in (manual, cli, api))))
     return rows
 
 
-def table(rows: list[tuple[str, float, float, float]], repeat: int) -> str:
+def table(rows: list[Row], repeat: int) -> str:
+    def cells(manual: float, cli: float, api: float) -> str:
+        return (f"{manual * 1000:.0f} ms | {cli * 1000:.0f} ms ({(cli - manual) / manual:+.0%}) "
+                f"| {api * 1000:.0f} ms ({(api - manual) / manual:+.0%})")
+
     lines = [
         f"Median of {repeat} interleaved runs per model on lavapipe "
-        f"(`python bench/bench_run.py --repeat {repeat}`):",
+        f"(`python bench/bench_run.py --repeat {repeat}`); in brackets the overhead over "
+        "the manual pipeline:",
         "",
-        "| model | manual (tools' own time) | `run` CLI | overhead | `tosa_vkshader.run` "
-        "| overhead |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| model | wall: manual (tools' own time) | `run` CLI | `tosa_vkshader.run` "
+        "| CPU: manual | `run` CLI | `tosa_vkshader.run` |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for name, manual, cli, api in rows:
-        lines.append(f"| {name} | {manual * 1000:.0f} ms | {cli * 1000:.0f} ms | "
-                     f"{(cli - manual) / manual:+.0%} | {api * 1000:.0f} ms | "
-                     f"{(api - manual) / manual:+.0%} |")
-    total_manual = sum(r[1] for r in rows)
-    total_cli = sum(r[2] for r in rows)
-    total_api = sum(r[3] for r in rows)
-    lines.append(f"| **all** | {total_manual * 1000:.0f} ms | {total_cli * 1000:.0f} ms | "
-                 f"{(total_cli - total_manual) / total_manual:+.0%} | "
-                 f"{total_api * 1000:.0f} ms | "
-                 f"{(total_api - total_manual) / total_manual:+.0%} |")
+    for name, *times in rows:
+        lines.append(f"| {name} | {cells(*times[:3])} | {cells(*times[3:])} |")
+    totals = [sum(row[i] for row in rows) for i in range(1, 7)]
+    lines.append(f"| **all** | {cells(*totals[:3])} | {cells(*totals[3:])} |")
     return "\n".join(lines)
 
 
