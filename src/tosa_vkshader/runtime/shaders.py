@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,38 +27,19 @@ class ShaderOp:
     push_constant_size: int | None  # the reflected block, None without one
 
 
-def _spirv_of(attrs: dict, options: Options) -> bytes | None:
-    from ..compile import CompileOptions, CompileRequest, compile_many
-
-    language, code = attrs.get("shader_language"), attrs.get("shader_code")
-    if not isinstance(code, str):
-        return None
-    if language == "SPIR-V":
-        try:
-            return base64.b64decode(code, validate=True)
-        except ValueError:
-            return None
-    if language not in ("GLSL", "HLSL"):
-        return None
-    entry = attrs.get("entry_point")
-    request = CompileRequest(code, language, entry_point=entry if isinstance(entry, str) and
-                             entry else "main")
-    return compile_many([request], CompileOptions.from_options(options))[0].spirv
-
-
 def shader_ops(text: str, options: Options) -> list[ShaderOp]:
-    from ..spirv import read_module, reflect
+    """Every custom op of the model with its shader's push-constant block size, taken from
+    the shader stage's reflection (compiles and verdicts come from its cache)."""
+    from ..shader import build_shaders, request_for
 
+    texts = custom_op_texts(text)
+    outcomes = build_shaders([request_for(op.attrs) for op in texts], options)
     found = []
-    for op in custom_op_texts(text):
-        spirv = _spirv_of(op.attrs, options)
-        size = None
-        module = read_module(spirv)[0] if spirv is not None else None
-        if module is not None:
-            entry = op.attrs.get("entry_point")
-            block = reflect(module, entry if isinstance(entry, str) else None).push_constants
-            size = block.size if block is not None else None
-        found.append(ShaderOp(op, size))
+    for op, outcome in zip(texts, outcomes, strict=True):
+        shader = outcome.shader if outcome is not None else None
+        block = shader.reflection.push_constants if shader is not None and \
+            shader.reflection is not None else None
+        found.append(ShaderOp(op, block.size if block is not None else None))
     return found
 
 
