@@ -102,9 +102,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     find_toolchain()  # before numpy is needed: a missing extra is a diagnostic
     text = _model_text(args, options)
-    if text is None:
-        return EXIT_USAGE
-    if isinstance(text, int):
+    if isinstance(text, int):  # an exit code: the file or the op could not be used
         return text
     push = None
     if args.push_constants is not None:
@@ -115,10 +113,8 @@ def _run(args: argparse.Namespace) -> int:
     model_path = args.model if args.model.endswith(".mlir") else None
     # numpy and the inputs are loaded while the converter runs
     result = run_model(text, lambda: _load_inputs(args.inputs), path=model_path,
-                       push_constants=push,
-                       device=args.device, options=options,
-                       timeout=args.timeout or DEFAULT_TIMEOUT,
-                       keep_workdir=args.keep_workdir)
+                       push_constants=push, device=args.device, options=options,
+                       timeout=args.timeout or DEFAULT_TIMEOUT, keep_workdir=args.keep_workdir)
     print_diagnostics(args.model, result.notes)
     out = Path(args.output_dir)
     try:
@@ -147,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _model_text(args: argparse.Namespace, options) -> str | int | None:
+def _model_text(args: argparse.Namespace, options) -> str | int:
     path = Path(args.model)
     try:
         data = path.read_text(encoding="utf-8")
