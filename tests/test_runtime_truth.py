@@ -303,3 +303,25 @@ def test_coverage_uses_what_the_converter_keeps_of_huge_values():
     [d] = [d for d in validate(json.dumps(op)).diagnostics if d.code == "VKS518"]
     assert "low 32 bits" in d.message and "64 invocations" in d.message
 
+
+
+VEC4_COPY = HEADER + """layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) readonly buffer In { vec4 x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { vec4 y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = x[i]; }
+"""
+
+
+def test_a_multi_component_format_is_covered_texel_by_texel():
+    """A vec4 buffer over tensor<32x4xf32>: each invocation writes one texel of four
+    elements, so 32 invocations cover the 128 elements."""
+    t = "tensor<32x4xf32>"
+    op = op_from_shader(VEC4_COPY, language="GLSL", operands=[t], results=[t])
+    assert op.attrs["output_0_vkformat"] == "VK_FORMAT_R32G32B32A32_SFLOAT"
+    assert op.attrs["workgroup_sizes"] == [2, 1, 1]
+    document = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": "copy",
+                "inputs": [t], "outputs": [t],
+                "implementation_attrs": op.attrs | {"workgroup_sizes": [1, 1, 1]}}
+    [d] = [d for d in validate(json.dumps(document)).errors]
+    assert d.code == "VKS518"
+    assert "32 texels of VK_FORMAT_R32G32B32A32_SFLOAT" in d.message and "[2, 1, 1]" in d.hint

@@ -25,6 +25,14 @@ def invocations(sizes: Sequence[int], local: Sequence[int]) -> int:
     return math.prod(dispatched(sizes)) * math.prod(local)
 
 
+def texels(elements: int, components: int) -> int:
+    """The units one invocation writes: with a multi-component format (a vec4 buffer over
+    an N x 4 tensor) one texel carries ``components`` of the tensor's elements."""
+    if components > 1 and elements % components == 0:
+        return elements // components
+    return elements
+
+
 def _root_ceil(value: int, degree: int) -> int:
     """The smallest integer r with r ** degree >= value."""
     root = max(1, round(value ** (1 / degree)))

@@ -19,7 +19,7 @@ from typing import Literal
 from .. import registry
 from ..config import Options
 from ..diagnostics import Diagnostic, Location, Severity
-from ..dispatch import covering_workgroups, invocations
+from ..dispatch import covering_workgroups, invocations, texels
 from ..model import Attributes, PushConstants, Resource
 from ..rules.resources import KIND_OF_DESCRIPTOR
 from ..sources.context import TensorType
@@ -124,9 +124,10 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     if name is None:
         return Generated(None, run.out)
     reflection = reflect(module, name)
-    sizes = _workgroup(run, reflection, workgroup_sizes, results)
     resources = _resources(run, module, reflection, _format_overrides(run, reflection,
                                                                      format_of))
+    output_formats = [fmt for _b, fmt in resources[1]] if resources is not None else []
+    sizes = _workgroup(run, reflection, workgroup_sizes, results, output_formats)
     push = _push_constants(run, reflection.push_constants)
     if run.failed or sizes is None or resources is None:
         return Generated(None, run.out, reflection)
@@ -184,7 +185,8 @@ def _entry_point(run: _Run, module: Module, wanted: str | None) -> str | None:
 # -- workgroup size ----------------------------------------------------------------------
 
 def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
-               results: Sequence[TensorType] | None) -> tuple[int, int, int] | None:
+               results: Sequence[TensorType] | None,
+               output_formats: Sequence[str]) -> tuple[int, int, int] | None:
     flag = tuple(given) if given is not None else None
     if flag is not None and (len(flag) != 3 or any(type(v) is not int or v < 1 for v in flag)):
         run.add(WORKGROUP_UNKNOWN.at("", f"--workgroup-sizes {list(flag)} is not three "
@@ -212,18 +214,19 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
         run.add(SPECIALIZABLE_LOCAL_SIZE.at(
             "", f"the local size is {local.describe()}: workgroup_sizes is "
                 f"{list(values)}, what the pipeline gets without specialization"))
-    sized = [(math.prod(t.static_shape), index, t) for index, t in enumerate(results or ())
-             if t.static_shape is not None]
+    sized = [(_units(t, output_formats[index] if index < len(output_formats) else None),
+              index, t) for index, t in enumerate(results or ()) if t.static_shape is not None]
     if not sized:
         return values  # type: ignore[return-value]
     elements, index, tensor = max(sized, key=lambda item: (item[0], -item[1]))
+    unit = "elements" if elements == math.prod(tensor.static_shape or ()) else "texels"
     if not dispatch:
         run.add(WORKGROUP_COMPUTED.at(
             "", f"workgroup_sizes is the shader's local size {list(values)} "
                 "(workgroup-semantics = \"local-size\", the spec's wording); the reference "
                 f"runtime would read it as {math.prod(values)} workgroups = "
                 f"{invocations(values, values)} invocations for result {index}'s {elements} "
-                "elements"))
+                f"{unit}"))
         return values  # type: ignore[return-value]
     counts = covering_workgroups(values, elements)
     run.add(WORKGROUP_COMPUTED.at(
@@ -231,8 +234,15 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
             f"\"dispatch\", the reference runtime's reading): {' x '.join(map(str, counts))} "
             f"workgroups of local size {' x '.join(map(str, values))} = "
             f"{invocations(counts, values)} invocations for result {index} "
-            f"({tensor.text}, {elements} elements)"))
+            f"({tensor.text}, {elements} {unit})"))
     return tuple(counts)  # type: ignore[return-value]
+
+
+def _units(tensor: TensorType, vkformat: str | None) -> int:
+    """What one invocation writes: an element, or a texel of a multi-component format."""
+    info = registry.format_info(vkformat) if vkformat else None
+    elements = math.prod(tensor.static_shape or ())
+    return texels(elements, len(info.components)) if info is not None else elements
 
 
 # -- resources ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .. import registry
 from ..diagnostics import Diagnostic, Severity, rule
-from ..dispatch import covering_workgroups, dispatched, invocations
+from ..dispatch import covering_workgroups, dispatched, invocations, texels
 from ..sources.context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
 from ..view import AttributeView, ResourceView
 
@@ -447,6 +447,18 @@ def _check_tensor(view, resource, noun, tensor, shader) -> Iterator[Diagnostic]:
             return
 
 
+def _units(resource: ResourceView | None, tensor: TensorType) -> tuple[int, str]:
+    """How many things the dispatch must cover for ``tensor``, and what they are called:
+    its elements, or the texels of a multi-component vkformat (one per invocation)."""
+    elements = math.prod(tensor.static_shape or ())
+    vkformat = resource.str_value("vkformat") if resource is not None else None
+    info = registry.format_info(vkformat) if vkformat else None
+    count = texels(elements, len(info.components)) if info is not None else elements
+    if count == elements:
+        return elements, "elements"
+    return count, f"texels of {info.name}"  # type: ignore[union-attr]
+
+
 def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
                     reflection: Reflection) -> Iterator[Diagnostic]:
     sizes = view.attrs.get("workgroup_sizes")
@@ -458,12 +470,13 @@ def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
         return
     shader = [v for v in local.values if v is not None]
     launched = invocations(sizes, shader)
-    sized = [(math.prod(t.static_shape), index, t) for index, t in enumerate(results)
+    outputs = {r.index: r for r in view.of_direction("output")}
+    sized = [(_units(outputs.get(index), t), index, t) for index, t in enumerate(results)
              if t.static_shape is not None]
     if not sized:
         return
     # The largest result names the gap; smaller ones are covered when it is.
-    elements, index, tensor = max(sized, key=lambda item: (item[0], -item[1]))
+    (elements, unit), index, tensor = max(sized, key=lambda item: (item[0][0], -item[1]))
     if launched >= elements:
         return
     groups = dispatched(sizes)
@@ -474,7 +487,7 @@ def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
         view.pointer("workgroup_sizes"),
         f"workgroup_sizes {sizes} dispatches {' x '.join(map(str, groups))} workgroups"
         f"{truncated} of local size {' x '.join(map(str, shader))} = {launched} invocations, "
-        f"but result {index} ({tensor.text}) has {elements} elements: the runtime leaves "
+        f"but result {index} ({tensor.text}) has {elements} {unit}: the runtime leaves "
         f"{elements - launched} of them unwritten",
         hint=f"use workgroup_sizes {cover} ({' x '.join(map(str, cover))} workgroups x "
              f"{math.prod(shader)} = {invocations(cover, shader)} invocations)")
