@@ -49,6 +49,9 @@ class Options:
     allow_includes: bool = False
     cache: bool = True
     compile_timeout: float = 30.0
+    # Target devices: shipped profile names or Vulkan Profiles JSON files (resolved paths).
+    # Empty: the baseline, with its findings as warnings.
+    target_device: tuple[str, ...] = ()
 
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -68,6 +71,20 @@ def _codes(value: Any, key: str, path: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         _fail(path, f"`{key}` must be a list of rule codes, got {value!r}")
     return tuple(v.upper() for v in value)
+
+
+def _target_devices(value: Any, path: str) -> tuple[str, ...]:
+    """Shipped names stay names; files are resolved against the pyproject's folder."""
+    from .devices.targets import SHIPPED
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(
+            isinstance(v, str) and v for v in value):
+        _fail(path, f"`target-device` must be a profile name or file, or a list of them, "
+                    f"got {value!r}", f"shipped profiles: {', '.join(SHIPPED)}")
+    folder = Path(path).resolve().parent
+    return tuple(v if v in SHIPPED else str(folder / v) for v in value)
 
 
 def _fail(path: str, message: str, hint: str | None = None):
@@ -127,6 +144,8 @@ def options_from_table(table: dict[str, Any], path: str = "pyproject.toml") -> O
                 _fail(path, f"`include-dirs` must be a list of folders, got {value!r}")
             folder = Path(path).resolve().parent
             changes[name] = tuple(str((folder / v).resolve()) for v in value)
+        elif name == "target_device":
+            changes[name] = _target_devices(value, path)
         elif name == "severity":
             if not isinstance(value, dict):
                 _fail(path, "`severity` must be a table of CODE = \"error|warning|info\"")

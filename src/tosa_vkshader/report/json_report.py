@@ -25,6 +25,7 @@ def diagnostic_to_dict(diag: Diagnostic) -> dict:
             "logical": loc.logical,
         },
         "hint": diag.hint,
+        "target": diag.target,
         "docs": diag.rule.docs_url,
     }
 

@@ -41,6 +41,9 @@ def analyse_spirv(data: bytes, view: AttributeView, code_pointer: str) -> list[D
     from ..rules.context import check_context_against_shader
 
     diagnostics += check_context_against_shader(view, reflection)
+    from ..devices import check_targets
+
+    diagnostics += check_targets(view, module, reflection, code_pointer)
     return diagnostics
 
 

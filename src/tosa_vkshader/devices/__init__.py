@@ -1,0 +1,45 @@
+"""Target devices: Vulkan Profiles JSON in, findings about what an op needs out.
+
+    profile = load_target("lavapipe")            # or a vulkaninfo --json file
+    diagnostics = check_targets(view, module, reflection, code_pointer)
+
+The shipped profiles (``baseline``, ``lavapipe``) are in ``profiles/``, made by
+``python -m tosa_vkshader.devices.generate``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .profile import DeviceProfile, ProfileError, read_profile
+from .targets import DEFAULT_TARGET, SHIPPED, load_target, load_targets
+
+if TYPE_CHECKING:
+    from ..diagnostics import Diagnostic
+    from ..spirv.module import Module
+    from ..spirv.records import Reflection
+    from ..view import AttributeView
+
+
+def check_targets(view: AttributeView, module: Module, reflection: Reflection,
+                  code_pointer: str) -> list[Diagnostic]:
+    """What each configured target device lacks for this op (VKS7xx).
+
+    Nothing is checked when no target is configured: an op is written for the devices
+    its author names (``baseline`` is the one to name for "runs on any Vulkan 1.3
+    device").
+    """
+    from ..spirv.workgroup import workgroup_memory_bytes
+    from .checks import check_device
+    from .needs import gather_needs
+
+    targets = load_targets(view.options.target_device)
+    if not targets:
+        return []
+    memory = workgroup_memory_bytes(module, reflection.entry_point)
+    needs = gather_needs(view, reflection, memory, code_pointer)
+    return [diag for profile in targets for diag in check_device(needs, profile)]
+
+
+__all__ = ["DEFAULT_TARGET", "SHIPPED", "DeviceProfile", "ProfileError", "check_targets",
+           "load_target", "load_targets", "read_profile"]
