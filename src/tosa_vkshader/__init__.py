@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from .api import Report, check_file, check_paths, validate  # noqa: E402
+from .api import Report, check_file, check_paths, targets_summary, validate  # noqa: E402
 from .config import Options, load_options  # noqa: E402
 from .diagnostics import RULES, Diagnostic, Location, Severity  # noqa: E402
 
@@ -35,5 +35,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "RULES", "Attributes", "Diagnostic", "Location", "Options", "PushConstant",
     "PushConstants", "Report", "Resource", "SamplerConfig", "Severity", "check_file",
-    "check_paths", "load_options", "validate", "__version__",
+    "check_paths", "load_options", "targets_summary", "validate", "__version__",
 ]
