@@ -358,3 +358,25 @@ def test_shipped_lavapipe_profile_is_what_vulkaninfo_reports_here():
     shipped = json.loads(LAVAPIPE_PATH.read_text())
     assert live["capabilities"] == shipped["capabilities"], \
         "run: python -m tosa_vkshader.devices.generate --lavapipe"
+
+
+def test_web_api_checks_against_a_shipped_target(tmp_path):
+    from web_helpers import running_server
+
+    attrs = json.loads((DEVICES / "float64.json").read_text())
+    with running_server("--workers", "1", cwd=tmp_path,
+                        env={"TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "cache")}) as server:
+        with server.client() as client:
+            plain = client.post("/v1/check", json={"attributes": attrs}).json()
+            assert plain["files"][0]["diagnostics"] == []
+            result = client.post("/v1/check", json={
+                "attributes": attrs, "options": {"target_device": ["baseline", "lavapipe"]}})
+            found = [(d["code"], d["target"]) for d in result.json()["files"][0]["diagnostics"]]
+            assert found == [("VKS700", "baseline")]
+            refused = client.post("/v1/check", json={
+                "attributes": attrs, "options": {"target_device": "/etc/passwd"}})
+            assert refused.status_code == 422
+            assert "options.target_device" in refused.text
+            spec = client.get("/openapi.json").json()
+            options = spec["components"]["schemas"]["CheckOptions"]["properties"]
+            assert options["target_device"]["oneOf"][0]["enum"] == ["baseline", "lavapipe"]

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..config import ConfigError, load_options
+from ._common import print_usage_diagnostics
 
 # What `devices` shows of each target: the limits a compute shader runs into first.
 SHOWN_LIMITS = ("maxComputeWorkGroupInvocations", "maxComputeWorkGroupSize",
@@ -62,8 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = load_options(Path.cwd(), args.config)
     except ConfigError as exc:
-        print(f"{exc.diagnostic.location}: error[{exc.diagnostic.code}] "
-              f"{exc.diagnostic.message}", file=sys.stderr)
+        print_usage_diagnostics(exc.diagnostics)
         return 2
     entries: list[tuple[str, str]] = []  # (where it comes from, spec)
     if args.targets:
