@@ -12,7 +12,8 @@ DEFAULT_TARGET = "baseline"
 # name -> what it is; the files are in devices/profiles/, made by devices/generate.py
 SHIPPED = {
     "baseline": "Vulkan 1.3 minimum: required limits, no optional feature, no extension",
-    "lavapipe": "Mesa lavapipe (Vulkan 1.3 on the CPU) as vulkaninfo --json reports it",
+    "lavapipe": "Mesa lavapipe (Vulkan 1.3 on the CPU) with the ML emulation layers, as "
+                "run uses it",
 }
 
 
