@@ -355,13 +355,15 @@ def test_shipped_baseline_is_generated_from_the_spec_tables():
                     or not Path("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json").exists()
                     or importlib.util.find_spec("emulation_layer") is None,
                     reason="needs Debian's vulkan-tools, Mesa's lavapipe and the run extra")
-def test_shipped_lavapipe_profile_is_what_vulkaninfo_reports_here():
-    from tosa_vkshader.devices import generate
-
-    live = json.loads(generate.export_lavapipe())
+def test_shipped_lavapipe_profile_is_what_this_machine_exports(capsys, tmp_path):
+    code, out, err = run(capsys, "devices", "--export", tmp_path / "here.json")
+    assert code == 0, err
+    live = json.loads((tmp_path / "here.json").read_text())
     shipped = json.loads(LAVAPIPE_PATH.read_text())
     assert live["capabilities"] == shipped["capabilities"], \
-        "run: python -m tosa_vkshader.devices.generate --lavapipe"
+        f"run: tosa-vkshader devices --export {LAVAPIPE_PATH}"
+    # the export is a target like any other
+    assert device_findings(DEVICES / "float64.json", str(tmp_path / "here.json")) == []
 
 
 def test_web_api_checks_against_a_shipped_target(tmp_path):

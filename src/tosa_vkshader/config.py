@@ -99,17 +99,23 @@ def _fail(message: str, hint: str | None = None):
 
 
 def _target_devices(value: Any, path: str) -> tuple[str, ...]:
-    """Shipped names stay names; files are resolved against the pyproject's folder."""
-    from .devices.targets import SHIPPED
-
+    """Files (a path or a name ending in .json, optionally with #PROFILE) are resolved
+    against the pyproject's folder; bare names (``baseline``) name shipped profiles."""
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(
             isinstance(v, str) and v for v in value):
         _fail(f"`target-device` must be a profile name or file, or a list of them, "
-              f"got {value!r}", f"shipped profiles: {', '.join(SHIPPED)}")
+              f"got {value!r}", 'e.g. target-device = ["baseline", "devices/board.json"]')
     folder = Path(path).resolve().parent
-    return tuple(v if v in SHIPPED else str(folder / v) for v in value)
+
+    def resolved(spec: str) -> str:
+        file = spec.partition("#")[0]
+        is_file = "/" in file or "\\" in file or file.endswith(".json") or (
+            folder / file).is_file()
+        return str(folder / spec) if is_file else spec
+
+    return tuple(resolved(v) for v in value)
 
 
 def options_from_table(table: dict[str, Any], path: str = "pyproject.toml",

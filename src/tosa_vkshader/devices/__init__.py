@@ -9,6 +9,7 @@ The shipped profiles (``baseline``, ``lavapipe``) are in ``profiles/``, made by
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .profile import DeviceProfile, ProfileError, read_profile
@@ -16,28 +17,36 @@ from .targets import DEFAULT_TARGET, SHIPPED, load_target, load_targets
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
-    from ..spirv.module import Module
-    from ..spirv.records import Reflection
+    from ..shader import Shader
     from ..view import AttributeView
 
 
-def check_targets(view: AttributeView, module: Module, reflection: Reflection,
-                  code_pointer: str) -> list[Diagnostic]:
+@lru_cache(maxsize=256)
+def _workgroup_memory(shader: Shader) -> int:
+    """Bytes of Workgroup storage of the shader's entry point (once per shared record)."""
+    from ..spirv.reader import read_module
+    from ..spirv.workgroup import workgroup_memory_bytes
+
+    module, _ = read_module(shader.spirv)
+    return workgroup_memory_bytes(module, shader.reflection.entry_point
+                                  if shader.reflection else None) if module else 0
+
+
+def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     """What each configured target device lacks for this op (VKS7xx).
 
     Nothing is checked when no target is configured: an op is written for the devices
     its author names (``baseline`` is the one to name for "runs on any Vulkan 1.3
     device").
     """
-    from ..spirv.workgroup import workgroup_memory_bytes
     from .checks import check_device
     from .needs import gather_needs
 
     targets = load_targets(view.options.target_device)
-    if not targets:
+    if not targets or shader.reflection is None:
         return []
-    memory = workgroup_memory_bytes(module, reflection.entry_point)
-    needs = gather_needs(view, reflection, memory, code_pointer)
+    needs = gather_needs(view, shader.reflection, _workgroup_memory(shader),
+                         view.pointer("shader_code"))
     return [diag for profile in targets for diag in check_device(needs, profile)]
 
 
