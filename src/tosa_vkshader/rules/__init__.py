@@ -49,11 +49,13 @@ def run_rules(view: AttributeView) -> list[Diagnostic]:
 
 
 def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
-    """The attributes against the shader's reflection. Imported on first use: runs
+    """The attributes against the shader's reflection, and the shader against each target
+    device (VKS7xx, only when targets are configured). Imported on first use: runs
     without a shader never load the SPIR-V records these rules read."""
     from dataclasses import replace
 
     from ..crosscheck import FORMAT_MISMATCH, crosscheck
+    from ..devices import check_targets
     from .context import check_context_against_shader, element_conflicts
     from .shader_fields import check_local_size_limits
 
@@ -64,4 +66,4 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
              if d.code == FORMAT_MISMATCH.code and d.pointer in conflicts else d
              for d in crosscheck(view, shader)]
     return (cross + check_context_against_shader(view, shader)
-            + list(check_local_size_limits(view, shader)))
+            + list(check_local_size_limits(view, shader)) + check_targets(view, shader))
