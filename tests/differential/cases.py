@@ -420,23 +420,27 @@ def _json_cases(base, attrs, text, case, with_value):
     yield case("json:top-level-array", "[" + text + "]")
 
 
-def _type_cases(base, text, case):
-    element = base.operands[0][base.operands[0].rfind("x") + 1:-1]
-    shape = base.operands[0][len("tensor<"):base.operands[0].rfind("x")]
-    types = {
-        "zero-dim": f"tensor<0x{shape.split('x', 1)[-1]}x{element}>"
-        if "x" in shape else f"tensor<0x{element}>",
-        "complex": f"tensor<{shape}xcomplex<f32>>",
-        "index": f"tensor<{shape}xindex>",
-        "memref": f"memref<{shape}x{element}>",
-        "dynamic": f"tensor<?x{shape.split('x', 1)[-1]}x{element}>"
-        if "x" in shape else f"tensor<?x{element}>",
+def _variants(tensor: str) -> dict[str, str]:
+    """Types of the same element as ``tensor`` (``tensor<AxBxE>``) that TOSA's verifier
+    rejects (zero-size, complex, index, memref) or accepts (dynamic, unranked, rank 0)."""
+    body = tensor[len("tensor<"):-1]
+    dims, element = body.rsplit("x", 1)
+    rest = dims.split("x", 1)[1] + "x" if "x" in dims else ""
+    return {
+        "zero-dim": f"tensor<0x{rest}{element}>",
+        "complex": f"tensor<{dims}xcomplex<f32>>",
+        "index": f"tensor<{dims}xindex>",
+        "memref": f"memref<{dims}x{element}>",
+        "dynamic": f"tensor<?x{rest}{element}>",
         "unranked": f"tensor<*x{element}>",
         "rank-0": f"tensor<{element}>",
     }
-    for name, type_text in types.items():
-        yield case(f"operand-type:{name}", text,
-                   operands=(type_text, *base.operands[1:]))
+
+
+def _type_cases(base, text, case):
+    for name, type_text in _variants(base.operands[0]).items():
+        yield case(f"operand-type:{name}", text, operands=(type_text, *base.operands[1:]))
+    for name, type_text in _variants(base.results[0]).items():
         yield case(f"result-type:{name}", text, results=(type_text, *base.results[1:]))
     if len(base.operands) > 1:
         yield case("wiring:same-operand", text, wiring="same-operand")
@@ -463,6 +467,17 @@ def all_cases(*, full: bool = True) -> list[Case]:
 
 
 def sample() -> list[Case]:
-    """The bounded sample the normal test suite runs: the reduced mutation set (one
-    workgroup axis, registry aliases on one base op)."""
-    return all_cases(full=False)
+    """The bounded sample the normal test suite runs: every mutation once, on one of the
+    base ops it applies to (chosen by a stable hash of the mutation), plus every base."""
+    import zlib
+
+    by_mutation: dict[str, list[Case]] = {}
+    for item in all_cases(full=False):
+        by_mutation.setdefault(item.id.split("/", 1)[1], []).append(item)
+    chosen = []
+    for mutation, group in by_mutation.items():
+        if mutation == "base":
+            chosen.extend(group)
+        else:
+            chosen.append(group[zlib.crc32(mutation.encode()) % len(group)])
+    return chosen

@@ -73,11 +73,17 @@ class Outcome:
     stricter_listed: list[str]
     stricter_unlisted: list[tuple[str, Ours]]
     listed_not_stricter: list[str]  # table rows whose case now agrees (stale rows)
+    codes_changed: list[tuple[str, tuple[str, ...], tuple[str, ...]]]
+
+    @property
+    def problems(self) -> bool:
+        return bool(self.looser or self.stricter_unlisted or self.listed_not_stricter
+                    or self.codes_changed)
 
 
 def compare(cases: list[Case], reference: dict[str, Verdict], ours: dict[str, Ours],
             table: dict[str, Entry]) -> Outcome:
-    outcome = Outcome([], [], [], [], [])
+    outcome = Outcome([], [], [], [], [], [])
     for case in cases:
         ref, us = reference[case.id], ours[case.id]
         if not ref.ok and us.ok:
@@ -85,6 +91,8 @@ def compare(cases: list[Case], reference: dict[str, Verdict], ours: dict[str, Ou
         elif ref.ok and not us.ok:
             if case.id in table:
                 outcome.stricter_listed.append(case.id)
+                if table[case.id].codes != us.errors:
+                    outcome.codes_changed.append((case.id, table[case.id].codes, us.errors))
             else:
                 outcome.stricter_unlisted.append((case.id, us))
         else:
