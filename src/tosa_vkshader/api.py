@@ -5,13 +5,13 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .check import check_source, check_sources
-from .config import Options, load_options
+from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Severity
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
@@ -125,9 +125,12 @@ def check_file(path: str | os.PathLike[str], options: Options | None = None) -> 
     return check_paths([path], options)[0]
 
 
-def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
+def iter_files(paths: Iterable[str | os.PathLike[str]],
+               options: Options | Callable[[str], Options]) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
-    models (``*.json``, ``*.mlir``, ``*.tosa``)."""
+    models (``*.json``, ``*.mlir``, ``*.tosa``), skipping the ``exclude`` patterns of the
+    options (or of each file's options, when ``options`` maps a path to them)."""
+    options_for = options if callable(options) else (lambda _path: options)
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
@@ -139,7 +142,7 @@ def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Ite
                 if not file_name.endswith(ATTRIBUTE_SUFFIXES):
                     continue
                 full = os.path.join(folder, file_name)
-                if not _excluded(full, options.exclude):
+                if not _excluded(full, options_for(full).exclude):
                     yield full
 
 
@@ -149,14 +152,32 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
                for p in patterns)
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]],
-                options: Options | None = None) -> list[Report]:
-    """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
-    options = options or Options()
-    sources = [read_file(path, options) for path in iter_files(paths, options)]
-    return [Report(source.path, diagnostics, source)
-            for source, diagnostics in zip(sources, check_sources(sources, options),
-                                           strict=True)]
+def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None = None, *,
+                config: ConfigResolver | None = None) -> list[Report]:
+    """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``).
+
+    With ``options``, every file is checked with them. With ``config`` (a
+    :class:`~tosa_vkshader.config.ConfigResolver`), each file is checked with the
+    ``[tool.tosa-vkshader]`` nearest to it, as the command line does. With neither, the
+    defaults. Raises :class:`~tosa_vkshader.config.ConfigError` for an unusable config."""
+    if config is None:
+        fixed = options or Options()
+        config_for: Callable[[str], Options] = lambda _path: fixed  # noqa: E731
+    else:
+        config_for = config.options_for
+    files = list(iter_files(paths, config_for))
+    # Files that share a configuration are checked together (one compile batch each).
+    groups: dict[int, tuple[Options, list[int]]] = {}
+    for index, path in enumerate(files):
+        file_options = config_for(path)
+        groups.setdefault(id(file_options), (file_options, []))[1].append(index)
+    reports: list[Report | None] = [None] * len(files)
+    for file_options, indices in groups.values():
+        sources = [read_file(files[i], file_options) for i in indices]
+        for i, source, diagnostics in zip(indices, sources,
+                                          check_sources(sources, file_options), strict=True):
+            reports[i] = Report(source.path, diagnostics, source)
+    return [report for report in reports if report is not None]
 
 
 def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
