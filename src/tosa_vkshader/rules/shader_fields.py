@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..spirv_base64 import HEADER_BYTES, decode_spirv, has_magic
 from ..view import AttributeView
 from .value_types import describe
 
 SHADER_LANGUAGES = ("", "SPIR-V", "GLSL", "HLSL")
-SPIRV_MAGIC = 0x07230203
 # Vulkan's guaranteed minimums (maxComputeWorkGroupSize, ...Invocations, ...Count).
 GUARANTEED_LOCAL_SIZE = (128, 128, 64)
 GUARANTEED_INVOCATIONS = 128
@@ -20,9 +18,6 @@ GUARANTEED_GROUP_COUNT = 65535
 MAX_UINT32 = 2**32 - 1
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BASE64_ALPHABET = re.compile(r"[A-Za-z0-9+/=]*")
-# What the reference converter's decoder (LLVM decodeBase64) accepts: groups of four,
-# `=` only as the padding of the last group (never after a complete group, never `====`).
-_STRICT_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 
 INVALID_ENTRY_POINT = rule(
     "VKS201", "invalid-entry-point", Severity.ERROR,
@@ -226,16 +221,6 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
         yield from _check_spirv_blob(view, code)
 
 
-def decode_spirv(code: str) -> bytes | None:
-    """The SPIR-V bytes of strict base64 ``code``, or None."""
-    if not _STRICT_BASE64.fullmatch(code):
-        return None
-    try:
-        return base64.b64decode(code, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
     pointer = view.pointer("shader_code")
     data = decode_spirv(code)
@@ -268,13 +253,12 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
         yield SPIRV_LENGTH.at(pointer, f"decoded SPIR-V is {len(data)} bytes, not a multiple "
                               "of 4", hint="the base64 text is probably truncated")
         return
-    if len(data) < 20:
+    if len(data) < HEADER_BYTES:
         yield SPIRV_HEADER.at(pointer, f"decoded SPIR-V is {len(data)} bytes; a module needs "
                               "at least the 20-byte header")
         return
-    magic_le = int.from_bytes(data[:4], "little")
-    magic_be = int.from_bytes(data[:4], "big")
-    if SPIRV_MAGIC not in (magic_le, magic_be):
+    if not has_magic(data):
+        magic_le = int.from_bytes(data[:4], "little")
         looks_like_text = all(32 <= b < 127 or b in (9, 10, 13) for b in data[:64])
         yield SPIRV_HEADER.at(
             pointer, f"decoded SPIR-V starts with 0x{magic_le:08x}, not the magic number "
