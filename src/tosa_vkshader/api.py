@@ -109,14 +109,29 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
 def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
     """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
+    return _read_file(os.fspath(path), options, explicit=True) or SourceFile(os.fspath(path))
+
+
+def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
+    """The file's ops; for JSON that holds no op (``package.json``), a note when the file
+    was named (``explicit``), nothing at all when a folder walk found it."""
     from .sources.io import UNREADABLE
 
-    name = os.fspath(path)
     try:
         data = Path(name).read_bytes()
     except OSError as exc:
         diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
         return SourceFile(name, diagnostics=[diag])
+    if Path(name).suffix.lower() not in (".mlir", ".tosa"):
+        from .sources.recognise import NOT_AN_OP_DOCUMENT, is_op_document
+
+        if len(data) <= options.max_file_size and not is_op_document(data):
+            if not explicit:
+                return None
+            note = NOT_AN_OP_DOCUMENT.at(
+                "", f"skipped {name}: JSON without any attribute or op key is not an op "
+                    "document")
+            return SourceFile(name, diagnostics=[note])
     return _read(data, name, options)
 
 
@@ -130,11 +145,19 @@ def iter_files(paths: Iterable[str | os.PathLike[str]],
     """Files to check: given files as they are, folders walked for attribute files and
     models (``*.json``, ``*.mlir``, ``*.tosa``), skipping the ``exclude`` patterns of the
     options (or of each file's options, when ``options`` maps a path to them)."""
+    for name, _explicit in _files_and_origin(paths, options):
+        yield name
+
+
+def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
+                      options: Options | Callable[[str], Options]
+                      ) -> Iterator[tuple[str, bool]]:
+    """(file, named explicitly) for the files of ``paths``, folders walked."""
     options_for = options if callable(options) else (lambda _path: options)
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
-            yield name
+            yield name, True
             continue
         for folder, subfolders, files in os.walk(name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
@@ -143,7 +166,7 @@ def iter_files(paths: Iterable[str | os.PathLike[str]],
                     continue
                 full = os.path.join(folder, file_name)
                 if not _excluded(full, options_for(full).exclude):
-                    yield full
+                    yield full, False
 
 
 def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
@@ -165,17 +188,19 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
         config_for: Callable[[str], Options] = lambda _path: fixed  # noqa: E731
     else:
         config_for = config.options_for
-    files = list(iter_files(paths, config_for))
+    files = list(_files_and_origin(paths, config_for))
     # Files that share a configuration are checked together (one compile batch each).
     groups: dict[int, tuple[Options, list[int]]] = {}
-    for index, path in enumerate(files):
+    for index, (path, _explicit) in enumerate(files):
         file_options = config_for(path)
         groups.setdefault(id(file_options), (file_options, []))[1].append(index)
     reports: list[Report | None] = [None] * len(files)
     for file_options, indices in groups.values():
-        sources = [read_file(files[i], file_options) for i in indices]
-        for i, source, diagnostics in zip(indices, sources,
-                                          check_sources(sources, file_options), strict=True):
+        read = [(i, _read_file(files[i][0], file_options, explicit=files[i][1]))
+                for i in indices]
+        read = [(i, source) for i, source in read if source is not None]
+        checked = check_sources([source for _, source in read], file_options)
+        for (i, source), diagnostics in zip(read, checked, strict=True):
             reports[i] = Report(source.path, diagnostics, source)
     return [report for report in reports if report is not None]
 
