@@ -110,6 +110,10 @@ class OpContext:
     domain_name: str | None = None
     operands: tuple[TensorType, ...] | None = None
     results: tuple[TensorType, ...] | None = None
+    # How the op is wired in its function (MLIR): the SSA value passed as each operand,
+    # and whether anything consumes each result. None when the source does not say.
+    operand_values: tuple[str, ...] | None = None
+    results_used: tuple[bool, ...] | None = None
     # The op's result indices in the order the enclosing function returns them (only
     # results returned directly), when the source shows it (MLIR).
     returned: tuple[int, ...] | None = None
