@@ -75,6 +75,9 @@ class Diagnostic:
     inner: InnerPosition | None = None
     # Where the pointer should be placed: on the key itself or on its value.
     on_key: bool = False
+    # The JSON token that `tosa-vkshader fix` puts in place of the located key or value
+    # (`"input_1_binding"`); None when the problem has no mechanical repair.
+    replacement: str | None = None
 
     @property
     def rule(self) -> Rule:
@@ -116,6 +119,7 @@ class Rule:
         inner: InnerPosition | None = None,
         on_key: bool = False,
         severity: Severity | None = None,
+        replacement: str | None = None,
     ) -> Diagnostic:
         return Diagnostic(
             code=self.code,
@@ -125,6 +129,7 @@ class Rule:
             hint=hint,
             inner=inner,
             on_key=on_key,
+            replacement=replacement,
         )
 
     @property
