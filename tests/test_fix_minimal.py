@@ -11,6 +11,8 @@ import pytest
 
 from tosa_vkshader.cli import main
 
+from conftest import FIXTURES
+
 # Hand-written: four-space indentation, workgroup_sizes on one line, a sampler object
 # spread over lines, an unusual key order, and no newline at the end.
 HAND_WRITTEN = """{
@@ -113,3 +115,41 @@ def test_a_clean_file_is_left_alone_and_exits_0(tmp_path, capsys):
     assert main(["fix", str(path)]) == 0
     assert path.read_text() == text
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("model", ["pretty.mlir", "generic.mlir"])
+def test_fix_rewrites_the_attribute_string_of_an_mlir_op_in_place(tmp_path, capsys, model):
+    original = (FIXTURES / "models" / model).read_text()
+    # The second op's entry_point misspelled inside its escaped attribute string.
+    first = original.index("entry_point")
+    second = original.index("entry_point", first + 1)
+    damaged = original[:second] + "entryPoint" + original[second + len("entry_point"):]
+    path = tmp_path / model
+    path.write_text(damaged)
+    assert main(["fix", str(path)]) in (0, 1)  # the model may hold other findings
+    assert path.read_text() == original  # that key and nothing else
+    assert "changed: renamed `entryPoint` to `entry_point`" in capsys.readouterr().err
+
+
+def test_fix_diff_of_an_mlir_model_applies_with_patch(tmp_path, capsys):
+    original = (FIXTURES / "models" / "pretty.mlir").read_text()
+    at = original.index("entry_point")
+    path = tmp_path / "model.mlir"
+    path.write_text(original[:at] + "entryPoint" + original[at + len("entry_point"):])
+    main(["fix", "--diff", str(path)])
+    diff = capsys.readouterr().out
+    prefix = str(tmp_path).lstrip("/")
+    diff = diff.replace(f"a/{prefix}/", "a/").replace(f"b/{prefix}/", "b/")
+    done = subprocess.run(["patch", "-p1"], input=diff, text=True, cwd=tmp_path,
+                          capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert path.read_text() == original
+
+
+def test_fix_leaves_json_that_is_not_an_op_alone(tmp_path, capsys):
+    (tmp_path / "package.json").write_text('{"name": "app", "version": "1.0.0"}')
+    (tmp_path / "op.json").write_text('{"entryPoint": "main", "workgroup_sizes": [1, 1, 1]}')
+    assert main(["fix", str(tmp_path)]) == 0
+    assert (tmp_path / "package.json").read_text() == '{"name": "app", "version": "1.0.0"}'
+    assert (tmp_path / "op.json").read_text().startswith('{"entry_point": "main"')
+    assert "package.json" not in capsys.readouterr().err

@@ -78,6 +78,8 @@ class Diagnostic:
     # The JSON token that `tosa-vkshader fix` puts in place of the located key or value
     # (`"input_1_binding"`); None when the problem has no mechanical repair.
     replacement: str | None = None
+    # The target device a finding is about (VKS7xx); None for everything else.
+    target: str | None = None
 
     @property
     def rule(self) -> Rule:
@@ -94,6 +96,7 @@ class Diagnostic:
             loc.column if loc else 0,
             self.code,
             self.pointer,
+            self.target or "",
         )
 
 
@@ -120,6 +123,7 @@ class Rule:
         on_key: bool = False,
         severity: Severity | None = None,
         replacement: str | None = None,
+        target: str | None = None,
     ) -> Diagnostic:
         return Diagnostic(
             code=self.code,
@@ -130,6 +134,7 @@ class Rule:
             inner=inner,
             on_key=on_key,
             replacement=replacement,
+            target=target,
         )
 
     @property
@@ -146,6 +151,7 @@ GROUPS = {
     "4": "SPIR-V and cross-check",
     "5": "Model context (MLIR / TOSA)",
     "6": "Code generation and repair",
+    "7": "Target device",
     "9": "Tool and environment",
 }
 

@@ -33,6 +33,7 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
         "hint": diag.hint,
         "fixable": replacement is not None,
         "replacement": replacement,
+        "target": diag.target,
         "docs": diag.rule.docs_url,
     }
 
