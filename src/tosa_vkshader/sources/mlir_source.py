@@ -82,6 +82,26 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
     return source
 
 
+def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the implementation_attrs string contents (inside the quotes) of each
+    VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly: what a tool
+    that rewrites an op's attributes in place (``fix``) edits."""
+    spans = []
+    for match in _CANDIDATE.finditer(text):
+        if not _is_code(text, match.start()):
+            continue
+        try:
+            op = _Parser(text, match.end()).op(match.start(), match.group().startswith('"'))
+        except _SyntaxError:
+            continue  # read_mlir reports it
+        if domain_kind(_string_value(text, op, "domain_name")) == "other":
+            continue
+        attrs = op.attributes.get("implementation_attrs")
+        if attrs is not None and attrs.string is not None:
+            spans.append(attrs.string)
+    return spans
+
+
 def _is_code(text: str, pos: int) -> bool:
     """Whether ``pos`` is outside strings and comments (MLIR has neither across lines)."""
     line_start = text.rfind("\n", 0, pos) + 1
