@@ -34,7 +34,7 @@ def register(subparsers) -> None:
                     "remain that fix cannot repair (or a repair was ambiguous: the file is "
                     "left untouched); 2: usage.")
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="attribute files, or folders walked for *.json")
+                        help="attribute JSON and TOSA MLIR files, or folders walked for them")
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff of the repairs and write nothing")
     parser.add_argument("--embed", choices=("spirv",),
