@@ -85,8 +85,8 @@ def _content_key(op: Op) -> tuple[str, str] | None:
     pointer get the same pointer-only diagnostics: a corpus or model that repeats an op
     is ruled on once. Not for ops in a model context: their diagnostics can carry the
     op's own place in the file."""
-    if op.context is not None or not isinstance(op.attributes, dict):
-        return None
+    if op.context is not None or op.document is None or not isinstance(op.attributes, dict):
+        return None  # (only ops parsed from JSON text: their values are JSON values)
     return json.dumps(op.attributes, ensure_ascii=False), op.base
 
 
