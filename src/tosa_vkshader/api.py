@@ -17,6 +17,8 @@ from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 
 if TYPE_CHECKING:
+    from .devices import DeviceProfile
+    from .devices.summary import OpVerdict
     from .model import Attributes
 
 ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
@@ -89,8 +91,26 @@ def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> So
     return source
 
 
+def _with_targets(options: Options | None, target_device: str | Iterable[str] | None,
+                  ) -> Options:
+    """``target_device`` (a shipped profile name, a Vulkan Profiles file, or several) adds
+    to the options' targets; a target that cannot be read raises ProfileError."""
+    options = options or Options()
+    if target_device is None:
+        return options
+    from .devices import load_target
+
+    given = (target_device,) if isinstance(target_device, (str, os.PathLike)) \
+        else tuple(target_device)
+    specs = tuple(os.fspath(t) for t in given)
+    for spec in specs:
+        load_target(spec)  # fail here, before any check runs
+    return options.with_overrides(target_device=options.target_device + specs)
+
+
 def validate(obj_or_text: Any, options: Options | None = None, *,
-             path: str | None = None) -> Report:
+             path: str | None = None,
+             target_device: str | Iterable[str] | None = None) -> Report:
     """Check one attribute object given as a dict, JSON text or bytes.
 
     Text is read like a file: JSON may also be an op object or a list of ops, and a
@@ -98,8 +118,11 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
     >>> validate({"entry_point": "main", "workgroup_sizes": [8, 8, 1]}).ok
     True
+
+    ``target_device`` names target devices to check the op against (VKS7xx): shipped
+    profiles (``"baseline"``, ``"lavapipe"``) or Vulkan Profiles JSON files.
     """
-    options = options or Options()
+    options = _with_targets(options, target_device)
     source = source_of(obj_or_text, options, path)
     report = Report(path, check_source(source, options), source)
     if source.document is None and source.ops and source.ops[0].document is not None:
@@ -109,29 +132,52 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
 def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
     """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
+    return _read_file(os.fspath(path), options, explicit=True) or SourceFile(os.fspath(path))
+
+
+def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
+    """The file's ops; for JSON that holds no op (``package.json``), a note when the file
+    was named (``explicit``), nothing at all when a folder walk found it."""
     from .sources.io import UNREADABLE
 
-    name = os.fspath(path)
     try:
         data = Path(name).read_bytes()
     except OSError as exc:
         diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
         return SourceFile(name, diagnostics=[diag])
+    if Path(name).suffix.lower() not in (".mlir", ".tosa"):
+        from .sources.recognise import NOT_AN_OP_DOCUMENT, is_op_document
+
+        if len(data) <= options.max_file_size and not is_op_document(data):
+            if not explicit:
+                return None
+            note = NOT_AN_OP_DOCUMENT.at(
+                "", f"skipped {name}: JSON without any attribute or op key is not an op "
+                    "document")
+            return SourceFile(name, diagnostics=[note])
     return _read(data, name, options)
 
 
-def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
+def check_file(path: str | os.PathLike[str], options: Options | None = None, *,
+               target_device: str | Iterable[str] | None = None) -> Report:
     """Check one file on disk."""
-    return check_paths([path], options)[0]
+    return check_paths([path], options, target_device=target_device)[0]
 
 
 def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
     models (``*.json``, ``*.mlir``, ``*.tosa``)."""
+    for name, _explicit in _files_and_origin(paths, options):
+        yield name
+
+
+def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
+                      options: Options) -> Iterator[tuple[str, bool]]:
+    """(file, named explicitly) for the files of ``paths``, folders walked."""
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
-            yield name
+            yield name, True
             continue
         for folder, subfolders, files in os.walk(name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
@@ -140,7 +186,7 @@ def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Ite
                     continue
                 full = os.path.join(folder, file_name)
                 if not _excluded(full, options.exclude):
-                    yield full
+                    yield full, False
 
 
 def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
@@ -150,14 +196,41 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
 
 
 def check_paths(paths: Iterable[str | os.PathLike[str]],
-                options: Options | None = None) -> list[Report]:
+                options: Options | None = None, *,
+                target_device: str | Iterable[str] | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
-    options = options or Options()
-    sources = [read_file(path, options) for path in iter_files(paths, options)]
+    options = _with_targets(options, target_device)
+    read = (_read_file(name, options, explicit=explicit)
+            for name, explicit in _files_and_origin(paths, options))
+    sources = [source for source in read if source is not None]
     return [Report(source.path, diagnostics, source)
             for source, diagnostics in zip(sources, check_sources(sources, options),
                                            strict=True)]
 
 
+def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,
+                    *, target_device: str | Iterable[str] | None = None,
+                    ) -> tuple[tuple[DeviceProfile, ...], list[OpVerdict]]:
+    """Op by op, which target devices can run it: the configured targets
+    (``options.target_device``), or every shipped profile when none is configured."""
+    from .check import check_ops
+    from .devices import SHIPPED, load_targets
+    from .devices.summary import verdict
+
+    options = _with_targets(options, target_device)
+    if not options.target_device:
+        options = options.with_overrides(target_device=tuple(SHIPPED))
+    targets = load_targets(options.target_device)
+    read = (_read_file(name, options, explicit=explicit)
+            for name, explicit in _files_and_origin(paths, options))
+    ops = [op for source in read if source is not None for op in source.ops]
+    verdicts = []
+    for op, diagnostics in zip(ops, check_ops(ops, options), strict=True):
+        # where the op is: the place a diagnostic on its whole attribute object would get
+        whole = Diagnostic("VKS102", Severity.INFO, "", pointer=op.base)
+        verdicts.append(verdict(op.path, op.name, op.locate(whole), diagnostics, targets))
+    return targets, verdicts
+
+
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
-           "validate"]
+           "targets_summary", "validate"]
