@@ -48,8 +48,9 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
 
     A diagnostic repeated with the same code, pointer and message (a later stage that knows
     the shader restating an earlier finding with a better hint) is reported once, as the
-    later stage put it."""
-    latest = {(d.code, d.pointer, d.message): d for d in diagnostics}
+    later stage put it. Diagnostics already placed (a model reader's, one per broken op)
+    stay apart when their places differ."""
+    latest = {(d.code, d.pointer, d.message, d.location): d for d in diagnostics}
     finished = []
     for diag in latest.values():
         if not options.enabled(diag.code):
