@@ -16,6 +16,7 @@ a diagnostic's pointer is mapped back through both to a line and column of the .
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -64,6 +65,8 @@ class _CustomOp:
     attributes: dict[str, _Attribute] = field(default_factory=dict)
     operands: tuple[TensorType, ...] = ()
     results: tuple[TensorType, ...] = ()
+    operand_values: tuple[str, ...] = ()
+    end: int = 0
 
 
 def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFile:
@@ -75,16 +78,17 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
     host = TextFile(text, path)
     source.text = host
     found = candidates(text)
+    ops: list[_CustomOp] = []
     for index, (start, end, generic) in enumerate(found):
         limit = found[index + 1][0] if index + 1 < len(found) else len(text)
         try:
-            op = _Parser(text, end, limit).op(start, generic)
+            ops.append(_Parser(text, end, limit).op(start, generic))
         except _SyntaxError as exc:
             source.diagnostics.append(MLIR_SYNTAX.at(
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
-            continue
-        _add_op(source, host, op, options)
+    for op, used in zip(ops, _results_used(text, ops), strict=True):
+        _add_op(source, host, op, options, used)
     return source
 
 
@@ -145,13 +149,15 @@ class _CodeScanner:
         return True
 
 
-def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options) -> None:
+def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
+            results_used: tuple[bool, ...] | None) -> None:
     text = host.text
     domain = _string_value(text, op, "domain_name")
     if domain_kind(domain) == "other":
         return
     context = OpContext(operator_name=_string_value(text, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
+                        operand_values=op.operand_values, results_used=results_used,
                         locate=host.location)
     context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
@@ -184,6 +190,70 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options)
         source.ops.append(op_)
 
 
+_RESULT_NAME = re.compile(r"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
+_SSA_USE = re.compile(r"%[\w$.-]+(?:#(\d+))?")
+FUNCTION = "func.func"
+
+
+def _results_used(text: str, ops: list[_CustomOp]) -> list[tuple[bool, ...] | None]:
+    """For each op: whether each of its results is used after it, up to the end of its
+    function (SSA names are unique within a function); None when the results have no
+    single name. One forward pass over the file for all ops together."""
+    names: dict[str, list[tuple[int, int, int]]] = {}  # name -> (op, from, to)
+    functions = _function_starts(text)
+    used: list[tuple[bool, ...] | None] = []
+    previous_end = 0
+    for index, op in enumerate(ops):
+        line_start = max(text.rfind("\n", previous_end, op.start) + 1, previous_end)
+        named = _RESULT_NAME.search(text, line_start, op.start)
+        previous_end = op.end
+        if named is None:
+            used.append(None if op.results else ())
+            continue
+        following = bisect.bisect_left(functions, op.end)
+        end = functions[following] if following < len(functions) else len(text)
+        names.setdefault(named.group(1), []).append((index, op.end, end))
+        used.append(tuple(False for _ in op.results))
+    if not names:
+        return used
+    marks: dict[int, set[int]] = {}
+    whole: set[int] = set()
+    code = _CodeScanner(text)
+    first = min(start for spans in names.values() for _, start, _ in spans)
+    for use in _SSA_USE.finditer(text, first):
+        name = text[use.start():use.start(1) - 1] if use.group(1) else use.group()
+        spans = names.get(name)
+        if spans is None:
+            continue
+        owners = [index for index, start, end in spans if start <= use.start() < end]
+        if not owners or not code.is_code(use.start()):
+            continue
+        for index in owners:
+            if use.group(1) is None:
+                whole.add(index)
+            else:
+                marks.setdefault(index, set()).add(int(use.group(1)))
+    for index, op in enumerate(ops):
+        if used[index] is not None and used[index]:
+            used[index] = tuple(index in whole or k in marks.get(index, ())
+                                for k in range(len(op.results)))
+    return used
+
+
+def _function_starts(text: str) -> list[int]:
+    """Where each ``func.func`` name starts (not part of a longer name), in order."""
+    starts = []
+    pos = text.find(FUNCTION)
+    while pos >= 0:
+        before = text[pos - 1] if pos else ""
+        end = pos + len(FUNCTION)
+        after = text[end] if end < len(text) else ""
+        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after in "_."):
+            starts.append(pos)
+        pos = text.find(FUNCTION, end)
+    return starts
+
+
 class _Offsets:
     def __init__(self, text: str, start: int, end: int) -> None:
         self._args = (text, start, end)
@@ -213,6 +283,7 @@ class _Parser:
         self.text = text
         self.pos = pos
         self.limit = len(text) if limit is None else limit
+        self.values: list[str] = []  # the SSA operands, as written
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
@@ -280,6 +351,7 @@ class _Parser:
         if generic:
             self.expect("(", "`(` and the operands")
             self.operands(")")
+            op.operand_values = tuple(self.values)
             self.expect(")", "`)` after the operands")
             if self.peek(2) == "<{":
                 self.pos += 1
@@ -289,6 +361,7 @@ class _Parser:
                 self.attribute_dict(op)
         else:
             self.operands("{:")
+            op.operand_values = tuple(self.values)
             if self.peek() == "{":
                 self.attribute_dict(op)
         self.expect(":", "`:` and the op's type signature")
@@ -298,6 +371,7 @@ class _Parser:
             op.results = self.type_list()
         else:
             op.results = (self.single_type(),)
+        op.end = self.pos
         return op
 
     def operands(self, stops: str) -> None:
@@ -308,6 +382,7 @@ class _Parser:
                 if match is None:
                     raise _SyntaxError("expected an SSA value name after `%`", self.pos)
                 self.pos = match.end()
+                self.values.append(match.group())
                 if self.peek() == ",":
                     self.pos += 1
                 continue
