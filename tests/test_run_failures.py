@@ -169,3 +169,14 @@ def test_dynamic_shapes_cannot_be_laid_out(capsys, tmp_path):
     assert code == 1
     assert "error[VKS959]" in err and "argument 0 (%arg0) `tensor<?x256xf32>` has no static " \
         "shape" in err
+
+
+def test_check_does_not_pay_for_run():
+    """`run` is registered lazily: `check` loads neither the runtime package nor numpy."""
+    probe = ("import sys; from tosa_vkshader.cli import main; "
+             f"main(['check', {str(MODEL)!r}]); "
+             "print('LOADED', [m for m in ('numpy', 'tosa_vkshader.runtime', "
+             "'tosa_vkshader.commands.run') if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert "LOADED []" in done.stdout, done.stdout + done.stderr
