@@ -40,6 +40,15 @@ def _private_compile_cache(tmp_path_factory, monkeypatch):
                        str(tmp_path_factory.getbasetemp() / "compile-cache"))
 
 
+@pytest.fixture(autouse=True)
+def _shaderc_glslc_unless_asked(monkeypatch):
+    """The suite's GLSL expectations are written for shaderc's glslc (batched, fast); the
+    reference runtime's compiler (the scenario runner's glslc, chosen by default when it
+    is installed) is tested in tests/test_compile_reference.py, which asks for it with
+    the ``reference_glslc`` fixture."""
+    monkeypatch.setenv("TOSA_VKSHADER_REFERENCE_GLSLC", "")
+
+
 @pytest.fixture
 def valid_attrs() -> dict:
     return json.loads((FIXTURES / "valid" / "multi-resource.json").read_text())
