@@ -59,6 +59,8 @@ _SUMMARY = re.compile(r"^(?:ERROR|WARNING): \d+ compilation (?:errors|warnings)\
 _DRIVER = re.compile(r"^\[ERROR\]:\s*(?P<text>.*)$")
 _HEADER = "Failed to compiled GLSL input"  # sic
 _OWN_FILE = "0"  # glslang's number for the one source string it was given
+# glslang's note that it gave up after an error; shaderc's glslc does not print it
+_TERMINATED = "'' : compilation terminated"
 
 
 def parse_reference_output(output: str) -> list[CompilerMessage]:
@@ -68,6 +70,8 @@ def parse_reference_output(output: str) -> list[CompilerMessage]:
         if not line or line.startswith(_HEADER) or _SUMMARY.match(line):
             continue
         match = _MESSAGE.match(line)
+        if match and match.group("text").strip() == _TERMINATED and messages:
+            continue
         if match:
             messages.append(CompilerMessage(
                 match.group("file"), int(match.group("line")), None,
