@@ -96,6 +96,9 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
                     severity = Severity.WARNING
                     message += (f"; `{info.suggestion}` is also present, and the converter "
                                 "ignores this key")
+            if info.problem is KeyProblem.LEADING_ZERO:
+                message += ("; the spec forbids leading zeros, and the converter ignores the "
+                            "key, so its value never reaches the runtime")
             yield _PROBLEM_RULES[info.problem].at(
                 pointer, message, hint=hint, on_key=True, severity=severity)
         elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
