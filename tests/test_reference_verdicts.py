@@ -328,3 +328,12 @@ def test_stricter_than_the_converter_says_so_and_why(text, code, why):
     (diag,) = _by_code(validate(text))[code]
     assert diag.severity is Severity.ERROR and "converter" in diag.message
     assert why in diag.message
+
+
+def test_an_empty_operator_name_converts_so_it_warns_a_missing_one_is_an_error():
+    text = _mlir(json.dumps(BUFFER_OP)).replace('operator_name = "op"', 'operator_name = ""')
+    report = validate(text, path="model.mlir")
+    assert report.ok and _by_code(report)["VKS504"][0].severity is Severity.WARNING
+    missing = _mlir(json.dumps(BUFFER_OP)).replace('operator_name = "op", ', "")
+    (diag,) = _by_code(validate(missing, path="model.mlir"))["VKS504"]
+    assert diag.severity is Severity.ERROR
