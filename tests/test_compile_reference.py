@@ -165,3 +165,39 @@ def test_compile_verbose_names_the_compiler(reference_glslc, tmp_path, capsys):
     out = tmp_path / "out.spv"
     assert main(["compile", "-v", str(TENSOR_ADD), "-o", str(out)]) == 0
     assert f"compiled by {REFERENCE}, glslang vulkan-sdk-" in capsys.readouterr().err
+
+
+def fake_reference(tmp_path, monkeypatch, body: str) -> None:
+    """A stand-in for the scenario runner's glslc: its --version, then ``body``."""
+    script = tmp_path / "fake-glslc"
+    script.write_text("#!/bin/sh\n"
+                      'if [ "$1" = --version ]; then echo \'{"dependencies": '
+                      '["glslang=vulkan-sdk-9.9.9.0-0-gabc1234"]}\'; exit 0; fi\n' + body)
+    script.chmod(0o755)
+    monkeypatch.setenv(REFERENCE_ENV, str(script))
+
+
+def test_a_crashing_reference_compiler_is_reported_and_not_cached(tmp_path, monkeypatch):
+    fake_reference(tmp_path, monkeypatch, "kill -SEGV $$\n")
+    result = one("void main() { }\n")
+    assert [d.code for d in result.diagnostics] == ["VKS911"]
+    assert "signal 11" in result.diagnostics[0].message
+    assert result.compiler.kind == REFERENCE
+    assert not one("void main() { }\n").cached
+
+
+def test_option_errors_of_the_reference_compiler_are_config_errors(tmp_path, monkeypatch):
+    fake_reference(tmp_path, monkeypatch,
+                   "echo '[ERROR]:Too few arguments for --build-opts' >&2\nexit 255\n")
+    [diag] = one("void main() { }\n").diagnostics
+    assert diag.code == "VKS915" and "Too few arguments" in diag.message
+
+
+def test_the_version_named_is_the_compilers_own(reference_glslc, tmp_path, monkeypatch,
+                                                capsys):
+    fake_reference(tmp_path, monkeypatch, f'exec "{reference_glslc}" "$@"\n')
+    shader = tmp_path / "s.comp"
+    shader.write_text("layout(local_size_x = 1) in;\nvoid main() { }\n")
+    assert main(["compile", "-v", str(shader), "-o", str(tmp_path / "o.spv")]) == 0
+    assert "reference glslc (scenario-runner), glslang vulkan-sdk-9.9.9.0" in \
+        capsys.readouterr().err
