@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .config import Options, load_options
     from .diagnostics import RULES, Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
+    from .runtime import run
+    from .runtime.errors import RunError
 
 # Every public name is imported on first use: `tosa-vkshader --version` (and the console
 # script, which imports this package first) must not pay for the checker, and the
@@ -27,6 +29,8 @@ _LAZY = {
     **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
                      "PushConstants"), "model"),
+    "RunError": "runtime.errors",
+    "run": "runtime",
 }
 
 
@@ -47,6 +51,6 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "RULES", "Attributes", "Diagnostic", "Location", "Options", "PushConstant",
-    "PushConstants", "Report", "Resource", "SamplerConfig", "Severity", "check_file",
-    "check_paths", "load_options", "validate", "__version__",
+    "PushConstants", "Report", "Resource", "RunError", "SamplerConfig", "Severity",
+    "check_file", "check_paths", "load_options", "run", "validate", "__version__",
 ]

@@ -1,0 +1,204 @@
+"""check -> convert -> read the interface -> write the scenario -> run -> numpy.
+
+Every step is one of the reference tools; this module only decides what to hand them:
+the model (HLSL ops compiled and embedded first), the input files in the VGF's layout, the
+scenario and the Vulkan environment; and it reads the outputs back with the result types
+of the entry function.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..config import Options
+from ..diagnostics import Diagnostic, Severity
+from ..sources.context import render_tensor
+from .errors import RunError
+from .interface import Interface
+from .layout import read_output, write_input
+from .model import Signature, custom_op_texts, read_signature
+from .processes import Runner, finish_conversion, start_conversion
+from .rules import INPUT_MISMATCH, UNSUPPORTED_INTERFACE
+from .scenario import build_scenario, input_file, output_file
+from .shaders import embed_hlsl, push_data, shader_ops
+from .toolchain import Toolchain, find_toolchain, require_vulkan_driver
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DEFAULT_TIMEOUT = 60.0
+
+
+@dataclass
+class RunResult:
+    outputs: list[np.ndarray]
+    notes: list[Diagnostic] = field(default_factory=list)  # warnings and notes
+    device: str | None = None  # as the runner names it
+    workdir: Path | None = None  # kept only when asked
+
+
+Inputs = Sequence["np.ndarray"] | Callable[[], Sequence["np.ndarray"]]
+
+
+def run_model(text: str, inputs: Inputs, *, path: str | None = None,
+              push_constants: bytes | None = None, device: str | None = None,
+              timeout: float = DEFAULT_TIMEOUT, options: Options | None = None,
+              keep_workdir: bool = False) -> RunResult:
+    """Run the MLIR model ``text`` on ``inputs`` (arrays, or a function that loads them
+    while the converter runs); :class:`RunError` when it cannot.
+
+    The check decides whether results are given: a model with errors never produces any,
+    and its diagnostics are reported before any other failure. It runs while the scenario
+    runner starts up (the runner is stopped when the check finds errors), so that a clean
+    model costs little more than the tools' own time.
+    """
+    options = (options or Options()).with_overrides(workgroup_semantics="dispatch")
+    tools = find_toolchain()
+    device_env = _device_environment(device)
+    verdict = _Verdict(text, path, options)
+    try:
+        return _run(text, inputs, verdict, tools, device_env, push_constants, timeout,
+                    options, keep_workdir)
+    except RunError:
+        verdict.notes()  # the model's own errors come first
+        raise
+
+
+class _Verdict:
+    """The model's check, done once, when first asked for."""
+
+    def __init__(self, text: str, path: str | None, options: Options) -> None:
+        self._args = (text, path, options)
+        self._notes: list[Diagnostic] | None = None
+
+    def notes(self) -> list[Diagnostic]:
+        """The warnings to show; :class:`RunError` with every diagnostic on errors."""
+        if self._notes is None:
+            self._notes = _check(*self._args)
+        return self._notes
+
+
+def _run(text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
+         device_env: dict[str, str], push_constants: bytes | None, timeout: float,
+         options: Options, keep_workdir: bool) -> RunResult:
+    notes: list[Diagnostic] = []
+    if any(op.attrs.get("shader_language") == "HLSL" for op in custom_op_texts(text)):
+        verdict.notes()  # HLSL is compiled by us before converting: only a clean shader
+        text, notes = embed_hlsl(text, shader_ops(text, options), options)
+    signature = read_signature(text)
+    workdir = Path(tempfile.mkdtemp(prefix="tosa-vkshader-run-"))
+    try:
+        converter = start_conversion(tools, text, workdir)
+        try:
+            arrays = _matched_inputs(signature, inputs() if callable(inputs) else inputs)
+        except BaseException:
+            converter.kill()
+            converter.wait()
+            raise
+        interface = finish_conversion(tools, converter, workdir)
+        _match_interface(signature, interface)
+        for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
+            write_input(array, resource, workdir / input_file(index, resource))
+        ops = shader_ops(text, options) if push_constants is not None else None
+        push = push_data(ops or [], interface, push_constants, workdir)
+        scenario = build_scenario(interface, "model.vgf", push)
+        (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
+        env = {**os.environ, **tools.layer_environment(workdir), **device_env}
+        runner = Runner(tools, workdir, env, timeout)
+        try:
+            notes = verdict.notes() + notes
+            if ops is None:  # no push constants given: none may be needed
+                push_data(shader_ops(text, options), interface, None, workdir)
+            ran_on = runner.wait()
+        finally:
+            runner.stop()
+        outputs = [read_output(workdir / "out" / output_file(index, resource), resource,
+                               result.dtype or "", result.shape or ())
+                   for index, (result, resource) in enumerate(
+                       zip(signature.results, interface.outputs, strict=True))]
+    except BaseException:
+        if not keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    if not keep_workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return RunResult(outputs, notes, ran_on, workdir if keep_workdir else None)
+
+
+def _device_environment(device: str | None) -> dict[str, str]:
+    if device is None:
+        require_vulkan_driver()
+        return {}
+    from .devices import select_device
+
+    return select_device(device).environment()
+
+
+def _check(text: str, path: str | None, options: Options) -> list[Diagnostic]:
+    from ..api import validate
+
+    report = validate(text, options, path=path if path and path.endswith(".mlir")
+                      else "model.mlir")
+    if not report.ok:
+        raise RunError(report.diagnostics)
+    # The check's notes (how workgroup_sizes is read...) are for `check`; warnings stay.
+    return [d for d in report.diagnostics if d.severity is not Severity.INFO]
+
+
+def _matched_inputs(signature: Signature, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    import numpy as np
+
+    arguments = signature.arguments
+    wanted = ", ".join(f"{a.name}: {a.type.text}" for a in arguments)
+    if len(inputs) != len(arguments):
+        raise RunError([INPUT_MISMATCH.at(
+            "", f"@{signature.name} takes {len(arguments)} argument(s) ({wanted}), "
+                f"{len(inputs)} input(s) given",
+            hint="give one input per argument, in argument order")])
+    arrays, problems = [], []
+    for index, (value, argument) in enumerate(zip(inputs, arguments, strict=True)):
+        array = np.asarray(value)
+        given = render_tensor(_element_of(array.dtype), array.shape)
+        if array.dtype != np.dtype(argument.dtype or "") or array.shape != argument.shape:
+            problems.append(INPUT_MISMATCH.at(
+                "", f"input {index} for argument {argument.name}: expected "
+                    f"{argument.type.text} ({argument.dtype} {list(argument.shape or ())}), "
+                    f"given {given} ({array.dtype} {list(array.shape)})",
+                hint=f"np.asarray(x, dtype=np.{argument.dtype}).reshape("
+                     f"{tuple(argument.shape or ())})"))
+        arrays.append(array)
+    if problems:
+        raise RunError(problems)
+    return arrays
+
+
+def _element_of(dtype: np.dtype) -> str:
+    from .model import NUMPY_DTYPES
+
+    names = {v: k for k, v in reversed(list(NUMPY_DTYPES.items()))}
+    return names.get(str(dtype), str(dtype))
+
+
+def _match_interface(signature: Signature, interface: Interface) -> None:
+    problems = []
+    if len(interface.inputs) != len(signature.arguments):
+        problems.append(f"the VGF has {len(interface.inputs)} input(s) for the "
+                        f"{len(signature.arguments)} argument(s) of @{signature.name} (an "
+                        "argument used twice or not at all)")
+    if len(interface.outputs) != len(signature.results):
+        problems.append(f"the VGF has {len(interface.outputs)} output(s) for the "
+                        f"{len(signature.results)} result(s) of @{signature.name}: the "
+                        "converter drops the output of an op result that nothing consumes")
+    if problems:
+        raise RunError([UNSUPPORTED_INTERFACE.at(
+            "", "; ".join(problems),
+            hint="return every result of every custom op, and use every argument once")])
+
+
