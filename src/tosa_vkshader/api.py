@@ -109,14 +109,29 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
 def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
     """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
+    return _read_file(os.fspath(path), options, explicit=True) or SourceFile(os.fspath(path))
+
+
+def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
+    """The file's ops; for JSON that holds no op (``package.json``), a note when the file
+    was named (``explicit``), nothing at all when a folder walk found it."""
     from .sources.io import UNREADABLE
 
-    name = os.fspath(path)
     try:
         data = Path(name).read_bytes()
     except OSError as exc:
         diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
         return SourceFile(name, diagnostics=[diag])
+    if Path(name).suffix.lower() not in (".mlir", ".tosa"):
+        from .sources.recognise import NOT_AN_OP_DOCUMENT, is_op_document
+
+        if len(data) <= options.max_file_size and not is_op_document(data):
+            if not explicit:
+                return None
+            note = NOT_AN_OP_DOCUMENT.at(
+                "", f"skipped {name}: JSON without any attribute or op key is not an op "
+                    "document")
+            return SourceFile(name, diagnostics=[note])
     return _read(data, name, options)
 
 
@@ -128,10 +143,17 @@ def check_file(path: str | os.PathLike[str], options: Options | None = None) -> 
 def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
     models (``*.json``, ``*.mlir``, ``*.tosa``)."""
+    for name, _explicit in _files_and_origin(paths, options):
+        yield name
+
+
+def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
+                      options: Options) -> Iterator[tuple[str, bool]]:
+    """(file, named explicitly) for the files of ``paths``, folders walked."""
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
-            yield name
+            yield name, True
             continue
         for folder, subfolders, files in os.walk(name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
@@ -140,7 +162,7 @@ def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Ite
                     continue
                 full = os.path.join(folder, file_name)
                 if not _excluded(full, options.exclude):
-                    yield full
+                    yield full, False
 
 
 def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
@@ -153,7 +175,9 @@ def check_paths(paths: Iterable[str | os.PathLike[str]],
                 options: Options | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
     options = options or Options()
-    sources = [read_file(path, options) for path in iter_files(paths, options)]
+    read = (_read_file(name, options, explicit=explicit)
+            for name, explicit in _files_and_origin(paths, options))
+    sources = [source for source in read if source is not None]
     return [Report(source.path, diagnostics, source)
             for source, diagnostics in zip(sources, check_sources(sources, options),
                                            strict=True)]

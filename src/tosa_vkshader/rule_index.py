@@ -124,6 +124,7 @@ SEVERITIES = {
     "VKS931": "info",
     "VKS933": "error",
     "VKS934": "warning",
+    "VKS935": "info",
     "VKS950": "error",
     "VKS951": "error",
     "VKS952": "error",
