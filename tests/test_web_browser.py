@@ -15,6 +15,7 @@ import shutil
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -196,12 +197,18 @@ def test_apply_fix_repairs_the_op(server, browser):
     open_page(browser, server.url + "/")
     replace_text(browser, "source", TYPED)
 
-    def fix_offered(driver):  # on the typed text's diagnostic, not the example's
-        return [button for item in listed(driver, "VKS112")
-                if "input_0_bindng" in item.text
-                for button in item.find_elements(By.CSS_SELECTOR, "button.apply-fix")]
+    def fix_clicked(driver):  # on the typed text's diagnostic, not the example's
+        try:
+            buttons = [button for item in listed(driver, "VKS112")
+                       if "input_0_bindng" in item.text
+                       for button in item.find_elements(By.CSS_SELECTOR, "button.apply-fix")]
+            if buttons:
+                buttons[0].click()
+            return bool(buttons)
+        except StaleElementReferenceException:  # the list was redrawn meanwhile: again
+            return False
 
-    wait(browser).until(fix_offered)[0].click()
+    wait(browser).until(fix_clicked)
     wait(browser).until(lambda d: "input_0_binding" in value(d, "source"))
     fixed = json.loads(value(browser, "source"))
     assert "input_0_bindng" not in fixed and fixed["input_0_binding"] == 0

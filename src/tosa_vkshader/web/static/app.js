@@ -513,7 +513,15 @@
     }
     if (mine !== sequence || source.value !== text || !answer.response.ok) return;
     fix = answer.body;
-    renderList();
+    // Offer it on the items already listed (redrawing them would lose focus and hover).
+    for (const item of list.children) {
+      const hint = item.querySelector(".hint");
+      if (hint && !hint.querySelector(".apply-fix") && fixableAt(diagnostics[Number(item.dataset.index)])) {
+        hint.insertAdjacentHTML("beforeend", `<button type="button" class="apply-fix">apply fix</button>`);
+      }
+    }
+    applyAll.hidden = !fix.changed;
+    if (fix.changed) applyAll.textContent = `Apply fixes (${fix.changes.length})`;
   }
 
   // Replace the op text as an edit (so Ctrl+Z brings the old text back).
