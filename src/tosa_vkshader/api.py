@@ -17,6 +17,8 @@ from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 
 if TYPE_CHECKING:
+    from .devices import DeviceProfile
+    from .devices.summary import OpVerdict
     from .model import Attributes
 
 ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
@@ -89,8 +91,26 @@ def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> So
     return source
 
 
+def _with_targets(options: Options | None, target_device: str | Iterable[str] | None,
+                  ) -> Options:
+    """``target_device`` (a shipped profile name, a Vulkan Profiles file, or several) adds
+    to the options' targets; a target that cannot be read raises ProfileError."""
+    options = options or Options()
+    if target_device is None:
+        return options
+    from .devices import load_target
+
+    given = (target_device,) if isinstance(target_device, (str, os.PathLike)) \
+        else tuple(target_device)
+    specs = tuple(os.fspath(t) for t in given)
+    for spec in specs:
+        load_target(spec)  # fail here, before any check runs
+    return options.with_overrides(target_device=options.target_device + specs)
+
+
 def validate(obj_or_text: Any, options: Options | None = None, *,
-             path: str | None = None) -> Report:
+             path: str | None = None,
+             target_device: str | Iterable[str] | None = None) -> Report:
     """Check one attribute object given as a dict, JSON text or bytes.
 
     Text is read like a file: JSON may also be an op object or a list of ops, and a
@@ -98,8 +118,11 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
     >>> validate({"entry_point": "main", "workgroup_sizes": [8, 8, 1]}).ok
     True
+
+    ``target_device`` names target devices to check the op against (VKS7xx): shipped
+    profiles (``"baseline"``, ``"lavapipe"``) or Vulkan Profiles JSON files.
     """
-    options = options or Options()
+    options = _with_targets(options, target_device)
     source = source_of(obj_or_text, options, path)
     report = Report(path, check_source(source, options), source)
     if source.document is None and source.ops and source.ops[0].document is not None:
@@ -135,9 +158,10 @@ def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | N
     return _read(data, name, options)
 
 
-def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
+def check_file(path: str | os.PathLike[str], options: Options | None = None, *,
+               target_device: str | Iterable[str] | None = None) -> Report:
     """Check one file on disk."""
-    return check_paths([path], options)[0]
+    return check_paths([path], options, target_device=target_device)[0]
 
 
 def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
@@ -172,9 +196,10 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
 
 
 def check_paths(paths: Iterable[str | os.PathLike[str]],
-                options: Options | None = None) -> list[Report]:
+                options: Options | None = None, *,
+                target_device: str | Iterable[str] | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
-    options = options or Options()
+    options = _with_targets(options, target_device)
     read = (_read_file(name, options, explicit=explicit)
             for name, explicit in _files_and_origin(paths, options))
     sources = [source for source in read if source is not None]
@@ -183,5 +208,29 @@ def check_paths(paths: Iterable[str | os.PathLike[str]],
                                            strict=True)]
 
 
+def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,
+                    *, target_device: str | Iterable[str] | None = None,
+                    ) -> tuple[tuple[DeviceProfile, ...], list[OpVerdict]]:
+    """Op by op, which target devices can run it: the configured targets
+    (``options.target_device``), or every shipped profile when none is configured."""
+    from .check import check_ops
+    from .devices import SHIPPED, load_targets
+    from .devices.summary import verdict
+
+    options = _with_targets(options, target_device)
+    if not options.target_device:
+        options = options.with_overrides(target_device=tuple(SHIPPED))
+    targets = load_targets(options.target_device)
+    read = (_read_file(name, options, explicit=explicit)
+            for name, explicit in _files_and_origin(paths, options))
+    ops = [op for source in read if source is not None for op in source.ops]
+    verdicts = []
+    for op, diagnostics in zip(ops, check_ops(ops, options), strict=True):
+        # where the op is: the place a diagnostic on its whole attribute object would get
+        whole = Diagnostic("VKS102", Severity.INFO, "", pointer=op.base)
+        verdicts.append(verdict(op.path, op.name, op.locate(whole), diagnostics, targets))
+    return targets, verdicts
+
+
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
-           "validate"]
+           "targets_summary", "validate"]

@@ -64,6 +64,9 @@ class Options:
     allow_includes: bool = False
     cache: bool = True
     compile_timeout: float = 30.0
+    # Target devices: shipped profile names or Vulkan Profiles JSON files (resolved paths).
+    # Empty: no target-device rules run.
+    target_device: tuple[str, ...] = ()
 
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -93,6 +96,26 @@ def _codes(value: Any, key: str) -> tuple[str, ...]:
 
 def _fail(message: str, hint: str | None = None):
     raise _BadOption(message, hint)
+
+
+def _target_devices(value: Any, path: str) -> tuple[str, ...]:
+    """Files (a path or a name ending in .json, optionally with #PROFILE) are resolved
+    against the pyproject's folder; bare names (``baseline``) name shipped profiles."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(
+            isinstance(v, str) and v for v in value):
+        _fail(f"`target-device` must be a profile name or file, or a list of them, "
+              f"got {value!r}", 'e.g. target-device = ["baseline", "devices/board.json"]')
+    folder = Path(path).resolve().parent
+
+    def resolved(spec: str) -> str:
+        file = spec.partition("#")[0]
+        is_file = "/" in file or "\\" in file or file.endswith(".json") or (
+            folder / file).is_file()
+        return str(folder / spec) if is_file else spec
+
+    return tuple(resolved(v) for v in value)
 
 
 def options_from_table(table: dict[str, Any], path: str = "pyproject.toml",
@@ -164,6 +187,8 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
             _fail(f"`include-dirs` must be a list of folders, got {value!r}")
         folder = Path(path).resolve().parent
         changes[name] = tuple(str((folder / v).resolve()) for v in value)
+    elif name == "target_device":
+        changes[name] = _target_devices(value, path)
     elif name == "severity":
         if not isinstance(value, dict):
             _fail("`severity` must be a table of CODE = \"error|warning|info\"")

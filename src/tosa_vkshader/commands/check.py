@@ -38,6 +38,16 @@ def register(subparsers) -> None:
                         help="write the report to FILE instead of stdout")
     parser.add_argument("--no-cache", action="store_true",
                         help="compile shaders afresh instead of using the compile cache")
+    parser.add_argument("--target-device", action="append", metavar="FILE|NAME",
+                        help="also check that the ops can run on this device: a Vulkan "
+                             "Profiles JSON file (what `vulkaninfo --json` writes; "
+                             "FILE#PROFILE picks one of several) or a shipped profile "
+                             "(baseline, lavapipe; see `tosa-vkshader devices`); repeat "
+                             "for several devices")
+    parser.add_argument("--targets-summary", action="store_true",
+                        help="print, op by op, which target devices can run it (every "
+                             "shipped profile when no target is given) instead of the "
+                             "diagnostics")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.set_defaults(run=run)
 
@@ -68,6 +78,16 @@ def run(args: argparse.Namespace) -> int:
     gate_open = no_error_rule_left(options)
     if gate_open:
         print_usage_diagnostics([gate_open])
+    if args.target_device:  # the command line replaces the configured targets
+        options = options.with_overrides(target_device=tuple(args.target_device))
+    if options.target_device:
+        from ..devices import ProfileError, load_targets
+
+        try:
+            load_targets(options.target_device)
+        except ProfileError as exc:
+            print(f"tosa-vkshader check: target device: {exc}", file=sys.stderr)
+            return 2
     reports: list[Report] = []
     file_paths = [p for p in args.paths if p != "-"]
     missing = [p for p in file_paths if not os.path.exists(p)]
@@ -75,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tosa-vkshader check: {path}: no such file or folder", file=sys.stderr)
     if missing:
         return 2
+    if args.targets_summary:
+        return _summary(args, file_paths, options)
     if "-" in args.paths:
         reports.append(validate(sys.stdin.buffer.read(), options,
                                 path=args.stdin_filename or "<stdin>"))
@@ -90,3 +112,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return exit_status([d for r in reports for d in r.diagnostics])
+
+
+def _summary(args: argparse.Namespace, paths: list[str], options) -> int:
+    from ..api import targets_summary
+    from ..devices.summary import render_summary_text, summary_to_dict
+
+    if "-" in args.paths:
+        print("tosa-vkshader check: --targets-summary reads files, not stdin", file=sys.stderr)
+        return 2
+    targets, verdicts = targets_summary(paths, options)
+    if args.format == "json":
+        import json
+
+        text = json.dumps(summary_to_dict(verdicts, targets), indent=2) + "\n"
+    else:
+        text = render_summary_text(verdicts, targets)
+    if args.output:
+        from ..fsutil import write_atomic
+
+        write_atomic(args.output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return 1 if any(not v.runs_on(t.name) for v in verdicts for t in targets) else 0
