@@ -5,13 +5,13 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .check import check_source, check_sources
-from .config import Options, load_options
+from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Severity
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
@@ -164,16 +164,20 @@ def check_file(path: str | os.PathLike[str], options: Options | None = None, *,
     return check_paths([path], options, target_device=target_device)[0]
 
 
-def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
+def iter_files(paths: Iterable[str | os.PathLike[str]],
+               options: Options | Callable[[str], Options]) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
-    models (``*.json``, ``*.mlir``, ``*.tosa``)."""
+    models (``*.json``, ``*.mlir``, ``*.tosa``), skipping the ``exclude`` patterns of the
+    options (or of each file's options, when ``options`` maps a path to them)."""
     for name, _explicit in _files_and_origin(paths, options):
         yield name
 
 
 def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
-                      options: Options) -> Iterator[tuple[str, bool]]:
+                      options: Options | Callable[[str], Options]
+                      ) -> Iterator[tuple[str, bool]]:
     """(file, named explicitly) for the files of ``paths``, folders walked."""
+    options_for = options if callable(options) else (lambda _path: options)
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
@@ -185,7 +189,7 @@ def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
                 if not file_name.endswith(ATTRIBUTE_SUFFIXES):
                     continue
                 full = os.path.join(folder, file_name)
-                if not _excluded(full, options.exclude):
+                if not _excluded(full, options_for(full).exclude):
                     yield full, False
 
 
@@ -195,17 +199,41 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
                for p in patterns)
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]],
-                options: Options | None = None, *,
+def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None = None, *,
+                config: ConfigResolver | None = None,
                 target_device: str | Iterable[str] | None = None) -> list[Report]:
-    """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
-    options = _with_targets(options, target_device)
-    read = (_read_file(name, options, explicit=explicit)
-            for name, explicit in _files_and_origin(paths, options))
-    sources = [source for source in read if source is not None]
-    return [Report(source.path, diagnostics, source)
-            for source, diagnostics in zip(sources, check_sources(sources, options),
-                                           strict=True)]
+    """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``).
+
+    With ``options``, every file is checked with them. With ``config`` (a
+    :class:`~tosa_vkshader.config.ConfigResolver`), each file is checked with the
+    ``[tool.tosa-vkshader]`` nearest to it, as the command line does. With neither, the
+    defaults. ``target_device`` adds target devices to whichever options apply. Raises
+    :class:`~tosa_vkshader.config.ConfigError` for an unusable config."""
+    fixed = options or Options()
+    with_targets: dict[int, Options] = {}
+
+    def config_for(path: str) -> Options:
+        base = fixed if config is None else config.options_for(path)
+        found = with_targets.get(id(base))
+        if found is None:
+            found = with_targets[id(base)] = _with_targets(base, target_device)
+        return found
+
+    files = list(_files_and_origin(paths, config_for))
+    # Files that share a configuration are checked together (one compile batch each).
+    groups: dict[int, tuple[Options, list[int]]] = {}
+    for index, (path, _explicit) in enumerate(files):
+        file_options = config_for(path)
+        groups.setdefault(id(file_options), (file_options, []))[1].append(index)
+    reports: list[Report | None] = [None] * len(files)
+    for file_options, indices in groups.values():
+        read = [(i, _read_file(files[i][0], file_options, explicit=files[i][1]))
+                for i in indices]
+        read = [(i, source) for i, source in read if source is not None]
+        checked = check_sources([source for _, source in read], file_options)
+        for (i, source), diagnostics in zip(read, checked, strict=True):
+            reports[i] = Report(source.path, diagnostics, source)
+    return [report for report in reports if report is not None]
 
 
 def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,

@@ -206,12 +206,59 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
 
 
 def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above ``start`` (a folder, or a file's folder) that
+    has a ``[tool.tosa-vkshader]`` table. As with ruff, a pyproject.toml without the table
+    (a sub-package's own) is passed over; one that cannot be read is an error when it
+    names the tool."""
     start = start.resolve()
     for folder in (start, *start.parents) if start.is_dir() else start.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if candidate.is_file() and _has_table(candidate):
             return candidate
     return None
+
+
+def _has_table(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if "tosa-vkshader" not in text:
+        return False
+    try:
+        return "tosa-vkshader" in tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError:
+        return True  # it names the tool: load_options reports where it is broken
+
+
+class ConfigResolver:
+    """The options for each checked file: from the nearest ``[tool.tosa-vkshader]`` above
+    the file (each file its own, like ruff), or from one explicit ``config_file`` for all;
+    ``overrides`` (command-line options) on top. Each configuration is read once."""
+
+    def __init__(self, config_file: Path | None = None, **overrides: Any) -> None:
+        self.config_file = config_file
+        self.overrides = overrides
+        self._by_config: dict[Path | None, Options] = {}
+        self._by_folder: dict[Path, Options] = {}
+
+    def options_for(self, path: str | Path) -> Options:
+        """Options for a file or folder (raises ConfigError for an unusable config)."""
+        start = Path(path)
+        folder = (start if start.is_dir() else start.parent).resolve()
+        found = self._by_folder.get(folder)
+        if found is None:
+            config = self.config_file or find_pyproject(folder)
+            found = self._by_config.get(config)
+            if found is None:
+                found = load_options(folder, config).with_overrides(**self.overrides)
+                self._by_config[config] = found
+            self._by_folder[folder] = found
+        return found
+
+    def loaded(self) -> list[Options]:
+        """Every distinct configuration read so far."""
+        return list(self._by_config.values())
 
 
 def load_options(start: Path | None = None, config_file: Path | None = None) -> Options:
