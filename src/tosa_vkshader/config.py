@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -225,6 +224,8 @@ def _has_table(path: Path) -> bool:
         return False
     if "tosa-vkshader" not in text:
         return False
+    import tomllib  # only for a pyproject.toml that names the tool
+
     try:
         return "tosa-vkshader" in tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError:
@@ -266,6 +267,8 @@ def load_options(start: Path | None = None, config_file: Path | None = None) -> 
     path = config_file or find_pyproject(start or Path.cwd())
     if path is None:
         return Options()
+    import tomllib  # only when there is a pyproject.toml to read
+
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
