@@ -26,6 +26,13 @@ class ProcessOutcome:
         return rc is not None and not self.timed_out and not self.flooded and rc not in (0, 1)
 
 
+def wait_for(proc: subprocess.Popen, timeout: float) -> None:
+    """Wait for the compiler to exit; raises :class:`subprocess.TimeoutExpired` when it
+    runs longer than ``timeout``. The one place a limit meets the clock: tests replace it
+    to stop a hanging compiler at a deterministic moment instead of racing a short limit."""
+    proc.wait(timeout=timeout)
+
+
 def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int) -> ProcessOutcome:
     try:
         # Its own process group, so that a kill also reaches anything it started.
@@ -61,7 +68,7 @@ def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int) -
     reader.start()
     timed_out = False
     try:
-        proc.wait(timeout=timeout)
+        wait_for(proc, timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
         kill()

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ..api import Report
 from ..diagnostics import Diagnostic, Severity, resolve_pointer
+from .fixes import fix_for
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m",
            Severity.INFO: "\033[1;36m"}
@@ -35,6 +36,7 @@ def _shader_line(report: Report, diag: Diagnostic) -> tuple[int, str] | None:
 def render_text(reports: list[Report], *, color: bool = False) -> str:
     out: list[str] = []
     totals = {s: 0 for s in Severity}
+    fixables = 0
     for report in reports:
         for diag in report.diagnostics:
             totals[diag.severity] += 1
@@ -67,10 +69,14 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                         width = max(1, min(loc.end_column - loc.column, len(shown)))
                     out.append(f"  {loc.line:>4} | {shown}")
                     out.append(f"       | {' ' * (loc.column - 1 - start)}{'^' * width}")
+            fixable = fix_for(report, diag) is not None
+            fixables += fixable
             if diag.hint:
-                out.append(f"       = help: {diag.hint}")
+                out.append(f"       = help: {diag.hint}" + (" [*]" if fixable else ""))
     files = len(reports)
     summary = (f"{totals[Severity.ERROR]} error(s), {totals[Severity.WARNING]} warning(s), "
                f"{totals[Severity.INFO]} note(s) in {files} file(s)")
     out.append(("" if not out else "\n") + summary)
+    if fixables:  # as ruff does: [*] marks what the fix command repairs
+        out.append(f"[*] {fixables} fixable with `tosa-vkshader fix`")
     return "\n".join(out) + "\n"
