@@ -222,7 +222,7 @@ def test_apply_fix_repairs_the_op(server, browser):
 def test_a_shared_link_restores_the_state_in_another_browser(server, browser, tmp_path):
     open_page(browser, server.url + "/")
     replace_text(browser, "source", TYPED)
-    Select(browser.find_element(By.ID, "semantics")).select_by_value("dispatch")
+    Select(browser.find_element(By.ID, "semantics")).select_by_value("local-size")
     browser.find_element(By.ID, "share").click()
     url = wait(browser).until(lambda d: value(d, "share-url"))
     assert url.startswith(server.url + "/#")
@@ -232,7 +232,7 @@ def test_a_shared_link_restores_the_state_in_another_browser(server, browser, tm
         open_page(other, url)
         assert value(other, "source") == TYPED
         assert Select(other.find_element(By.ID, "semantics")).first_selected_option \
-            .get_attribute("value") == "dispatch"
+            .get_attribute("value") == "local-size"
         wait(other).until(lambda d: listed(d, "VKS112"))
     finally:
         other.quit()
