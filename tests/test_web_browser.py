@@ -157,7 +157,7 @@ def test_editing_the_shader_pane_updates_the_op_and_the_compile_error_is_at_its_
              "output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}
     open_page(browser, server.url + "/", {"mode": "json", "text": json.dumps(attrs, indent=2)})
     assert value(browser, "shader") == shader  # the shader as real multi-line text
-    assert browser.find_element(By.ID, "summary-badge").text == "No problems"
+    assert "error" not in browser.find_element(By.ID, "summary-badge").text
 
     # Type a broken statement at the end of main, as one edits code.
     pane = browser.find_element(By.ID, "shader")
