@@ -1,13 +1,17 @@
-"""Load test of the web linter on loopback: lint-only requests per second and latency
+"""Load test of the web linter on loopback: lint throughput as a ratio to a trivial JSON
+echo endpoint served by the same stack, then lint-only requests per second and latency
 percentiles at 32 connections, alone and while shader compiles run in the background.
 
     PYTHONPATH=src python bench/bench_web.py [--markdown] [--seconds 10] [--requests 20000]
 
-Starts `tosa-vkshader serve` on 127.0.0.1 (a free port) unless --url is given, and stops
-it at the end. Every phase is bounded by a request count and by time, whichever comes
-first. The load generator is a small keep-alive HTTP/1.1 client on asyncio (uvloop when
-installed), so it needs nothing but the project's own dependencies; with --wrk, Debian's
-`wrk` measures the lint-only phase a second time.
+Starts the web app on 127.0.0.1 (a free port) in a process of its own, exactly as
+`tosa-vkshader serve` runs it (same app, same uvicorn settings), with one route added:
+`POST /bench/echo` parses the JSON body and sends it back. Echo and lint phases alternate
+(twice each), on the same connections and the same body, so both see the same machine.
+Every phase is bounded by a request count and by time, whichever comes first. The load
+generator is a small keep-alive HTTP/1.1 client on asyncio (uvloop when installed), so it
+needs nothing but the project's own dependencies; with --wrk, Debian's `wrk` measures
+the lint-only phase a second time.
 """
 
 from __future__ import annotations
@@ -41,8 +45,17 @@ def compile_body(i: int) -> bytes:
         "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}}).encode()
 
 
-def request(host: str, port: int, body: bytes) -> bytes:
-    return (f"POST /v1/check HTTP/1.1\r\nHost: {host}:{port}\r\n"
+# What the playground sends while a person types: the op as JSON text.
+PAGE_BODY = json.dumps({"text": json.dumps(json.loads(LINT_BODY)["attributes"], indent=2),
+                        "options": {"workgroup_semantics": "local-size",
+                                    "target_env": "vulkan1.3"}}).encode()
+# Attributes pasted as they are (the body is the document).
+BARE_BODY = json.dumps(json.loads(LINT_BODY)["attributes"], indent=2).encode()
+ECHO_PATH = "/bench/echo"
+
+
+def request(host: str, port: int, body: bytes, path: str = "/v1/check") -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
             ).encode() + body
 
@@ -90,7 +103,7 @@ async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
 
 
 async def load(host: str, port: int, connections: int, count: int, seconds: float,
-               make_body, result: Result) -> None:
+               make_body, result: Result, path: str = "/v1/check") -> None:
     """``connections`` keep-alive connections sending back to back until ``count``
     requests are done or ``seconds`` have passed."""
     deadline = time.perf_counter() + seconds
@@ -101,7 +114,7 @@ async def load(host: str, port: int, connections: int, count: int, seconds: floa
         reader, writer = await asyncio.open_connection(host, port)
         try:
             while issued < count and time.perf_counter() < deadline:
-                payload = request(host, port, make_body(issued))
+                payload = request(host, port, make_body(issued), path)
                 issued += 1
                 started = time.perf_counter()
                 status = await _exchange(reader, writer, payload)
@@ -147,11 +160,36 @@ def run_wrk(url: str, args: argparse.Namespace) -> str:
     return "\n".join("  " + line.strip() for line in keep)
 
 
+def serve_with_echo(workers: int) -> None:
+    """Run in the server process: the app `tosa-vkshader serve` runs, plus the echo route,
+    on uvicorn with serve's settings. Prints the address on stderr, as serve does."""
+    import socket
+
+    import uvicorn
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+
+    from tosa_vkshader.web import create_app
+
+    async def echo(request: Request) -> JSONResponse:
+        return JSONResponse(json.loads(await request.body()))
+
+    app = create_app(workers=workers)
+    app.add_route(ECHO_PATH, echo, methods=["POST"])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}/", file=sys.stderr,
+          flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, server_header=False,
+                            timeout_keep_alive=5, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 def start_server(workers: int) -> tuple[subprocess.Popen, str, str]:
     cache = tempfile.mkdtemp(prefix="bench-web-cache-")
     process = subprocess.Popen(
-        [sys.executable, "-m", "tosa_vkshader", "serve", "--port", "0",
-         "--workers", str(workers)],
+        [sys.executable, os.path.abspath(__file__), "--serve", "--workers", str(workers)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         text=True, env={**os.environ, "TOSA_VKSHADER_CACHE_DIR": cache},
         cwd=tempfile.gettempdir())
@@ -171,6 +209,22 @@ def start_server(workers: int) -> tuple[subprocess.Popen, str, str]:
     return process, url, cache
 
 
+async def versus_echo(host: str, port: int, args: argparse.Namespace, body: bytes,
+                      rounds: int = 2) -> tuple[Result, Result]:
+    """Echo and lint phases, alternating, on the same body; their totals."""
+    echo, lint = Result(), Result()
+    for _ in range(rounds):
+        for path, total in ((ECHO_PATH, echo), ("/v1/check", lint)):
+            part = Result()
+            await load(host, port, args.connections, args.ratio_requests,
+                       args.ratio_seconds, lambda i: body, part, path)
+            total.latencies += part.latencies
+            for status, n in part.statuses.items():
+                total.statuses[status] = total.statuses.get(status, 0) + n
+            total.elapsed += part.elapsed
+    return echo, lint
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="an already running server (default: start one)")
@@ -183,8 +237,16 @@ def main() -> int:
                         help="lint requests per phase at most")
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase at most")
     parser.add_argument("--wrk", action="store_true", help="also measure with Debian's wrk")
+    parser.add_argument("--ratio-requests", type=int, default=10_000,
+                        help="requests per echo or lint phase of the ratio, at most")
+    parser.add_argument("--ratio-seconds", type=float, default=4.0,
+                        help="seconds per echo or lint phase of the ratio, at most")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve:
+        serve_with_echo(args.workers)
+        return 0
 
     try:
         import uvloop
@@ -200,6 +262,11 @@ def main() -> int:
     try:
         warm = Result()
         run(load(host, int(port), 4, 500, 5.0, lambda i: LINT_BODY, warm))
+        ratios = [] if args.url else [
+            (name, *run(versus_echo(host, int(port), args, body)))
+            for name, body in (("{\"attributes\": ...}", LINT_BODY),
+                               ("{\"text\": ...} (the page)", PAGE_BODY),
+                               ("bare attributes", BARE_BODY))]
         alone, _ = run(phase(host, int(port), args, with_compiles=False))
         busy, compiles = run(phase(host, int(port), args, with_compiles=True))
         wrk = run_wrk(url, args) if args.wrk and shutil.which("wrk") else None
@@ -210,9 +277,20 @@ def main() -> int:
         if cache:
             shutil.rmtree(cache, ignore_errors=True)
 
-    lines = [f"web linter on {url}, {args.connections} connections, "
-             f"{os.cpu_count()} CPUs, bounded by {args.requests} requests / "
-             f"{args.seconds:g} s per phase:",
+    lines = []
+    if ratios:
+        lines.append(f"lint vs JSON echo on the same stack, {args.connections} connections, "
+                     f"2 x {args.ratio_requests} requests / {args.ratio_seconds:g} s per "
+                     "phase, alternating:")
+        for name, echo, lint in ratios:
+            lines += ["  " + echo.line(f"echo, {name}"), "  " + lint.line(f"lint, {name}"),
+                      f"    ratio lint / echo: {lint.rate / echo.rate:.2f}"]
+        worst = min(lint.rate / echo.rate for _, echo, lint in ratios)
+        lines.append(f"target ratio >= 0.5 for every body: {'met' if worst >= 0.5 else 'NOT met'}"
+                     f" (lowest {worst:.2f})")
+    lines += [f"web linter on {url}, {args.connections} connections, "
+              f"{os.cpu_count()} CPUs, bounded by {args.requests} requests / "
+              f"{args.seconds:g} s per phase:",
              "  " + alone.line("lint-only"),
              "  " + busy.line(f"lint-only, {args.compile_connections} compiles in flight"),
              "  " + compiles.line("  the background GLSL compiles")]

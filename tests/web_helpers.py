@@ -118,7 +118,8 @@ def wait_until(predicate, timeout: float, interval: float = 0.05) -> bool:
 
 def batch_probe(jobs: list[str]) -> list[dict]:
     """A batch function for pool tests (runs in a worker process): ``sleep:S`` sleeps,
-    ``hang`` never ends, ``crash`` kills the worker, ``detach:MARKER`` starts a process in
+    ``gate:PATH`` waits until the file PATH exists (the test opens it), ``hang`` never
+    ends, ``crash`` kills the worker, ``detach:MARKER`` starts a process in
     a session of its own (as glslc does) and hangs; anything else answers at once."""
     import signal
 
@@ -126,6 +127,9 @@ def batch_probe(jobs: list[str]) -> list[dict]:
     for job in jobs:
         if job.startswith("sleep:"):
             time.sleep(float(job.split(":", 1)[1]))
+        elif job.startswith("gate:"):
+            while not os.path.exists(job.split(":", 1)[1]):
+                time.sleep(0.01)
         elif job == "hang":
             time.sleep(3600)
         elif job == "crash":

@@ -399,7 +399,9 @@ class _Scanner:
             return pos + 1
         while True:
             key_match = _STRING.match(text, pos)
-            key = json.loads(key_match.group())
+            raw = key_match.group()
+            # Most keys have no escapes: slicing is exact for them and much cheaper.
+            key = raw[1:-1] if "\\" not in raw else json.loads(raw)
             key_start, key_end = pos, key_match.end()
             if key in seen:
                 self.duplicates.append((pointer, key))
