@@ -14,13 +14,15 @@ REFERENCE_SCHEMA = Path(os.environ.get(
     "TOSA_VKSHADER_REFERENCE_SCHEMA",
     ROOT.parent / "shared" / "reference" / "arm-model-converter-vkshader-attributes.schema.json"))
 
-# Keep Hypothesis fast and deterministic on the 2-core CI machine.
+# Keep Hypothesis fast and deterministic on the 2-core machine: the same examples on every
+# run and in every xdist worker (no example database), no deadline to race.
+# HYPOTHESIS_PROFILE=explore runs more, random examples while developing.
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=300, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+                          database=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def expected_fixtures() -> list[tuple[Path, list[str]]]:

@@ -16,12 +16,16 @@ from strategies import any_json, mutated_attribute_objects
 
 OUR_SCHEMA = json.loads(SCHEMA_PATH.read_text())
 OURS = jsonschema.Draft202012Validator(OUR_SCHEMA)
-if not REFERENCE_SCHEMA.is_file():
-    # CI always has shared/ beside the clone; a stray clone elsewhere can point the
-    # TOSA_VKSHADER_REFERENCE_SCHEMA variable at the file.
-    pytest.fail(f"reference schema not found at {REFERENCE_SCHEMA}; set "
-                "TOSA_VKSHADER_REFERENCE_SCHEMA", pytrace=False)
-REFERENCE = jsonschema.Draft202012Validator(json.loads(REFERENCE_SCHEMA.read_text()))
+# The reference converter's schema is another project's text: it is read from the team's
+# shared folder beside the clone (or TOSA_VKSHADER_REFERENCE_SCHEMA), never copied here.
+# A clone on its own still runs every test of our schema; only the comparisons with the
+# reference are skipped, each with this reason in the summary.
+REFERENCE = (jsonschema.Draft202012Validator(json.loads(REFERENCE_SCHEMA.read_text()))
+             if REFERENCE_SCHEMA.is_file() else None)
+needs_reference = pytest.mark.skipif(
+    REFERENCE is None,
+    reason=f"reference converter schema not found at {REFERENCE_SCHEMA} (set "
+           "TOSA_VKSHADER_REFERENCE_SCHEMA to compare with it)")
 
 
 def test_committed_schema_is_fresh():
@@ -53,6 +57,7 @@ def test_malformed_resource_keys_fail_schema_and_checker(key):
     assert not validate(doc).ok
 
 
+@needs_reference
 def test_leading_zero_passes_the_reference_schema_but_not_ours():
     doc = {"entry_point": "main", "workgroup_sizes": [8, 8, 1], "input_01_binding": 0}
     assert REFERENCE.is_valid(doc)  # the gap this tool exists to close
@@ -67,6 +72,7 @@ def test_forward_compatible_keys_stay_allowed():
     assert validate(doc).ok
 
 
+@needs_reference
 @given(mutated_attribute_objects())
 def test_every_document_the_reference_rejects_we_reject(doc):
     if not REFERENCE.is_valid(doc):
@@ -74,6 +80,7 @@ def test_every_document_the_reference_rejects_we_reject(doc):
         assert not OURS.is_valid(doc)
 
 
+@needs_reference
 @given(any_json())
 def test_reference_rejections_hold_for_arbitrary_json(doc):
     if not REFERENCE.is_valid(doc):

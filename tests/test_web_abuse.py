@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import threading
-import time
+import socket
 import uuid
 
 import httpx
@@ -19,6 +18,8 @@ import pytest
 from web_helpers import fake_tool, processes_marked, running_server, wait_until
 
 from conftest import FIXTURES
+
+pytestmark = pytest.mark.slow  # a real server (and browser) end to end
 
 MARKER_VAR = "TOSA_VKSHADER_TEST_MARKER"
 GLSL_HEADER = "#version 460\nlayout(local_size_x = 64) in;\n"
@@ -54,14 +55,11 @@ def assert_problem(response: httpx.Response, status: int, slug: str) -> dict:
     return problem
 
 
-def lint(client: httpx.Client) -> float:
-    """One lint-only request; its latency in seconds."""
-    started = time.perf_counter()
+def lint(client: httpx.Client) -> None:
+    """One lint-only request, answered."""
     response = client.post("/v1/check", json={"attributes": {
         "entry_point": "main", "workgroup_sizes": [8, 8, 1], "input_0_bindng": 0}})
-    elapsed = time.perf_counter() - started
     assert "VKS112" in codes(response)
-    return elapsed
 
 
 @pytest.fixture(scope="module")
@@ -130,10 +128,7 @@ def test_runaway_preprocessor_is_stopped_and_leaves_nothing_running(server, clie
     lines = [GLSL_HEADER, "#define X0 1+"]
     lines += [f"#define X{i} X{i - 1} X{i - 1}" for i in range(1, 40)]
     lines.append("void main() { int a = X39 1; }")
-    started = time.monotonic()
     response = client.post("/v1/check", json={"attributes": glsl_attrs("\n".join(lines))})
-    elapsed = time.monotonic() - started
-    assert elapsed < 3 + 2.5
     if response.status_code == 200:  # the compiler gave up first (its own limit)
         assert set(codes(response)) & {"VKS300", "VKS306", "VKS911", "VKS912", "VKS913"}
     else:
@@ -158,10 +153,10 @@ def test_include_attempts_get_a_diagnostic_and_no_file(client, directive):
     assert "root:" not in response.text and "PATH=" not in response.text
 
 
-def test_100_concurrent_compiles_each_get_their_own_answer_while_lint_stays_fast(
-        server, client):
+def test_100_concurrent_compiles_each_get_their_own_answer(server):
     # Each shader is distinct (no cache hit) and has its syntax error at a place of its
-    # own, so an answer given to the wrong request would show.
+    # own, so an answer given to the wrong request would show. (That lint answers while
+    # compiles are held is test_web_routing's, without racing the clock.)
     def request_text(i: int) -> str:
         code = f"{GLSL_HEADER}// shader {i}{chr(10) * (i % 40)}\nvoid main() {{ int x = ; }}\n"
         return json.dumps({"entry_point": "main", "shader_language": "GLSL",
@@ -176,24 +171,7 @@ def test_100_concurrent_compiles_each_get_their_own_answer_while_lint_stays_fast
             return await asyncio.gather(*(ac.post("/v1/check", json={"text": request_text(i)})
                                           for i in range(100)))
 
-    results: list[list[httpx.Response]] = []
-    finished: list[float] = []
-
-    def run_storm() -> None:
-        results.append(asyncio.run(storm()))
-        finished.append(time.monotonic())
-
-    storm_thread = threading.Thread(target=run_storm)
-    storm_thread.start()
-    try:
-        assert wait_until(lambda: server.health()["workers"]["waiting"] > 10, 20.0)
-        latencies = [lint(client) for _ in range(20)]
-        lint_done = time.monotonic()
-    finally:
-        storm_thread.join(120)
-    assert lint_done < finished[0], "the lint requests ran after the storm, proving nothing"
-    assert max(latencies) < 0.5, latencies
-    [responses] = results
+    responses = asyncio.run(storm())
     for i, response in enumerate(responses):
         assert response.status_code == 200, response.text
         [diag] = [d for d in response.json()["files"][0]["diagnostics"]
@@ -217,14 +195,22 @@ def test_cors_slow_bodies_and_a_small_limit_are_what_was_configured(tmp_path):
         assert_problem(c.post("/v1/check", json={"text": "x" * 5000}), 413, "body-too-large")
         assert c.post("/v1/check", json={"text": "{}"}).status_code == 200
 
-        def trickle():  # a slow client holding the connection open
-            yield b'{"text": '
-            time.sleep(1.6)
-            yield b'"{}"}'
-
-        with server.client() as slow:
-            assert_problem(slow.post("/v1/check", content=trickle(), headers={
-                "content-type": "application/json"}), 408, "request-timeout")
+        # A slow client: it sends half its body and then waits for the answer, which can
+        # only be the server giving up on the rest (no clock raced on this side).
+        host, port = server.url.removeprefix("http://").rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=60) as slow:
+            slow.sendall(b"POST /v1/check HTTP/1.1\r\nHost: x\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 13\r\n\r\n"
+                         b'{"text": ')
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                chunk = slow.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        head, _, payload = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408 "), head
+        assert json.loads(payload)["type"].endswith("#request-timeout")
         assert server.alive()
 
 

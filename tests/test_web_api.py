@@ -140,7 +140,8 @@ def test_request_options(client):
     ({"text": "{}", "options": {"include_dirs": ["/etc"]}}, "options.include_dirs"),
     ({"text": "{}", "path": "/etc/passwd"}, "path"),
     ({"text": "{}", "attributes": {}}, "attributes"),
-    ({}, "attributes"),
+    ({"options": {}}, "attributes"),
+    ({"mlir": "module {}", "shader": "void main() {}"}, "shader"),
     ({"text": {"entry_point": "main"}}, "text"),
     ({"op": {"domain_name": "com.arm.VulkanCustomShader"}}, "op"),
 ])
@@ -153,14 +154,14 @@ def test_malformed_bodies_are_problems(client):
     assert_problem(client.post("/v1/check", content=b"{not json",
                                headers={"content-type": "application/json"}),
                    400, "invalid-request")
-    assert_problem(client.post("/v1/check", content=b'[{"text": "{}"}]',
-                               headers={"content-type": "application/json"}),
-                   400, "invalid-request")
     assert_problem(client.post("/v1/check", content=b'{"attributes": {"x": NaN}}',
                                headers={"content-type": "application/json"}),
                    400, "invalid-request")
     assert_problem(client.post("/v1/check", content=b"text=1",
                                headers={"content-type": "application/x-www-form-urlencoded"}),
+                   415, "unsupported-media-type")
+    assert_problem(client.post("/v1/reflect", content=b"AAAA",
+                               headers={"content-type": "text/plain"}),
                    415, "unsupported-media-type")
     assert_problem(client.get("/v1/check"), 405, "method-not-allowed")
     assert_problem(client.get("/v2/check"), 404, "not-found")

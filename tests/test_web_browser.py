@@ -17,6 +17,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 from web_helpers import running_server
 
+pytestmark = pytest.mark.slow  # a real server (and browser) end to end
+
 CHROMIUM = os.environ.get("TOSA_VKSHADER_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("TOSA_VKSHADER_CHROMEDRIVER", "/usr/bin/chromedriver")
 WAIT_S = 20

@@ -12,24 +12,37 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from .api import Report, check_file, check_paths, validate  # noqa: E402
-from .config import Options, load_options  # noqa: E402
-from .diagnostics import RULES, Diagnostic, Location, Severity  # noqa: E402
-
 if TYPE_CHECKING:
+    from .api import Report, check_file, check_paths, validate
+    from .config import Options, load_options
+    from .diagnostics import RULES, Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
 
-_MODEL_NAMES = {"Attributes", "Resource", "SamplerConfig", "PushConstant", "PushConstants"}
+# Every public name is imported on first use: `tosa-vkshader --version` (and the console
+# script, which imports this package first) must not pay for the checker, and the
+# pydantic models cost more than checking a thousand files.
+_LAZY = {
+    **dict.fromkeys(("Report", "check_file", "check_paths", "validate"), "api"),
+    **dict.fromkeys(("Options", "load_options"), "config"),
+    **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
+    **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
+                     "PushConstants"), "model"),
+}
 
 
 def __getattr__(name: str) -> Any:
-    # The pydantic models are imported on first use: the CLI does not need them and
-    # importing pydantic costs more than checking a thousand files.
-    if name in _MODEL_NAMES:
-        from . import model
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tosa_vkshader' has no attribute {name!r}")
+    import importlib
 
-        return getattr(model, name)
-    raise AttributeError(f"module 'tosa_vkshader' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 __all__ = [

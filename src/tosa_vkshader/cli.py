@@ -21,7 +21,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         prog="tosa-vkshader",
         description="Validate TOSA custom ops that embed a Vulkan compute shader.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
     for name in (wanted,) if wanted in COMMANDS else COMMANDS:
@@ -32,6 +32,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
+    if argv in (["--version"], ["-V"]):  # answered before any command module is imported
+        print(f"tosa-vkshader {__version__}")
+        return EXIT_OK
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)

@@ -7,7 +7,10 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from .diagnostics import Diagnostic, Location, Severity, rule
+from .diagnostics import Diagnostic, Location, Rule, Severity, rule
+from .rule_index import SEVERITIES
+from .selection import UNKNOWN_CODE, unknown_code
+from .toml_positions import option_locations, toml_error_position
 
 WorkgroupSemantics = Literal["local-size", "dispatch"]
 WORKGROUP_SEMANTICS: tuple[str, ...] = ("local-size", "dispatch")
@@ -23,11 +26,23 @@ BAD_CONFIG = rule(
 
 
 class ConfigError(ValueError):
-    """Raised for unusable configuration; the CLI turns it into exit code 2."""
+    """Raised for unusable configuration; the CLI turns it into exit code 2.
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
+    ``diagnostics`` holds every problem found (each at its own line and column of the
+    file), so a user fixes them in one pass; ``diagnostic`` is the first.
+    """
+
+    def __init__(self, diagnostics: Diagnostic | list[Diagnostic]) -> None:
+        self.diagnostics = diagnostics if isinstance(diagnostics, list) else [diagnostics]
+        self.diagnostic = self.diagnostics[0]
+        super().__init__("; ".join(d.message for d in self.diagnostics))
+
+
+class _BadOption(ValueError):
+    def __init__(self, message: str, hint: str | None = None, code: Rule = BAD_CONFIG) -> None:
+        super().__init__(message)
+        self.hint = hint
+        self.rule = code
 
 
 @dataclass(frozen=True)
@@ -62,79 +77,107 @@ class Options:
 _KEY_TO_FIELD = {f.name.replace("_", "-"): f.name for f in fields(Options)}
 
 
-def _codes(value: Any, key: str, path: str) -> tuple[str, ...]:
+def _codes(value: Any, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [v for v in value.replace(" ", "").split(",") if v]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        _fail(path, f"`{key}` must be a list of rule codes, got {value!r}")
-    return tuple(v.upper() for v in value)
+        _fail(f"`{key}` must be a list of rule codes, got {value!r}")
+    codes = tuple(v.upper() for v in value)
+    for code in codes:
+        problem = unknown_code(code)
+        if problem:
+            raise _BadOption(f"`{key}` names {code!r}, {problem[0]}", problem[1],
+                             UNKNOWN_CODE)
+    return codes
 
 
-def _fail(path: str, message: str, hint: str | None = None):
-    diag = BAD_CONFIG.at("", message, hint=hint).located(Location(path, 1, 1))
-    raise ConfigError(diag)
+def _fail(message: str, hint: str | None = None):
+    raise _BadOption(message, hint)
 
 
-def options_from_table(table: dict[str, Any], path: str = "pyproject.toml") -> Options:
+def options_from_table(table: dict[str, Any], path: str = "pyproject.toml",
+                       text: str | None = None) -> Options:
+    """Options from a ``[tool.tosa-vkshader]`` table; every bad option is reported at
+    once (at its key's line and column when ``text``, the file's text, is given)."""
     changes: dict[str, Any] = {}
+    problems: list[Diagnostic] = []
+    where = option_locations(text) if text is not None else {}
     for key, value in table.items():
-        name = _KEY_TO_FIELD.get(key)
-        if name is None:
-            import difflib
-
-            close = difflib.get_close_matches(key, list(_KEY_TO_FIELD), n=1)
-            _fail(path, f"unknown option `{key}` in [tool.tosa-vkshader]",
-                  f"did you mean `{close[0]}`?" if close else
-                  f"known options: {', '.join(sorted(_KEY_TO_FIELD))}")
-        if name in ("select", "ignore"):
-            changes[name] = _codes(value, key, path)
-        elif name == "exclude":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                _fail(path, f"`exclude` must be a list of glob patterns, got {value!r}")
-            changes[name] = tuple(value)
-        elif name == "workgroup_semantics":
-            if value not in WORKGROUP_SEMANTICS:
-                _fail(path, f"`workgroup-semantics` is {value!r}",
-                      'use "local-size" (the spec) or "dispatch" (the reference converter)')
-            changes[name] = value
-        elif name in ("max_file_size", "max_depth"):
-            if type(value) is not int or value < 1:
-                _fail(path, f"`{key}` must be a positive integer, got {value!r}")
-            changes[name] = value
-        elif name in ("target_env", "glslc"):
-            if not isinstance(value, str):
-                _fail(path, f"`{key}` must be a string, got {value!r}")
-            changes[name] = value
-        elif name in ("allow_includes", "cache"):
-            if not isinstance(value, bool):
-                _fail(path, f"`{key}` must be true or false, got {value!r}")
-            changes[name] = value
-        elif name == "compile_timeout":
-            if type(value) not in (int, float) or value <= 0:
-                _fail(path, f"`compile-timeout` must be a positive number of seconds, "
-                            f"got {value!r}")
-            changes[name] = float(value)
-        elif name == "macros":
-            if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
-                    or isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                _fail(path, '`macros` must be a table of NAME = "VALUE" or a list of '
-                            '"NAME=VALUE" strings')
-            items = value.items() if isinstance(value, dict) else (
-                (v.partition("=")[0], v.partition("=")[2] if "=" in v else None) for v in value)
-            changes[name] = tuple(items)
-        elif name == "include_dirs":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                _fail(path, f"`include-dirs` must be a list of folders, got {value!r}")
-            folder = Path(path).resolve().parent
-            changes[name] = tuple(str((folder / v).resolve()) for v in value)
-        elif name == "severity":
-            if not isinstance(value, dict):
-                _fail(path, "`severity` must be a table of CODE = \"error|warning|info\"")
-            try:
-                changes[name] = {c.upper(): Severity.parse(s) for c, s in value.items()}
-            except (KeyError, AttributeError):
-                _fail(path, f"`severity` values must be error, warning or info: {value!r}")
+        try:
+            changes.update(_option(key, value, path))
+        except _BadOption as exc:
+            line, column = where.get(key, where.get("", (1, 1)))
+            problems.append(exc.rule.at("", str(exc), hint=exc.hint)
+                            .located(Location(path, line, column)))
+    if problems:
+        raise ConfigError(problems)
     return Options(**changes)
+
+
+def _option(key: str, value: Any, path: str) -> dict[str, Any]:
+    """One option's field and parsed value; raises _BadOption when it is unusable."""
+    changes: dict[str, Any] = {}
+    name = _KEY_TO_FIELD.get(key)
+    if name is None:
+        import difflib
+
+        close = difflib.get_close_matches(key, list(_KEY_TO_FIELD), n=1)
+        _fail(f"unknown option `{key}` in [tool.tosa-vkshader]",
+              f"did you mean `{close[0]}`?" if close else
+              f"known options: {', '.join(sorted(_KEY_TO_FIELD))}")
+    if name in ("select", "ignore"):
+        changes[name] = _codes(value, key)
+    elif name == "exclude":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            _fail(f"`exclude` must be a list of glob patterns, got {value!r}")
+        changes[name] = tuple(value)
+    elif name == "workgroup_semantics":
+        if value not in WORKGROUP_SEMANTICS:
+            _fail(f"`workgroup-semantics` is {value!r}",
+                  'use "local-size" (the spec) or "dispatch" (the reference converter)')
+        changes[name] = value
+    elif name in ("max_file_size", "max_depth"):
+        if type(value) is not int or value < 1:
+            _fail(f"`{key}` must be a positive integer, got {value!r}")
+        changes[name] = value
+    elif name in ("target_env", "glslc"):
+        if not isinstance(value, str):
+            _fail(f"`{key}` must be a string, got {value!r}")
+        changes[name] = value
+    elif name in ("allow_includes", "cache"):
+        if not isinstance(value, bool):
+            _fail(f"`{key}` must be true or false, got {value!r}")
+        changes[name] = value
+    elif name == "compile_timeout":
+        if type(value) not in (int, float) or value <= 0:
+            _fail(f"`compile-timeout` must be a positive number of seconds, got {value!r}")
+        changes[name] = float(value)
+    elif name == "macros":
+        if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+                or isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            _fail('`macros` must be a table of NAME = "VALUE" or a list of "NAME=VALUE" strings')
+        items = value.items() if isinstance(value, dict) else (
+            (v.partition("=")[0], v.partition("=")[2] if "=" in v else None) for v in value)
+        changes[name] = tuple(items)
+    elif name == "include_dirs":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            _fail(f"`include-dirs` must be a list of folders, got {value!r}")
+        folder = Path(path).resolve().parent
+        changes[name] = tuple(str((folder / v).resolve()) for v in value)
+    elif name == "severity":
+        if not isinstance(value, dict):
+            _fail("`severity` must be a table of CODE = \"error|warning|info\"")
+        try:
+            changes[name] = {c.upper(): Severity.parse(s) for c, s in value.items()}
+        except (KeyError, AttributeError):
+            _fail(f"`severity` values must be error, warning or info: {value!r}")
+        for code in changes[name]:
+            problem = unknown_code(code) or (
+                None if code in SEVERITIES else ("which is a prefix, not one rule", None))
+            if problem:
+                raise _BadOption(f"`severity` names {code!r}, {problem[0]}", problem[1],
+                                 UNKNOWN_CODE)
+    return changes
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -152,12 +195,16 @@ def load_options(start: Path | None = None, config_file: Path | None = None) -> 
     if path is None:
         return Options()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        _fail(str(path), f"cannot read {path}: {exc}")
+        line, column = toml_error_position(exc)
+        raise ConfigError(BAD_CONFIG.at("", f"cannot read {path}: {exc}")
+                          .located(Location(str(path), line, column))) from None
     table = data.get("tool", {}).get("tosa-vkshader")
     if table is None:
         return Options()
     if not isinstance(table, dict):
-        _fail(str(path), "[tool.tosa-vkshader] must be a table")
-    return options_from_table(table, str(path))
+        raise ConfigError(BAD_CONFIG.at("", "[tool.tosa-vkshader] must be a table")
+                          .located(Location(str(path), 1, 1)))
+    return options_from_table(table, str(path), text)

@@ -1,6 +1,6 @@
 """Generate docs/rules.md from the rule registry.
 
-    python -m tosa_vkshader.rules_doc           # rewrite docs/rules.md
+    python -m tosa_vkshader.rules_doc           # rewrite docs/rules.md and rule_index.py
     python -m tosa_vkshader.rules_doc --check   # exit 1 when stale
 """
 
@@ -13,6 +13,9 @@ from .diagnostics import GROUPS, RULES
 from .generated import write_or_check
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+# Every code and its default severity, importable without loading the checks: --select and
+# --ignore are validated against it at start-up.
+INDEX_PATH = Path(__file__).resolve().parent / "rule_index.py"
 
 
 def load_all_rules() -> None:
@@ -84,9 +87,26 @@ def render() -> str:
     return "\n".join(lines)
 
 
+def render_index() -> str:
+    load_all_rules()
+    lines = ['"""Every rule code and its default severity.',
+             "",
+             "Generated from the rule registry by `python -m tosa_vkshader.rules_doc`; do not "
+             "edit by hand.",
+             '"""',
+             "",
+             "SEVERITIES = {"]
+    lines += [f'    "{code}": "{RULES[code].severity.label}",' for code in sorted(RULES)]
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
-    return write_or_check(DOC_PATH, render, "tosa_vkshader.rules_doc",
-                          __doc__.splitlines()[0], argv)
+    """Write (or with --check, compare) docs/rules.md and the rule index."""
+    description = __doc__.splitlines()[0]
+    return (write_or_check(DOC_PATH, render, "tosa_vkshader.rules_doc", description, argv)
+            or write_or_check(INDEX_PATH, render_index, "tosa_vkshader.rules_doc",
+                              description, argv))
 
 
 if __name__ == "__main__":

@@ -164,7 +164,7 @@ def render_tosa(op: CustomOp, operands: Sequence[str], results: Sequence[str], *
     except ImportError as exc:
         raise CodegenError([TOSA_TOOLS_MISSING.at(
             "", f"cannot write a .tosa file: {exc}",
-            hint="pip install 'tosa-vkshader[tosa]'")]) from exc
+            hint="pip install tosa-tools (into the environment tosa-vkshader runs in)")]) from exc
     serializer = ts.TosaSerializer()
     names = [serializer.addPlaceholder(list(t.static_shape or ()),
                                        getattr(ts.DType, TOSA_DTYPES[t.element or ""])).name

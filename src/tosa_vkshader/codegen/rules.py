@@ -169,7 +169,7 @@ TOSA_TOOLS_MISSING = rule(
     why="The .tosa form is a flatbuffer written by the reference serializer; without it "
         "only MLIR can be emitted.",
     bad="tosa-vkshader emit tosa attrs.json ...   # tosa-tools missing",
-    good="pip install 'tosa-vkshader[tosa]'",
+    good="pip install tosa-tools   # or, in a checkout: pip install '.[tosa]'",
 )
 FIX_AMBIGUOUS = rule(
     "VKS620", "fix-ambiguous", Severity.ERROR,

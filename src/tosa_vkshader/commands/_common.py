@@ -12,6 +12,17 @@ from ..diagnostics import Diagnostic, Severity
 from ..report.text import render_text
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+# A tool the check needs is missing or misconfigured: nothing was really checked, and that
+# is an environment problem (exit 2), not a finding about the user's files (exit 1).
+ENVIRONMENT_CODES = frozenset({"VKS910", "VKS915", "VKS920", "VKS930"})
+
+
+def exit_status(diagnostics: list[Diagnostic]) -> int:
+    """0 without errors, 2 when an error says the environment is unusable, else 1."""
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if any(d.code in ENVIRONMENT_CODES for d in errors):
+        return EXIT_USAGE
+    return EXIT_ERRORS if errors else EXIT_OK
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,10 +41,20 @@ def options_from(args: argparse.Namespace) -> Options | None:
     try:
         options = load_options(Path.cwd(), args.config)
     except ConfigError as exc:
-        print_diagnostics(None, [exc.diagnostic], stream=sys.stderr)
+        print_usage_diagnostics(exc.diagnostics)
         return None
     return options.with_overrides(workgroup_semantics=args.workgroup_semantics,
                                   cache=False if args.no_cache else None)
+
+
+def print_usage_diagnostics(diagnostics: list[Diagnostic]) -> None:
+    """Configuration and command-line problems, on stderr, each at its place when it has
+    one (``pyproject.toml:4:1: error[VKS901] ...``)."""
+    for diag in diagnostics:
+        where = f"{diag.location}: " if diag.location else "tosa-vkshader: "
+        print(f"{where}{diag.severity.label}[{diag.code}] {diag.message}", file=sys.stderr)
+        if diag.hint:
+            print(f"  = help: {diag.hint}", file=sys.stderr)
 
 
 def print_diagnostics(path: str | None, diagnostics: list[Diagnostic], *,

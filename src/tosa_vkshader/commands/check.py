@@ -9,8 +9,9 @@ from pathlib import Path
 
 from ..api import Report, check_paths, validate
 from ..config import WORKGROUP_SEMANTICS, ConfigError, load_options
-from ..diagnostics import Severity
 from ..report import FORMATS, get_reporter
+from ..selection import code_problems, no_error_rule_left
+from ._common import exit_status, print_usage_diagnostics
 
 
 def register(subparsers) -> None:
@@ -54,14 +55,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = load_options(Path.cwd(), args.config)
     except ConfigError as exc:
-        print(f"{exc.diagnostic.location}: error[{exc.diagnostic.code}] "
-              f"{exc.diagnostic.message}", file=sys.stderr)
-        if exc.diagnostic.hint:
-            print(f"  = help: {exc.diagnostic.hint}", file=sys.stderr)
+        print_usage_diagnostics(exc.diagnostics)
         return 2
-    options = options.with_overrides(select=_codes(args.select), ignore=_codes(args.ignore),
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    typos = code_problems("--select", select) + code_problems("--ignore", ignore)
+    if typos:
+        print_usage_diagnostics(typos)
+        return 2
+    options = options.with_overrides(select=select, ignore=ignore,
                                      workgroup_semantics=args.workgroup_semantics,
                                      cache=False if args.no_cache else None)
+    gate_open = no_error_rule_left(options)
+    if gate_open:
+        print_usage_diagnostics([gate_open])
     reports: list[Report] = []
     file_paths = [p for p in args.paths if p != "-"]
     missing = [p for p in file_paths if not os.path.exists(p)]
@@ -83,5 +89,4 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(args.output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
-    worst = max((d.severity for r in reports for d in r.diagnostics), default=None)
-    return 1 if worst is Severity.ERROR else 0
+    return exit_status([d for r in reports for d in r.diagnostics])

@@ -22,6 +22,7 @@ from ..diagnostics import Diagnostic, InnerPosition, Location
 from ..report import get_reporter
 from ..sources.base import SourceFile
 from ..sources.json_source import read_json
+from ._common import print_usage_diagnostics
 
 SHADER_SUFFIXES = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL"}
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -81,8 +82,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = load_options(path.parent if path.parent.exists() else Path.cwd(), args.config)
     except ConfigError as exc:
-        print(f"{exc.diagnostic.location}: error[{exc.diagnostic.code}] "
-              f"{exc.diagnostic.message}", file=sys.stderr)
+        print_usage_diagnostics(exc.diagnostics)
         return EXIT_USAGE
     try:
         data = path.read_bytes()

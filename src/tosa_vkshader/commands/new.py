@@ -4,7 +4,8 @@ The shader is compiled if needed, reflected, and every binding the entry point u
 becomes an input (only read) or an output (written). What the shader does not say (the
 format of a sampled image, the dispatch shape) is asked for, never guessed. The result
 is checked like any attribute file and written only when it has no errors.
-Exit 0: written; 1: problems in the shader or the flags; 2: usage.
+Exit 0: written; 1: problems in the shader or the flags; 2: usage or environment (no such
+file, no compiler).
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from ..codegen import CodegenError, op_from_shader
 from ..fsutil import write_atomic
 from ._common import (
-    EXIT_ERRORS,
     EXIT_OK,
     EXIT_USAGE,
     add_config_arguments,
+    exit_status,
     options_from,
     print_diagnostics,
 )
@@ -81,13 +83,16 @@ def run(args: argparse.Namespace) -> int:
     sizes = _sizes(args.workgroup_sizes)
     if options is None or pairs is None or sizes is False:
         return EXIT_USAGE
+    if not Path(args.shader).is_file():
+        print(f"tosa-vkshader new: {args.shader}: no such file", file=sys.stderr)
+        return EXIT_USAGE
     try:
         op = op_from_shader(args.shader, name=args.name, entry_point=args.entry_point,
                             embed=args.embed, format_of=pairs,
                             workgroup_sizes=sizes or None, options=options)
     except CodegenError as exc:
         print_diagnostics(args.shader, exc.diagnostics, summary=True)
-        return EXIT_ERRORS
+        return exit_status(exc.diagnostics)
     print_diagnostics(args.shader, op.notes)
     document = op.to_op_object() if args.name else op.attrs
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..config import ConfigError, load_options
+from ._common import print_usage_diagnostics
 
 EXIT_USAGE = 2
 
@@ -70,13 +71,12 @@ def run(args: argparse.Namespace) -> int:
         from ..web import Limits, create_app
     except ImportError as exc:
         print(f"tosa-vkshader serve: {exc.name} is missing; install the web extra: "
-              "pip install 'tosa-vkshader[web]'", file=sys.stderr)
+              "pip install '.[web]' in a tosa-vkshader checkout", file=sys.stderr)
         return EXIT_USAGE
     try:
         options = load_options(Path.cwd(), args.config)
     except ConfigError as exc:
-        print(f"{exc.diagnostic.location}: error[{exc.diagnostic.code}] "
-              f"{exc.diagnostic.message}", file=sys.stderr)
+        print_usage_diagnostics(exc.diagnostics)
         return EXIT_USAGE
     limits = Limits(max_body=args.max_body, body_timeout=args.body_timeout,
                     timeout=args.timeout, queue_limit=args.queue_limit)

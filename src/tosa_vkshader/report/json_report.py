@@ -24,6 +24,9 @@ def diagnostic_to_dict(diag: Diagnostic) -> dict:
             "end_line": loc.end_line, "end_column": loc.end_column,
             "logical": loc.logical,
         },
+        "shader_location": None if diag.inner is None else {
+            "line": diag.inner.line, "column": diag.inner.column,
+        },
         "hint": diag.hint,
         "docs": diag.rule.docs_url,
     }

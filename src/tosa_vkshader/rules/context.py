@@ -85,9 +85,9 @@ READER_MISSING = rule(
             "tosa-tools) is not installed.",
     why="The file cannot be checked without it, and passing it silently would let a broken "
         "model through a pre-commit hook.",
-    bad="pip install tosa-vkshader   # then: tosa-vkshader check model.tosa",
-    good="pip install 'tosa-vkshader[tosa]'   (pre-commit: additional_dependencies: "
-         "[tosa-tools])",
+    bad="pip install .   # then: tosa-vkshader check model.tosa",
+    good="pip install '.[tosa]'   (or pip install tosa-tools; pre-commit: "
+         "additional_dependencies: [tosa-tools])",
 )
 
 # -- the attributes against the op -------------------------------------------------------

@@ -48,8 +48,8 @@ def read_tosa(data: bytes, path: str | None, options: Options) -> SourceFile:
         source.diagnostics.append(READER_MISSING.at(
             "", "cannot read a .tosa file: the `tosa` package from tosa-tools is not "
                 "installed",
-            hint="pip install 'tosa-vkshader[tosa]' (in pre-commit: additional_dependencies: "
-                 "[tosa-tools])").located(where))
+            hint="pip install tosa-tools into the environment tosa-vkshader runs in (in "
+                 "pre-commit: additional_dependencies: [tosa-tools])").located(where))
         return source
     if len(data) < 8 or data[4:8] != b"TOSA":
         found = data[4:8] if len(data) >= 8 else b""

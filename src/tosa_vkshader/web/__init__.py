@@ -1,6 +1,6 @@
 """The web linter: an ASGI app (``create_app``) with a JSON API and a playground page.
 
-``create_app`` needs the ``web`` extra (``pip install 'tosa-vkshader[web]'``); the rest of
+``create_app`` needs the ``web`` extra (``pip install '.[web]'`` in a checkout); the rest of
 this package does not, so the rule registry can load it anywhere.
 """
 

@@ -3,8 +3,11 @@
     from tosa_vkshader.web import create_app
     app = create_app()          # serve with any ASGI server; `tosa-vkshader serve` uses uvicorn
 
-Lint-only requests (no shader code) are checked in the event loop; anything with shader
-code goes to the bounded worker pool, so it never delays them.
+Where a check runs is decided from what the request holds once it is read (a shader
+inside a list of ops or an MLIR module counts, whatever the outer shape): small requests
+without shader code are checked in the event loop, larger ones in a lint worker, and
+anything with shader code in the bounded compile pool. Lint never waits behind a compile,
+and a compiler that crashes or hangs costs its own request only.
 """
 
 from __future__ import annotations
@@ -28,12 +31,23 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..config import Options
-from .envelope import check_job, parse_body, reflect_job
-from .jobs import needs_worker, run_checks, run_reflects
+from .envelope import (
+    JSON_MEDIA,
+    TEXT_MEDIA,
+    Body,
+    check_job,
+    fix_job,
+    new_job,
+    parse_body,
+    parse_json_body,
+    reflect_job,
+)
+from .jobs import lint_only, run_checks, run_fixes, run_news, run_reflects
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
 from .problems import MEDIA_TYPE, Problem
+from .rule_page import rule_document, rule_html
 
 PAGE_HEADERS = {
     # Everything the page needs comes from this server; nothing inline, nothing remote.
@@ -49,14 +63,31 @@ def problem_response(problem: Problem) -> Response:
                     headers=problem.headers, media_type=MEDIA_TYPE)
 
 
+class SafeJSONResponse(JSONResponse):
+    """JSON with non-ASCII characters escaped: any string the input held (a lone
+    surrogate from a ``\\ud800`` escape included) can be sent back."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False,
+                          separators=(",", ":")).encode("ascii")
+
+
+def media_type(request: Request, accepted: tuple[str, ...]) -> str:
+    """The body's media type, one of ``accepted`` (JSON also as ``+json``), else 415."""
+    content_type = request.headers.get("content-type", JSON_MEDIA)
+    media = content_type.split(";")[0].strip().lower()
+    if JSON_MEDIA in accepted and (media == JSON_MEDIA or media.endswith("+json")):
+        return JSON_MEDIA
+    if TEXT_MEDIA in accepted and media == TEXT_MEDIA:
+        return TEXT_MEDIA
+    raise Problem("unsupported-media-type", f"the body is {content_type}; send "
+                  + " or ".join(accepted))
+
+
 async def read_body(request: Request, limits: Limits) -> bytes:
     """The request body, refused with 413 as soon as it is known to exceed the limit, and
     with 408 when it trickles in too slowly."""
     limit = limits.max_body
-    content_type = request.headers.get("content-type", "application/json")
-    if "json" not in content_type.split(";")[0].lower():
-        raise Problem("unsupported-media-type", f"the body is {content_type}; send "
-                      "application/json")
     too_large = Problem("body-too-large", f"the body exceeds the limit of {limit} bytes",
                         headers={"Connection": "close"}, limit=limit)
     declared = request.headers.get("content-length", "")
@@ -100,28 +131,63 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     base = options or Options()
     limits = limits or Limits()
     pool = WorkerPool(workers or os.cpu_count() or 1, limits)
+    # Large lint-only requests get a worker of their own, so they never queue behind
+    # compiles (and never stall the event loop).
+    lint_pool = WorkerPool(1, limits)
     page = _page()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await pool.start()
+        await asyncio.gather(pool.start(), lint_pool.start())
         try:
             yield
         finally:
-            await pool.close()
+            await asyncio.gather(pool.close(), lint_pool.close())
+
+    async def json_body(request: Request, accepted: tuple[str, ...]) -> Body:
+        media = media_type(request, accepted)
+        data = await read_body(request, limits)
+        return Body(data, media, parse_json_body(data, limits) if media == JSON_MEDIA
+                    else None)
+
+    async def lint_first(func: Callable[[Any], Any], job: Any, size: int) -> Any:
+        # Checking a large body with thousands of bad keys takes long enough to stall
+        # every other request if done in the event loop: a lint worker takes it.
+        if size > limits.inline_body:
+            return await in_pool(lint_pool, func, job)
+        return func([job])[0]
 
     async def check(request: Request) -> Response:
-        body = await read_body(request, limits)
-        job = check_job(parse_body(body, limits), base, limits)
-        # Large bodies go to the pool too: checking one with thousands of bad keys takes
-        # long enough to stall every other lint request if done in the event loop.
-        if len(body) > limits.inline_body or needs_worker(job):
-            return JSONResponse(await in_pool(pool, run_checks, job))
-        return JSONResponse(run_checks([job])[0])
+        body = await json_body(request, (JSON_MEDIA, TEXT_MEDIA))
+        job = check_job(body, base, limits)
+        result = await lint_first(lint_only, job, len(body.data))
+        if result is None:  # it holds shader code
+            result = await in_pool(pool, run_checks, job)
+        return SafeJSONResponse(result)
+
+    async def fix(request: Request) -> Response:
+        body = await json_body(request, (JSON_MEDIA, TEXT_MEDIA))
+        job = fix_job(body, base, limits)
+        return SafeJSONResponse(await lint_first(run_fixes, job, len(body.data)))
+
+    async def new(request: Request) -> Response:
+        media_type(request, (JSON_MEDIA,))
+        job = new_job(parse_body(await read_body(request, limits), limits), base, limits)
+        return SafeJSONResponse(await in_pool(pool, run_news, job))
 
     async def reflect(request: Request) -> Response:
+        media_type(request, (JSON_MEDIA,))
         job = reflect_job(parse_body(await read_body(request, limits), limits))
-        return JSONResponse(await in_pool(pool, run_reflects, job))
+        return SafeJSONResponse(await in_pool(pool, run_reflects, job))
+
+    async def rule(request: Request) -> Response:
+        document = rule_document(request.path_params["code"])
+        if document is None:
+            raise Problem("not-found", f"no rule {request.path_params['code']!r}")
+        if "text/html" in request.headers.get("accept", ""):
+            return Response(rule_html(document), media_type="text/html; charset=utf-8",
+                            headers=PAGE_HEADERS)
+        return JSONResponse(document)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok", "version": __version__,
@@ -147,7 +213,10 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             Route("/healthz", healthz, methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),
             Route("/v1/check", check, methods=["POST"]),
+            Route("/v1/fix", fix, methods=["POST"]),
+            Route("/v1/new", new, methods=["POST"]),
             Route("/v1/reflect", reflect, methods=["POST"]),
+            Route("/v1/rules/{code}", rule, methods=["GET"]),
             Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
         ],
         middleware=middleware,
@@ -155,6 +224,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         lifespan=lifespan,
     )
     app.state.pool = pool
+    app.state.lint_pool = lint_pool
     return app
 
 

@@ -1,12 +1,20 @@
 """Request bodies: parse them within limits and turn them into jobs, or raise a Problem.
 
-``POST /v1/check``::
+``POST /v1/check`` takes what people paste:
 
-    {"attributes": {...}}        an attribute object
-    {"op": {...}}                an op object (implementation_attrs: object or JSON text)
-    {"text": "..."}              raw JSON text of either; positions point into it
+    {"entry_point": ..., ...}       a bare attribute object, an op object or a list of ops
+                                    (any JSON body without a request field below); positions
+                                    point into the body as sent
+    text/plain body                 TOSA MLIR text (every custom op), or JSON text
+    {"attributes": {...}}           an attribute object
+    {"op": {...}}                   an op object (implementation_attrs: object or JSON text)
+    {"text": "..."}                 JSON text of either; positions point into it
+    {"mlir": "..."}                 TOSA MLIR text; positions point into it
+    + "shader" (with attributes or op): the shader source, put into shader_code
+      ("shader_language" names its language; default: the op's own, else GLSL)
     + "options": {"select", "ignore", "workgroup_semantics", "target_env"}
 
+``POST /v1/fix``: the same JSON inputs (no MLIR). ``POST /v1/new``: a shader.
 ``POST /v1/reflect``: ``{"spirv": "<base64>", "entry_point": "main"}``.
 """
 
@@ -15,17 +23,36 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
-from .jobs import CheckJob, ReflectJob
-from .ops import is_op_object
+from .jobs import CheckJob, FixJob, NewJob, ReflectJob
+from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
 from .problems import Problem
 
-INPUT_KEYS = ("attributes", "op", "text")
-CHECK_KEYS = (*INPUT_KEYS, "options")
+INPUT_KEYS = ("attributes", "op", "text", "mlir")
+CHECK_KEYS = (*INPUT_KEYS, "shader", "shader_language", "options")
+# Fields that make a body a request rather than a pasted document: no attribute or op
+# object has them (shader_language is an attribute, so it does not count).
+REQUEST_MARKERS = (*INPUT_KEYS, "shader", "options")
+FIX_KEYS = ("attributes", "op", "text", "options")
+NEW_KEYS = ("shader", "shader_language", "entry_point", "name", "format_of",
+            "workgroup_sizes", "options")
 REFLECT_KEYS = ("spirv", "entry_point")
+SHADER_LANGUAGES = ("GLSL", "HLSL", "SPIR-V")
+JSON_MEDIA = "application/json"
+TEXT_MEDIA = "text/plain"
+
+
+@dataclass(frozen=True)
+class Body:
+    """A request body as received: its bytes, its media type and, for JSON, its value."""
+
+    data: bytes
+    media: str  # JSON_MEDIA or TEXT_MEDIA
+    value: Any = None
 
 
 def _reject_constant(name: str) -> Any:
@@ -45,19 +72,25 @@ def _too_deep(value: Any, limit: int) -> bool:
     return False
 
 
-def parse_body(body: bytes, limits: Limits) -> dict[str, Any]:
-    """The request's JSON object. The body may nest two levels more than an attribute
-    object may (the request object, then the op object)."""
+def parse_json_body(data: bytes, limits: Limits) -> Any:
+    """The body's JSON value. It may nest two levels more than an attribute object may
+    (the request object, then the op object)."""
     depth_limit = limits.max_depth + 2
     try:
-        value = json.loads(body, parse_constant=_reject_constant)
+        value = json.loads(data, parse_constant=_reject_constant)
     except RecursionError:
         raise Problem("invalid-request", f"the JSON nests deeper than {depth_limit} "
                       "levels") from None
     except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise Problem("invalid-request", f"the body is not JSON: {exc}") from None
-    if body.count(b"[") + body.count(b"{") > depth_limit and _too_deep(value, depth_limit):
+    if data.count(b"[") + data.count(b"{") > depth_limit and _too_deep(value, depth_limit):
         raise Problem("invalid-request", f"the JSON nests deeper than {depth_limit} levels")
+    return value
+
+
+def parse_body(data: bytes, limits: Limits) -> dict[str, Any]:
+    """A JSON body that must be an object (the request fields)."""
+    value = parse_json_body(data, limits)
     if not isinstance(value, dict):
         raise Problem("invalid-request", "the body must be a JSON object")
     return value
@@ -70,27 +103,159 @@ def _only(body: dict[str, Any], allowed: tuple[str, ...]) -> None:
                       "have " + ", ".join(allowed), field=unknown[0])
 
 
-def check_job(body: dict[str, Any], base: Options, limits: Limits) -> CheckJob:
-    _only(body, CHECK_KEYS)
-    given = [key for key in INPUT_KEYS if key in body]
+def _is_envelope(value: Any, keys: tuple[str, ...]) -> bool:
+    """A request object (fields such as ``attributes``), not a pasted document. Attribute
+    and op objects never have these keys, so a body with one of them is a request."""
+    return isinstance(value, dict) and any(key in value for key in keys)
+
+
+def _looks_like_json(data: bytes) -> bool:
+    return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] in (b"{", b"[")
+
+
+def _one_input(body: dict[str, Any], allowed: tuple[str, ...]) -> str:
+    given = [key for key in allowed if key in body]
     if len(given) != 1:
-        raise Problem("invalid-field", "give exactly one of attributes, op, text"
-                      + (f" (got {', '.join(given)})" if given else ""), field="attributes")
-    options = web_options(base, body.get("options"), limits)
-    key = given[0]
+        raise Problem("invalid-field", "give exactly one of " + ", ".join(allowed)
+                      + (f" (got {', '.join(given)})" if given else ""), field=allowed[0])
+    return given[0]
+
+
+def _string(body: dict[str, Any], key: str, what: str) -> str:
     value = body[key]
-    if key == "attributes":
-        return CheckJob("attributes", value, options)
-    if key == "text":
-        if not isinstance(value, str):
-            raise Problem("invalid-field", "text must be a string of JSON text", field="text")
-        return CheckJob("text", value, options)
+    if not isinstance(value, str):
+        raise Problem("invalid-field", f"{key} must be a string of {what}", field=key)
+    return value
+
+
+def _op_value(value: Any) -> dict[str, Any]:
     if not is_op_object(value):
         raise Problem("invalid-field", "op must be an object with implementation_attrs "
                       "(and domain_name, operator_name)", field="op")
+    return value
+
+
+def _with_shader(attrs: Any, shader: Any, language: Any, field: str) -> dict[str, Any]:
+    """``attrs`` with the separately sent shader source as its shader_code."""
+    if isinstance(attrs, str):  # implementation_attrs as JSON text
+        try:
+            attrs = json.loads(attrs)
+        except (ValueError, RecursionError):
+            attrs = None
+    if not isinstance(attrs, dict):
+        raise Problem("invalid-field", f"{field} must be an attribute object to put the "
+                      "shader into", field=field)
+    if not isinstance(shader, str):
+        raise Problem("invalid-field", "shader must be the shader source as a string",
+                      field="shader")
+    if language is None:
+        language = attrs.get("shader_language") or "GLSL"
+    if language not in SHADER_LANGUAGES:
+        raise Problem("invalid-field", f"shader_language is {language!r}; use one of "
+                      + ", ".join(SHADER_LANGUAGES), field="shader_language")
+    return {**attrs, "shader_language": language, "shader_code": shader}
+
+
+def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
+    """What ``POST /v1/check`` asks for, whatever form it came in."""
+    if body.media == TEXT_MEDIA:
+        kind = "json" if _looks_like_json(body.data) else "mlir"
+        return CheckJob(kind, body.data, web_options(base, None, limits))
+    value = body.value
+    if not _is_envelope(value, REQUEST_MARKERS):
+        # Pasted as it is: the core's JSON reader takes attributes, an op or a list of ops.
+        return CheckJob("json", body.data, web_options(base, None, limits))
+    _only(value, CHECK_KEYS)
+    options = web_options(base, value.get("options"), limits)
+    key = _one_input(value, INPUT_KEYS)
+    if "shader" in value or "shader_language" in value:
+        if key not in ("attributes", "op"):
+            raise Problem("invalid-field", "shader goes with attributes or op (in text and "
+                          "mlir, put it into shader_code)", field="shader")
+        if "shader" not in value:
+            raise Problem("invalid-field", "shader_language needs shader", field="shader")
+    if key == "text":
+        return CheckJob("json", _string(value, "text", "JSON text"), options)
+    if key == "mlir":
+        return CheckJob("mlir", _string(value, "mlir", "TOSA MLIR text"), options)
+    shader = value.get("shader")
+    if key == "attributes":
+        attrs = value["attributes"]
+        if "shader" in value:
+            attrs = _with_shader(attrs, shader, value.get("shader_language"), "attributes")
+        return CheckJob("attributes", attrs, options)
+    op = _op_value(value["op"])
+    if "shader" in value:
+        op = {**op, ATTRS_KEY: _with_shader(op[ATTRS_KEY], shader,
+                                            value.get("shader_language"), "op")}
     # Rendered once, so diagnostics point into the op as pretty-printed JSON; like the
     # CLI's, their pointers are relative to the attribute object.
-    return CheckJob("text", json.dumps(value, indent=2, ensure_ascii=False), options)
+    return CheckJob("json", json.dumps(op, indent=2, ensure_ascii=False), options)
+
+
+def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
+    """What ``POST /v1/fix`` repairs: JSON text, as the fix command reads a file."""
+    value = body.value
+    if body.media == TEXT_MEDIA or not _is_envelope(value, REQUEST_MARKERS):
+        if body.media == TEXT_MEDIA and not _looks_like_json(body.data):
+            raise Problem("invalid-field", "fix repairs JSON (an attribute or op object); "
+                          "this text is not JSON", field="text")
+        return FixJob(body.data.decode("utf-8", "replace"), web_options(base, None, limits))
+    _only(value, FIX_KEYS)
+    options = web_options(base, value.get("options"), limits)
+    key = _one_input(value, ("attributes", "op", "text"))
+    if key == "text":
+        return FixJob(_string(value, "text", "JSON text"), options)
+    document = value[key] if key == "attributes" else _op_value(value[key])
+    if not isinstance(document, dict):
+        raise Problem("invalid-field", "attributes must be an object", field="attributes")
+    return FixJob(json.dumps(document, indent=2, ensure_ascii=False) + "\n", options)
+
+
+def _format_of(value: Any) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise Problem("invalid-field", "format_of must map bindings (\"0\", \"0:1\" or a "
+                      "variable name) to VK_FORMAT_... names", field="format_of")
+    return tuple(value.items())
+
+
+def new_job(body: dict[str, Any], base: Options, limits: Limits) -> NewJob:
+    """What ``POST /v1/new`` builds attributes for: a shader and what it does not say."""
+    _only(body, NEW_KEYS)
+    if "shader" not in body:
+        raise Problem("invalid-field", "shader is missing: the GLSL or HLSL source, or "
+                      "base64 SPIR-V with shader_language \"SPIR-V\"", field="shader")
+    shader = _string(body, "shader", "shader source")
+    language = body.get("shader_language", "GLSL")
+    if language not in SHADER_LANGUAGES:
+        raise Problem("invalid-field", f"shader_language is {language!r}; use one of "
+                      + ", ".join(SHADER_LANGUAGES), field="shader_language")
+    spirv = None
+    if language == "SPIR-V":
+        spirv = _base64(shader, "shader")
+    for key in ("entry_point", "name"):
+        if body.get(key) is not None and not isinstance(body[key], str):
+            raise Problem("invalid-field", f"{key} must be a string", field=key)
+    sizes = body.get("workgroup_sizes")
+    if sizes is not None and not (isinstance(sizes, list) and len(sizes) == 3 and all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 < v < 2 ** 32
+            for v in sizes)):
+        raise Problem("invalid-field", "workgroup_sizes must be three positive integers",
+                      field="workgroup_sizes")
+    return NewJob(language, shader if spirv is None else None, spirv, body.get("entry_point"),
+                  body.get("name"), _format_of(body.get("format_of")),
+                  tuple(sizes) if sizes is not None else None,
+                  web_options(base, body.get("options"), limits))
+
+
+def _base64(text: str, field: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise Problem("invalid-field", f"{field} is not base64: {exc}", field=field) from None
 
 
 def reflect_job(body: dict[str, Any]) -> ReflectJob:
@@ -99,10 +264,7 @@ def reflect_job(body: dict[str, Any]) -> ReflectJob:
     if not isinstance(code, str) or not code:
         raise Problem("invalid-field", "spirv must be the module as a base64 string",
                       field="spirv")
-    try:
-        data = base64.b64decode(code, validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise Problem("invalid-field", f"spirv is not base64: {exc}", field="spirv") from None
+    data = _base64(code, "spirv")
     entry = body.get("entry_point")
     if entry is not None and not isinstance(entry, str):
         raise Problem("invalid-field", "entry_point must be a string", field="entry_point")

@@ -18,7 +18,7 @@ from ..check import check_sources
 from ..config import Options
 from ..diagnostics import Location, Severity, rule
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
-from .ops import Prepared, op_attributes, single
+from .ops import Prepared, single
 
 REQUEST_PATH = "<request>"
 MAX_DIAGNOSTICS = 1000
@@ -37,10 +37,28 @@ TRUNCATED = rule(
 @dataclass(frozen=True)
 class CheckJob:
     # "attributes": payload is the attribute object as parsed from the request;
-    # "text": payload is raw JSON text (an attribute object or an op object), whose
-    # lines and columns the diagnostics then point into.
-    kind: Literal["attributes", "text"]
+    # "json": JSON text (attributes, an op or a list of ops) and "mlir": TOSA MLIR text,
+    # str or the body's bytes, whose lines and columns the diagnostics then point into.
+    kind: Literal["attributes", "json", "mlir"]
     payload: Any
+    options: Options
+
+
+@dataclass(frozen=True)
+class FixJob:
+    text: str  # JSON text of an attribute or op object
+    options: Options
+
+
+@dataclass(frozen=True)
+class NewJob:
+    language: str  # GLSL, HLSL or SPIR-V
+    source: str | None  # GLSL/HLSL text
+    spirv: bytes | None
+    entry_point: str | None
+    name: str | None
+    format_of: tuple[tuple[str, str], ...]
+    workgroup_sizes: tuple[int, ...] | None
     options: Options
 
 
@@ -50,36 +68,29 @@ class ReflectJob:
     entry_point: str | None
 
 
-def attributes_of(job: CheckJob) -> Any:
-    """The attribute object the job will check (None when the text does not parse)."""
-    if job.kind == "attributes":
-        return job.payload
-    try:
-        value = json.loads(job.payload)
-    except (ValueError, RecursionError):
-        return None  # the pipeline reports the text's problem itself
-    return op_attributes(value)
-
-
-def needs_worker(job: CheckJob) -> bool:
-    """True when checking may start a process (glslc for GLSL/HLSL, spirv-val for SPIR-V)
-    or chew on an untrusted binary: any attribute object with shader code."""
-    attributes = attributes_of(job)
-    if isinstance(attributes, str):  # an op whose implementation_attrs is JSON text
-        try:
-            attributes = json.loads(attributes)
-        except (ValueError, RecursionError):
-            return False
-    if not isinstance(attributes, dict):
-        return False
-    code = attributes.get("shader_code")
-    return isinstance(code, str) and code != ""
-
-
 def prepare(job: CheckJob) -> Prepared:
-    # Text may hold an op object: the core's JSON reader unwraps it (positions map
-    # through the escapes of a string-valued implementation_attrs).
+    """The job's input read into ops (parsed, nothing checked yet)."""
+    if job.kind == "mlir":
+        from ..sources.mlir_source import read_mlir
+
+        return single(read_mlir(job.payload, REQUEST_PATH, job.options), REQUEST_PATH)
+    # JSON text may hold an op object or a list of ops: the core's JSON reader unwraps
+    # them (positions map through the escapes of a string-valued implementation_attrs).
     return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
+
+
+def needs_worker(prepared: Prepared) -> bool:
+    """True when checking may start a process (glslc for GLSL/HLSL, spirv-val for SPIR-V)
+    or chew on an untrusted binary: any op of the request, wherever it sits (a list, an
+    MLIR module), whose attribute object has shader code. Decided on what was read, not
+    on the request's outer shape."""
+    for source in prepared.sources:
+        for op in source.ops:
+            attrs = op.attributes
+            if isinstance(attrs, dict) and isinstance(attrs.get("shader_code"), str) \
+                    and attrs["shader_code"] != "":
+                return True
+    return False
 
 
 def _truncate(report: Report) -> Report:
@@ -96,10 +107,9 @@ def _truncate(report: Report) -> Report:
     return Report(report.path, kept, report.source)
 
 
-def run_checks(jobs: list[CheckJob]) -> list[dict[str, Any]]:
+def _check(jobs: list[CheckJob], prepared: list[Prepared]) -> list[dict[str, Any]]:
     """The CLI's ``--format json`` document for each request. Requests with equal options
     are checked together, in one run of the pipeline."""
-    prepared = [prepare(job) for job in jobs]
     results: list[dict[str, Any]] = [{} for _ in jobs]
     pending = list(range(len(jobs)))
     while pending:
@@ -110,6 +120,67 @@ def run_checks(jobs: list[CheckJob]) -> list[dict[str, Any]]:
         for k in group:
             report = prepared[k].report([next(found) for _ in prepared[k].sources])
             results[k] = reports_to_dict([_truncate(report)])
+    return results
+
+
+def run_checks(jobs: list[CheckJob]) -> list[dict[str, Any]]:
+    """Check the requests, shader code included (in a compile worker)."""
+    return _check(jobs, [prepare(job) for job in jobs])
+
+
+def lint_only(jobs: list[CheckJob]) -> list[dict[str, Any] | None]:
+    """Check the requests that need no compiler (in the event loop or a lint worker);
+    None for each one that does, to be sent to a compile worker instead."""
+    prepared = [prepare(job) for job in jobs]
+    lint = [k for k, p in enumerate(prepared) if not needs_worker(p)]
+    results: list[dict[str, Any] | None] = [None] * len(jobs)
+    for k, result in zip(lint, _check([jobs[k] for k in lint], [prepared[k] for k in lint]),
+                         strict=True):
+        results[k] = result
+    return results
+
+
+def run_fixes(jobs: list[FixJob]) -> list[dict[str, Any]]:
+    """``tosa-vkshader fix --diff`` for each request: the fixed document, the diff, what
+    was changed and what could not be fixed. Never compiles (no ``--embed``)."""
+    from ..codegen.fix import fix_text
+
+    results = []
+    for job in jobs:
+        result = fix_text(job.text, REQUEST_PATH, options=job.options)
+        results.append({
+            "ok": result.ok,
+            "changed": result.changed,
+            "fixed": result.fixed,
+            "diff": result.diff(),
+            "changes": list(result.changes),
+            "diagnostics": [diagnostic_to_dict(d) for d in result.diagnostics],
+        })
+    return results
+
+
+def run_news(jobs: list[NewJob]) -> list[dict[str, Any]]:
+    """``tosa-vkshader new`` for each request: the checked attribute object (and the op
+    object when a name is given), or the diagnostics saying why there is none."""
+    from ..codegen import CodegenError, op_from_shader
+
+    results = []
+    for job in jobs:
+        shader: Any = job.spirv if job.spirv is not None else job.source
+        try:
+            op = op_from_shader(shader, name=job.name,
+                                language=None if job.spirv is not None else job.language,
+                                entry_point=job.entry_point, format_of=job.format_of,
+                                workgroup_sizes=job.workgroup_sizes, options=job.options)
+        except CodegenError as exc:
+            results.append({"ok": False, "attributes": None, "op": None, "text": None,
+                            "diagnostics": [diagnostic_to_dict(d) for d in exc.diagnostics]})
+            continue
+        document = op.to_op_object() if job.name else op.attrs
+        results.append({"ok": True, "attributes": op.attrs,
+                        "op": op.to_op_object() if job.name else None,
+                        "text": json.dumps(document, indent=2, ensure_ascii=False) + "\n",
+                        "diagnostics": [diagnostic_to_dict(d) for d in op.notes]})
     return results
 
 

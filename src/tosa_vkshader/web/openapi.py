@@ -48,17 +48,94 @@ SCHEMAS: dict[str, Any] = {
                 {"type": "string", "description": "the attribute object as JSON text"}]},
         },
     },
-    "CheckRequest": {
+    "CheckEnvelope": {
         "type": "object", "additionalProperties": False,
-        "description": "Exactly one of attributes, op, text.",
+        "description": "Exactly one of attributes, op, text, mlir. `shader` (with "
+                       "attributes or op) is the shader source, put into shader_code.",
         "properties": {
             "attributes": {"type": "object", "description": "an attribute object"},
             "op": _ref("OpObject"),
-            "text": {"type": "string", "description": "JSON text of an attribute object or "
-                     "an op object; diagnostic locations point into it"},
+            "text": {"type": "string", "description": "JSON text of an attribute object, "
+                     "an op object or a list of ops; diagnostic locations point into it"},
+            "mlir": {"type": "string", "description": "TOSA MLIR text; every "
+                     "com.arm.VulkanCustomShader op is checked, locations point into it"},
+            "shader": {"type": "string", "description": "GLSL/HLSL source (or base64 "
+                       "SPIR-V) for the op's shader_code"},
+            "shader_language": {"enum": ["GLSL", "HLSL", "SPIR-V"],
+                                "description": "default: the op's own, else GLSL"},
             "options": _ref("CheckOptions"),
         },
-        "oneOf": [{"required": ["attributes"]}, {"required": ["op"]}, {"required": ["text"]}],
+        "oneOf": [{"required": ["attributes"]}, {"required": ["op"]}, {"required": ["text"]},
+                  {"required": ["mlir"]}],
+    },
+    "CheckRequest": {
+        "description": "A request object (it has one of attributes, op, text, mlir, "
+                       "shader, options), or the document itself as pasted: a bare "
+                       "attribute object, an op object or a list of ops. Locations then "
+                       "point into the body.",
+        "anyOf": [_ref("CheckEnvelope"), {"type": "object"}, {"type": "array"}],
+    },
+    "FixRequest": {
+        "description": "The JSON document to repair as pasted, or a request object.",
+        "anyOf": [{
+            "type": "object", "additionalProperties": False,
+            "properties": {"attributes": {"type": "object"}, "op": _ref("OpObject"),
+                           "text": {"type": "string"}, "options": _ref("CheckOptions")},
+            "oneOf": [{"required": ["attributes"]}, {"required": ["op"]},
+                      {"required": ["text"]}],
+        }, {"type": "object"}],
+    },
+    "FixResponse": {
+        "type": "object",
+        "required": ["ok", "changed", "fixed", "diff", "changes", "diagnostics"],
+        "properties": {
+            "ok": {"type": "boolean", "description": "false: something fix must not "
+                   "guess at (the document is then left as it is)"},
+            "changed": {"type": "boolean"},
+            "fixed": {"type": ["string", "null"], "description": "the repaired document"},
+            "diff": {"type": "string", "description": "unified diff, original to fixed"},
+            "changes": {"type": "array", "items": {"type": "string"}},
+            "diagnostics": {"type": "array", "items": _ref("Diagnostic")},
+        },
+    },
+    "NewRequest": {
+        "type": "object", "additionalProperties": False, "required": ["shader"],
+        "properties": {
+            "shader": {"type": "string", "description": "GLSL or HLSL source, or base64 "
+                       "SPIR-V"},
+            "shader_language": {"enum": ["GLSL", "HLSL", "SPIR-V"], "default": "GLSL"},
+            "entry_point": {"type": "string"},
+            "name": {"type": "string", "description": "also answer an op object named so"},
+            "format_of": {"type": "object", "additionalProperties": {"type": "string"},
+                          "description": "binding (\"0\", \"0:1\" or the variable name)"
+                                         " -> VK_FORMAT_..., where the shader does not say"},
+            "workgroup_sizes": {"type": "array", "items": {"type": "integer"},
+                                "minItems": 3, "maxItems": 3},
+            "options": _ref("CheckOptions"),
+        },
+    },
+    "NewResponse": {
+        "type": "object", "required": ["ok", "attributes", "op", "text", "diagnostics"],
+        "properties": {
+            "ok": {"type": "boolean"},
+            "attributes": {"type": ["object", "null"]},
+            "op": {"type": ["object", "null"]},
+            "text": {"type": ["string", "null"], "description": "what `tosa-vkshader new` "
+                     "prints"},
+            "diagnostics": {"type": "array", "items": _ref("Diagnostic")},
+        },
+    },
+    "Rule": {
+        "type": "object",
+        "required": ["code", "name", "severity", "group", "summary", "why", "bad", "good",
+                     "docs"],
+        "properties": {
+            "code": {"type": "string"}, "name": {"type": "string"},
+            "severity": {"enum": ["error", "warning", "info"]},
+            "group": {"type": "string"}, "summary": {"type": "string"},
+            "why": {"type": "string"}, "bad": {"type": "string"},
+            "good": {"type": "string"}, "docs": {"type": "string"},
+        },
     },
     "Location": {
         "type": ["object", "null"],
@@ -68,6 +145,7 @@ SCHEMAS: dict[str, Any] = {
             "line": {"type": "integer"}, "column": {"type": "integer"},
             "end_line": {"type": ["integer", "null"]},
             "end_column": {"type": ["integer", "null"]},
+            "logical": {"type": ["string", "null"]},
         },
     },
     "Diagnostic": {
@@ -81,6 +159,10 @@ SCHEMAS: dict[str, Any] = {
             "message": {"type": "string"},
             "pointer": {"type": "string", "description": "JSON pointer (RFC 6901)"},
             "location": _ref("Location"),
+            "shader_location": {
+                "type": ["object", "null"],
+                "description": "line and column inside the decoded shader_code",
+                "properties": {"line": {"type": "integer"}, "column": {"type": "integer"}}},
             "hint": {"type": ["string", "null"]},
             "docs": {"type": "string", "format": "uri"},
         },
@@ -160,13 +242,44 @@ def openapi_document() -> dict[str, Any]:
         },
         "paths": {
             "/v1/check": {"post": {
-                "operationId": "check", "summary": "Check an attribute object, an op object "
-                "or JSON text",
-                "requestBody": {"required": True, "content": {"application/json": {
-                    "schema": _ref("CheckRequest")}}},
+                "operationId": "check", "summary": "Check attributes, an op, a list of ops "
+                "or TOSA MLIR",
+                "requestBody": {"required": True, "content": {
+                    "application/json": {"schema": _ref("CheckRequest")},
+                    "text/plain": {"schema": {"type": "string", "description":
+                                              "TOSA MLIR text (or JSON text)"}}}},
                 "responses": {"200": _json("the diagnostics (also when there are errors)",
                                            "Report"),
                               **request_errors, **worker_errors},
+            }},
+            "/v1/fix": {"post": {
+                "operationId": "fix", "summary": "Repair a JSON document mechanically "
+                "(what `tosa-vkshader fix` does)",
+                "requestBody": {"required": True, "content": {
+                    "application/json": {"schema": _ref("FixRequest")},
+                    "text/plain": {"schema": {"type": "string"}}}},
+                "responses": {"200": _json("the fixed document and the diff",
+                                           "FixResponse"), **request_errors},
+            }},
+            "/v1/new": {"post": {
+                "operationId": "new", "summary": "Write the attributes of a compute shader "
+                "(what `tosa-vkshader new` does)",
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": _ref("NewRequest")}}},
+                "responses": {"200": _json("the attributes, or why there are none",
+                                           "NewResponse"),
+                              **request_errors, **worker_errors},
+            }},
+            "/v1/rules/{code}": {"get": {
+                "operationId": "rule", "summary": "One rule's documentation (HTML when the "
+                "client accepts text/html)",
+                "parameters": [{"name": "code", "in": "path", "required": True,
+                                "schema": {"type": "string"},
+                                "description": "a code such as VKS112, or the rule's name"}],
+                "responses": {"200": {"description": "the rule", "content": {
+                    "application/json": {"schema": _ref("Rule")},
+                    "text/html": {}}},
+                    "404": _problem("No such rule")},
             }},
             "/v1/reflect": {"post": {
                 "operationId": "reflect", "summary": "Reflect a SPIR-V module",

@@ -30,10 +30,5 @@ def is_op_object(value: Any) -> bool:
     return isinstance(value, dict) and ATTRS_KEY in value
 
 
-def op_attributes(value: Any) -> Any:
-    """The attribute object (or attribute JSON text) of an op object, else ``value``."""
-    return value[ATTRS_KEY] if is_op_object(value) else value
-
-
 def single(source: SourceFile, path: str) -> Prepared:
     return Prepared([source], lambda found: Report(path, found[0], source))

@@ -1,0 +1,77 @@
+"""Is a code given to --select/--ignore/severity one the tool knows, and does a selection
+leave any error-level rule on? A typo there must never open the gate silently."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .diagnostics import Diagnostic, Severity, rule
+from .rule_index import SEVERITIES
+
+if TYPE_CHECKING:
+    from .config import Options
+
+UNKNOWN_CODE = rule(
+    "VKS933", "unknown-rule-code", Severity.ERROR,
+    summary="A code or prefix given to `--select`, `--ignore` or `severity` matches no rule.",
+    why="`--ignore VKS1111` or `select = [\"VSK1\"]` would otherwise select nothing or "
+        "ignore nothing without a word, and a gate meant to block a commit lets it through.",
+    bad="tosa-vkshader check --select VSK1 ops/",
+    good="tosa-vkshader check --select VKS1 ops/",
+)
+
+NO_ERROR_RULE_LEFT = rule(
+    "VKS934", "selection-disables-every-error", Severity.WARNING,
+    summary="The selection (select, ignore, severity) leaves no error-level rule enabled.",
+    why="With no rule able to report an error, `check` always exits 0: the gate is open "
+        "whatever the files contain. That may be intended for a report-only run, but it is "
+        "never silent.",
+    bad='[tool.tosa-vkshader]\nselect = ["VKS115"]',
+    good='[tool.tosa-vkshader]\nselect = ["VKS1", "VKS115"]',
+)
+
+
+def unknown_code(code: str) -> tuple[str, str | None] | None:
+    """None when ``code`` is a rule code or a prefix of one; else (why, hint)."""
+    if code and any(known.startswith(code) for known in SEVERITIES):
+        return None
+    import difflib
+
+    # A group prefix is suggested only for a group-sized typo (`VSK1`), never for a code.
+    candidates = (sorted(SEVERITIES) if len(code) > 4
+                  else sorted({known[:4] for known in SEVERITIES}))
+    # One character replaced (`VKS2O3`) beats difflib's ratio, which ties there.
+    close = [c for c in candidates if len(c) == len(code)
+             and sum(a != b for a, b in zip(c, code, strict=True)) == 1][:1]
+    close = close or difflib.get_close_matches(code, candidates, n=1, cutoff=0.6)
+    return ("which matches no rule (`tosa-vkshader rule` lists them)",
+            f"did you mean `{close[0]}`?" if close else None)
+
+
+def error_rules_enabled(enabled, severity: dict[str, Severity]) -> list[str]:
+    """The codes that can still report an error: enabled by ``enabled(code)`` and of error
+    severity after the ``severity`` overrides."""
+    return [code for code, default in SEVERITIES.items()
+            if enabled(code) and severity.get(code, Severity.parse(default)) is Severity.ERROR]
+
+
+def code_problems(option: str, codes: tuple[str, ...] | None) -> list[Diagnostic]:
+    """A VKS933 for every code of ``option`` (e.g. ``--select``) that matches no rule."""
+    problems = []
+    for code in codes or ():
+        found = unknown_code(code)
+        if found:
+            problems.append(UNKNOWN_CODE.at("", f"`{option}` names {code!r}, {found[0]}",
+                                            hint=found[1]))
+    return problems
+
+
+def no_error_rule_left(options: Options) -> Diagnostic | None:
+    """A VKS934 warning when ``options`` leave no rule that can report an error."""
+    if error_rules_enabled(options.enabled, options.severity):
+        return None
+    chosen = ", ".join(f"{name} = {list(value)}" for name, value in
+                       (("select", options.select), ("ignore", options.ignore)) if value)
+    return NO_ERROR_RULE_LEFT.at(
+        "", f"the selection ({chosen or 'severity overrides'}) leaves no error-level rule "
+            "enabled: no file can fail this check")
