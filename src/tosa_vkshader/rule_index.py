@@ -11,6 +11,7 @@ SEVERITIES = {
     "VKS104": "error",
     "VKS105": "error",
     "VKS106": "error",
+    "VKS107": "error",
     "VKS110": "error",
     "VKS111": "error",
     "VKS112": "error",
