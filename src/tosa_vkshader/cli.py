@@ -9,7 +9,7 @@ import sys
 from . import __version__
 
 # Each command module has register(subparsers); the parser it adds sets `run`.
-COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "serve")
+COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve")
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 

@@ -1,0 +1,213 @@
+"""`tosa-vkshader run MODEL -i IN.npy ... -o OUTDIR`: execute a model's ops for real.
+
+The model (TOSA MLIR, or an op JSON file with --operands/--results) is checked first;
+then the reference toolchain converts and runs it on a Vulkan device and the results are
+written as OUTDIR/result_N.npy. With --expect each result is compared with a numpy array.
+Exit 0: ran (and matched); 1: the model has errors, failed to run or a result differs;
+2: usage, inputs or environment (toolchain, Vulkan device).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ._common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_config_arguments,
+    options_from,
+    print_diagnostics,
+)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run", help="run a model's custom shader ops on a Vulkan device and write the results",
+        description="Check the model, convert it with the reference model-converter, run it "
+                    "with the scenario runner (lavapipe unless a GPU is present or --device "
+                    "says otherwise) and write OUTDIR/result_N.npy. Exit 0: ran (and "
+                    "matched --expect); 1: model errors, a failed run or a mismatch; 2: "
+                    "usage, inputs or environment.")
+    parser.add_argument("model", metavar="MODEL", nargs="?",
+                        help="a TOSA MLIR file, or an op JSON file with --operands/--results")
+    parser.add_argument("-i", "--input", dest="inputs", action="append", default=[],
+                        metavar="IN.npy", help="one .npy per argument of the entry function, "
+                                               "in argument order")
+    parser.add_argument("-o", "--output-dir", metavar="OUTDIR",
+                        help="where result_0.npy, result_1.npy, ... are written")
+    parser.add_argument("--push-constants", metavar="FILE.bin", type=Path,
+                        help="raw little-endian bytes of the push-constant block")
+    parser.add_argument("--expect", action="append", default=[], metavar="R.npy",
+                        help="the expected array of each result, in result order")
+    parser.add_argument("--rtol", type=float, default=1e-5,
+                        help="relative tolerance for float results (default 1e-5)")
+    parser.add_argument("--atol", type=float, default=1e-6,
+                        help="absolute tolerance for float results (default 1e-6)")
+    parser.add_argument("--device", metavar="NAME",
+                        help="run on this device (a part of its name, e.g. llvmpipe)")
+    parser.add_argument("--list-devices", action="store_true",
+                        help="list the Vulkan devices and exit")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="stop the scenario runner after this long (default 60)")
+    parser.add_argument("--keep-workdir", action="store_true",
+                        help="keep the work directory (model.vgf, scenario.json, files)")
+    parser.add_argument("--operands", metavar="TYPES",
+                        help="for an op JSON MODEL: comma-separated operand types")
+    parser.add_argument("--results", metavar="TYPES",
+                        help="for an op JSON MODEL: comma-separated result types")
+    parser.add_argument("--name", metavar="OP", help="for an op JSON MODEL: operator_name")
+    add_config_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def _usage(message: str) -> int:
+    print(f"tosa-vkshader run: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..runtime import RunError
+
+    try:
+        if args.list_devices:
+            return _list_devices()
+        return _run(args)
+    except RunError as exc:
+        print_diagnostics(args.model, exc.diagnostics, summary=True)
+        return exc.exit_code
+
+
+def _list_devices() -> int:
+    from ..runtime.devices import list_devices
+
+    for device in list_devices():
+        print(f"{device.name}\t{device.type}\t{device.icd}")
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..runtime import DEFAULT_TIMEOUT, RunError, run_model
+    from ..runtime.toolchain import find_toolchain
+
+    if args.model is None or args.output_dir is None:
+        return _usage("give MODEL and -o OUTDIR (or --list-devices)")
+    if args.timeout is not None and args.timeout <= 0:
+        return _usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
+    options = options_from(args)
+    if options is None:
+        return EXIT_USAGE
+    find_toolchain()  # before numpy is needed: a missing extra is a diagnostic
+    text = _model_text(args, options)
+    if text is None:
+        return EXIT_USAGE
+    if isinstance(text, int):
+        return text
+    inputs = [_load_npy(name, "input") for name in args.inputs]
+    expected = [_load_npy(name, "--expect") for name in args.expect]
+    if any(a is None for a in inputs + expected):
+        return EXIT_USAGE
+    push = None
+    if args.push_constants is not None:
+        try:
+            push = args.push_constants.read_bytes()
+        except OSError as exc:
+            return _usage(f"cannot read {args.push_constants}: {exc.strerror or exc}")
+    model_path = args.model if args.model.endswith(".mlir") else None
+    result = run_model(text, inputs, path=model_path, push_constants=push,
+                       device=args.device, options=options,
+                       timeout=args.timeout or DEFAULT_TIMEOUT,
+                       keep_workdir=args.keep_workdir)
+    print_diagnostics(args.model, result.notes)
+    out = Path(args.output_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for index, array in enumerate(result.outputs):
+            _save(out / f"result_{index}.npy", array)
+    except OSError as exc:
+        return _usage(f"cannot write to {out}: {exc.strerror or exc}")
+    for index, array in enumerate(result.outputs):
+        print(f"result_{index}: {array.dtype} {list(array.shape)} -> "
+              f"{out / f'result_{index}.npy'}")
+    print(f"ran on {result.device or 'the default Vulkan device'}")
+    if result.workdir is not None:
+        print(f"work directory kept: {result.workdir}", file=sys.stderr)
+    if not expected:
+        return EXIT_OK
+    from ..runtime.compare import compare_results
+
+    problems = compare_results(result.outputs, expected, rtol=args.rtol, atol=args.atol)
+    if problems:
+        raise RunError(problems)
+    print(f"all {len(expected)} result(s) match the expected arrays")
+    return EXIT_OK
+
+
+def _model_text(args: argparse.Namespace, options) -> str | int | None:
+    path = Path(args.model)
+    try:
+        data = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _usage(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    if path.suffix.lower() != ".json":
+        return data
+    return _module_from_op(path, data, args, options)
+
+
+def _module_from_op(path: Path, data: str, args: argparse.Namespace, options) -> str | int:
+    """An op JSON file rendered as a module, exactly as `emit mlir` does."""
+    from ..codegen import CodegenError, CustomOp
+    from ..codegen.emit import split_types
+
+    try:
+        document = json.loads(data)
+    except json.JSONDecodeError as exc:
+        return _usage(f"{path} is not JSON: {exc}")
+    if not isinstance(document, dict):
+        return _usage(f"{path} does not hold a JSON object")
+    attrs = document.get("implementation_attrs", document)
+    if isinstance(attrs, str):
+        try:
+            attrs = json.loads(attrs)
+        except json.JSONDecodeError as exc:
+            return _usage(f"{path}: implementation_attrs is not JSON: {exc}")
+    operands = split_types(args.operands) if args.operands is not None else \
+        document.get("inputs")
+    results = split_types(args.results) if args.results is not None else \
+        document.get("outputs")
+    if operands is None or results is None:
+        return _usage("an op JSON MODEL needs --operands and --results (its tensor types)")
+    name = args.name or document.get("operator_name") or path.stem
+    try:
+        op = CustomOp.from_attributes(attrs, name, options=options.with_overrides(
+            workgroup_semantics="dispatch"))
+        return op.to_mlir(operands, results, options=options.with_overrides(
+            workgroup_semantics="dispatch"))
+    except CodegenError as exc:
+        print_diagnostics(str(path), exc.diagnostics, summary=True)
+        return EXIT_ERRORS
+
+
+def _load_npy(name: str, what: str):
+    import numpy as np
+
+    try:
+        return np.load(name, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        print(f"tosa-vkshader run: cannot read {what} {name}: {exc}", file=sys.stderr)
+        return None
+
+
+def _save(path: Path, array) -> None:
+    import io
+
+    import numpy as np
+
+    from ..fsutil import write_atomic
+
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    write_atomic(path, buffer.getvalue())

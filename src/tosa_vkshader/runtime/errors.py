@@ -1,0 +1,30 @@
+"""The one exception `run` raises: :class:`RunError`, carrying the diagnostics."""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, Severity
+
+# Problems with the machine or with what the user handed over (not with the model):
+# the command line exits 2 for them, as for any usage or environment problem.
+ENVIRONMENT_CODES = frozenset({"VKS950", "VKS951", "VKS952", "VKS953", "VKS957", "VKS900"})
+
+
+class RunError(Exception):
+    """The model could not be run, or did not check, or the runtime is missing.
+
+    ``diagnostics`` says why (stable codes, messages naming the key or argument, hints
+    with the install command where something is missing); ``exit_code`` is what the
+    command line exits with: 2 for the environment and the inputs, 1 for the model.
+    """
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        errors = [d for d in diagnostics if d.severity is Severity.ERROR] or diagnostics
+        super().__init__("; ".join(f"{d.code} {d.message}" for d in errors[:3]))
+        self.diagnostics = list(diagnostics)
+
+    @property
+    def exit_code(self) -> int:
+        errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        if errors and all(d.code in ENVIRONMENT_CODES for d in errors):
+            return 2
+        return 1

@@ -1,0 +1,101 @@
+"""The model interface of a VGF, as ``vgf_dump`` writes it: what the scenario must bind.
+
+Inputs and outputs are listed in the model sequence with their interface id (``binding``,
+what a scenario binding refers to, never the shader's own binding) and an index into the
+resource table (shape, VkFormat, descriptor type). Compute segments name the module the
+push constants are addressed to.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .. import registry
+from .errors import RunError
+from .rules import UNSUPPORTED_INTERFACE
+
+TENSOR = "VK_DESCRIPTOR_TYPE_TENSOR_ARM"
+IMAGE_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER")
+BUFFER_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER")
+
+
+@dataclass(frozen=True)
+class Resource:
+    binding: int  # the model-interface id
+    shape: tuple[int, ...]
+    vk_format: str
+    descriptor_type: str
+
+    @property
+    def kind(self) -> str:
+        """How the scenario holds it: ``tensor``, ``image`` or ``buffer``."""
+        if self.descriptor_type == TENSOR:
+            return "tensor"
+        if self.descriptor_type in IMAGE_TYPES:
+            return "image"
+        return "buffer"
+
+    @property
+    def elements(self) -> int:
+        count = 1
+        for dim in self.shape:
+            count *= dim
+        return count
+
+    @property
+    def texel_size(self) -> int:
+        info = registry.format_info(self.vk_format)
+        assert info is not None  # checked when the interface is read
+        return info.block_size
+
+
+@dataclass(frozen=True)
+class Interface:
+    inputs: tuple[Resource, ...]
+    outputs: tuple[Resource, ...]
+    compute_modules: tuple[str, ...]  # module name of each COMPUTE segment, in order
+
+
+def read_interface(dump: dict[str, Any]) -> Interface:
+    resources = {r["index"]: r for r in dump.get("resources", [])}
+    sequence = dump.get("model_sequence", {})
+    modules = {m["index"]: m for m in dump.get("modules", [])}
+
+    def resource(entry: dict[str, Any], what: str) -> Resource:
+        raw = resources.get(entry["mrt_index"], {})
+        found = Resource(entry["binding"], tuple(raw.get("shape") or ()),
+                         str(raw.get("vk_format")), str(raw.get("vk_descriptor_type")))
+        _require_supported(found, f"{what} {entry.get('index', '?')}")
+        return found
+
+    compute = tuple(modules.get(s.get("module_index"), {}).get("name", "")
+                    for s in sequence.get("segments", []) if s.get("type") == "COMPUTE")
+    return Interface(
+        tuple(resource(e, "input") for e in sequence.get("inputs", [])),
+        tuple(resource(e, "output") for e in sequence.get("outputs", [])),
+        compute)
+
+
+def parse_dump(text: str) -> dict[str, Any]:
+    return json.loads(text)
+
+
+def _require_supported(resource: Resource, what: str) -> None:
+    info = registry.format_info(resource.vk_format)
+    problem = None
+    if resource.descriptor_type not in (TENSOR, *IMAGE_TYPES, *BUFFER_TYPES):
+        problem = (f"its descriptor type is {resource.descriptor_type}; the scenario runner "
+                   "binds only storage/uniform buffers, storage images, combined image "
+                   "samplers and tensors")
+    elif info is None or not info.is_plain:
+        problem = (f"its format is {resource.vk_format} in the VGF (an alias name or an "
+                   "unknown format becomes -1 there), so its layout is unknown")
+    elif any(dim <= 0 for dim in resource.shape):
+        problem = f"its shape {list(resource.shape)} is not static"
+    if problem:
+        raise RunError([UNSUPPORTED_INTERFACE.at(
+            "", f"the VGF's {what} (interface binding {resource.binding}) cannot be run: "
+                f"{problem}",
+            hint="use a canonical VK_FORMAT_* name and a supported descriptor type")])

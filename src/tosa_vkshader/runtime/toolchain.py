@@ -1,0 +1,137 @@
+"""Where the reference tools are and how the Vulkan loader must be set up to use them.
+
+The Arm ML SDK wheels ship their binaries inside their Python packages; they are found
+without importing those packages (``find_spec`` only locates them). A tool that is not in
+a wheel is looked for on PATH (an SDK built from source); ``TOSA_VKSHADER_MODEL_CONVERTER``,
+``TOSA_VKSHADER_VGF_DUMP`` and ``TOSA_VKSHADER_SCENARIO_RUNNER`` name another build. The
+emulation layers (VK_ARM_tensors, VK_ARM_data_graph) must be announced to Debian's loader
+one directory per layer, with an absolute library path, graph layer first; that is written
+into the run's work directory.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..diagnostics import Diagnostic
+from .errors import RunError
+from .rules import NO_VULKAN_DEVICE, RUN_EXTRA_MISSING
+
+INSTALL_RUN_EXTRA = "pip install 'tosa-vkshader[run]'"
+INSTALL_VULKAN = "sudo apt-get install libvulkan1 mesa-vulkan-drivers"
+
+# tool -> (package of the wheel, path inside it)
+_BINARIES = {
+    "model-converter": ("model_converter", "binaries/bin/model-converter"),
+    "vgf_dump": ("vgf_lib", "binaries/bin/vgf_dump"),
+    "scenario-runner": ("scenario_runner", "binaries/bin/scenario-runner"),
+}
+_LAYERS = (  # in the order the loader must see them
+    ("VK_LAYER_ML_Graph_Emulation", "VkLayer_Graph"),
+    ("VK_LAYER_ML_Tensor_Emulation", "VkLayer_Tensor"),
+)
+_ICD_DIRS = ("/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/usr/share/vulkan/icd.d")
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    model_converter: str
+    vgf_dump: str
+    scenario_runner: str
+    layers_dir: Path  # emulation_layer/deploy
+
+    def layer_environment(self, workdir: Path) -> dict[str, str]:
+        """The variables that make the loader load both emulation layers, graph first."""
+        dirs = []
+        for _name, stem in _LAYERS:
+            manifest = self.layers_dir / "share/vulkan/explicit_layer.d" / f"{stem}.json"
+            library = self.layers_dir / "lib" / f"lib{stem}.so"
+            document = json.loads(manifest.read_text(encoding="utf-8"))
+            document["layer"]["library_path"] = str(library.resolve())
+            target = workdir / "layers" / stem
+            target.mkdir(parents=True, exist_ok=True)
+            (target / f"{stem}.json").write_text(json.dumps(document), encoding="utf-8")
+            dirs.append(str(target))
+        return {"VK_LAYER_PATH": os.pathsep.join(dirs),
+                "VK_INSTANCE_LAYERS": ":".join(name for name, _ in _LAYERS)}
+
+
+def _package_dir(package: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def override_variable(tool: str) -> str:
+    """``TOSA_VKSHADER_SCENARIO_RUNNER`` etc.: use another build of a tool."""
+    return "TOSA_VKSHADER_" + tool.upper().replace("-", "_")
+
+
+def _binary(tool: str) -> str | None:
+    override = os.environ.get(override_variable(tool))
+    if override:
+        return override if os.access(override, os.X_OK) else None
+    package, inner = _BINARIES[tool]
+    folder = _package_dir(package)
+    if folder is not None and os.access(folder / inner, os.X_OK):
+        return str(folder / inner)
+    return shutil.which(tool)
+
+
+def find_toolchain() -> Toolchain:
+    """The installed tools, or :class:`ToolchainError` naming what is missing and the fix."""
+    missing = []
+    found = {}
+    for tool in _BINARIES:
+        found[tool] = _binary(tool)
+        if found[tool] is None:
+            missing.append(tool)
+    layers = _package_dir("emulation_layer")
+    deploy = layers / "deploy" if layers is not None else None
+    if deploy is None or not all(
+            (deploy / "lib" / f"lib{stem}.so").is_file() for _n, stem in _LAYERS):
+        missing.append("the Vulkan ML emulation layers")
+    if importlib.util.find_spec("numpy") is None:
+        missing.append("numpy")
+    if missing:
+        raise RunError([RUN_EXTRA_MISSING.at(
+            "", f"cannot run: {', '.join(missing)} not found (the Arm ML SDK 0.11.0 wheels "
+                "and numpy are the `run` extra of tosa-vkshader)",
+            hint=INSTALL_RUN_EXTRA)])
+    assert deploy is not None
+    return Toolchain(found["model-converter"] or "", found["vgf_dump"] or "",
+                     found["scenario-runner"] or "", deploy)
+
+
+def icd_manifests(environ: dict[str, str] | os._Environ[str] | None = None) -> list[Path]:
+    """The Vulkan driver manifests the loader would read (its override variables first)."""
+    env = os.environ if environ is None else environ
+    override = env.get("VK_DRIVER_FILES") or env.get("VK_ICD_FILENAMES")
+    if override:
+        return [Path(p) for p in override.split(os.pathsep) if p and Path(p).is_file()]
+    found = []
+    for folder in _ICD_DIRS:
+        path = Path(folder)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.iterdir() if p.suffix == ".json"))
+    return found
+
+
+def require_vulkan_driver() -> None:
+    if not icd_manifests():
+        raise RunError([no_device("no Vulkan driver (ICD manifest) is installed")])
+
+
+def no_device(reason: str, hint: str = INSTALL_VULKAN) -> Diagnostic:
+    return NO_VULKAN_DEVICE.at(
+        "", f"cannot run: {reason}; install the Vulkan loader and Mesa's lavapipe (a CPU "
+            "Vulkan driver) or your GPU's Vulkan driver", hint=hint)

@@ -1,0 +1,238 @@
+"""`tosa-vkshader run` and `tosa_vkshader.run`: ops executed for real on lavapipe through
+the reference Arm ML SDK toolchain, every result compared with numpy.
+
+Each scenario-runner process costs about a second on lavapipe, so one model often covers
+several properties (two inputs and two outputs, push constants and a 2-D dispatch...).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tosa_vkshader
+from tosa_vkshader import Options
+from tosa_vkshader.cli import main
+from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.codegen.emit import mlir_string
+
+from conftest import FIXTURES, ROOT
+
+pytestmark = pytest.mark.runtime
+
+SHADERS = FIXTURES / "shaders"
+EXAMPLES = ROOT / "examples"
+DISPATCH = Options(workgroup_semantics="dispatch")
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def model_of(shader: str | Path | bytes, operands: list[str], results: list[str],
+             workgroups: list[int], **kwargs) -> str:
+    """A one-op module made the way a user would: `new` then `emit mlir`."""
+    op = op_from_shader(shader, workgroup_sizes=workgroups, options=DISPATCH, **kwargs)
+    return op.to_mlir(operands, results, options=DISPATCH)
+
+
+def custom_op(shader: str | Path | bytes, workgroups: list[int], operands: str,
+              types: str, name: str) -> str:
+    op = op_from_shader(shader, workgroup_sizes=workgroups, options=DISPATCH)
+    return (f'tosa.custom {operands} {{domain_name = "com.arm.VulkanCustomShader", '
+            f'implementation_attrs = {mlir_string(op.implementation_attrs)}, '
+            f'operator_name = "{name}"}} : {types}')
+
+
+EXAMPLE_RUNS = {
+    # float32 buffers, two inputs and two outputs
+    "add_sub_f32": (["a.npy", "b.npy"], None, ["expected_0.npy", "expected_1.npy"]),
+    # int8 buffers with push constants
+    "scale_i8_push": (["q.npy"], "push_constants.bin", ["expected_0.npy"]),
+    # a GL_ARM_tensors op on tensors
+    "tensor_add": (["lhs.npy", "rhs.npy"], None, ["expected_0.npy"]),
+    # tosa.add feeding a custom op
+    "add_relu": (["a.npy", "b.npy"], None, ["expected_0.npy"]),
+}
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLE_RUNS))
+def test_examples_run_as_documented_and_match_numpy(capsys, tmp_path, example):
+    folder = EXAMPLES / example
+    inputs, push, expected = EXAMPLE_RUNS[example]
+    argv = ["run", folder / "model.mlir", "-o", tmp_path]
+    for name in inputs:
+        argv += ["-i", folder / name]
+    if push:
+        argv += ["--push-constants", folder / push]
+    for name in expected:
+        argv += ["--expect", folder / name]
+    code, out, err = cli(capsys, *argv)
+    assert code == 0, out + err
+    assert "ran on llvmpipe" in out
+    for index, name in enumerate(expected):
+        got, want = np.load(tmp_path / f"result_{index}.npy"), np.load(folder / name)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        if got.dtype.kind == "f":
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+        else:
+            np.testing.assert_array_equal(got, want)
+
+
+def test_too_few_workgroups_leave_elements_uncomputed(capsys, tmp_path):
+    """`workgroup_sizes` is the number of workgroups the runtime dispatches: [1, 1, 1]
+    with a local size of 32 computes 32 of 64 int32 elements. --expect reports the first
+    element that was not computed, and the warning says so before the run."""
+    model = tmp_path / "add_i32.mlir"
+    t = "tensor<64xi32>"
+    model.write_text(model_of(SHADERS / "add_i32.comp", [t, t], [t], [1, 1, 1]))
+    a = np.arange(64, dtype=np.int32) - 1000
+    b = np.arange(64, dtype=np.int32) * 7 + 1
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    np.save(tmp_path / "want.npy", a + b)
+    code, out, err = cli(capsys, "run", model, "-i", tmp_path / "a.npy", "-i",
+                         tmp_path / "b.npy", "-o", tmp_path / "out", "--expect",
+                         tmp_path / "want.npy", "--keep-workdir")
+    assert code == 1
+    assert "warning[VKS518]" in err and "32 are not covered" in err
+    assert "error[VKS960] result_0: 32 of 64 element(s) differ exactly" in err
+    assert "first at index [32]" in err
+    got = np.load(tmp_path / "out" / "result_0.npy")
+    np.testing.assert_array_equal(got[:32], (a + b)[:32])
+    assert not np.any(got[32:] == (a + b)[32:])
+    kept = Path(err.split("work directory kept: ", 1)[1].split()[0])
+    assert {"model.vgf", "scenario.json", "model.mlir"} <= {p.name for p in kept.iterdir()}
+
+
+def test_float16_op_json_with_operand_types(capsys, tmp_path):
+    """An op JSON file plus --operands/--results runs like `emit mlir` would build it."""
+    op = op_from_shader(SHADERS / "fp16_buffer.comp", name="half", workgroup_sizes=[2, 1, 1],
+                        options=DISPATCH)
+    (tmp_path / "half.json").write_text(json.dumps(op.to_op_object()))
+    x = np.linspace(-4, 4, 128).astype(np.float16)
+    np.save(tmp_path / "x.npy", x)
+    code, out, err = cli(capsys, "run", tmp_path / "half.json", "--operands", "tensor<128xf16>",
+                         "--results", "tensor<128xf16>", "-i", tmp_path / "x.npy", "-o",
+                         tmp_path)
+    assert code == 0, out + err
+    got = np.load(tmp_path / "result_0.npy")
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, x * np.float16(0.5))
+
+
+def test_storage_images_non_square():
+    """r32f storage images in and out (DDS files); height 8 and width 16 must not swap."""
+    t = "tensor<1x8x16x1xf32>"
+    model = model_of(SHADERS / "storage_image_r32f.comp", [t], [t], [2, 1, 1])
+    x = np.arange(128, dtype=np.float32).reshape(1, 8, 16, 1)
+    (got,) = tosa_vkshader.run(model, [x])
+    np.testing.assert_array_equal(got, x * 0.5)
+
+
+def test_push_constants_with_a_two_dimensional_dispatch():
+    """scale and bias come from the push constants; [64, 2, 1] workgroups of 16 x 8 cover
+    a 2 x 1024 buffer only if y is dispatched too."""
+    t = "tensor<2x1024xf32>"
+    model = model_of(SHADERS / "scale_bias_push.comp", [t], [t], [64, 2, 1])
+    x = np.linspace(-1, 1, 2048, dtype=np.float32).reshape(2, 1024)
+    push = np.array([2.0, 0.5], dtype="<f4").tobytes()
+    (got,) = tosa_vkshader.run(model, [x], push_constants=push)
+    np.testing.assert_allclose(got, x * 2 + 0.5, rtol=1e-6)
+
+
+def test_descriptor_sets_beyond_zero():
+    t = "tensor<128xf32>"
+    model = model_of(SHADERS / "multi_set.comp", [t, t], [t], [2, 1, 1])
+    a = np.arange(128, dtype=np.float32)
+    b = np.full(128, -1.5, dtype=np.float32)
+    (got,) = tosa_vkshader.run(model, [a, b])
+    np.testing.assert_array_equal(got, a * b)
+
+
+def test_two_tensor_ops_one_with_push_constants(tmp_path):
+    """An int8 tensor copy and a float32 tensor add with (count, scale) push constants, in
+    one model: the push constants reach only the op that declares them, and the results
+    come back in the function's order."""
+    q_t, f_t = "tensor<1x16x16x1xi8>", "tensor<1x64xf32>"
+    copy = custom_op(SHADERS / "tensor_copy_int8.spv", [2, 2, 1], "%q",
+                     f"({q_t}) -> {q_t}", "copy")
+    add = custom_op(SHADERS / "tensor_add_f32.spv", [1, 1, 1], "%a, %b",
+                    f"({f_t}, {f_t}) -> {f_t}", "add")
+    model = tmp_path / "two_ops.mlir"
+    model.write_text("\n".join([
+        "module {",
+        f"  func.func @main(%q: {q_t}, %a: {f_t}, %b: {f_t}) -> ({f_t}, {q_t}) {{",
+        f"    %0 = {copy}",
+        f"    %1 = {add}",
+        f"    return %1, %0 : {f_t}, {q_t}",
+        "  }",
+        "}",
+    ]))
+    q = (np.arange(256) % 251 - 125).astype(np.int8).reshape(1, 16, 16, 1)
+    a = np.arange(64, dtype=np.float32).reshape(1, 64)
+    b = np.full((1, 64), 2.0, dtype=np.float32)
+    push = np.array([64], "<u4").tobytes() + np.array([3.0], "<f4").tobytes()
+    total, copied = tosa_vkshader.run(model, [q, a, b], push_constants=push)
+    np.testing.assert_array_equal(copied, q)
+    np.testing.assert_array_equal(total, (a + b) * 3)
+
+
+def test_hlsl_is_compiled_by_us_and_said_so(capsys, tmp_path):
+    """The runtime cannot compile HLSL: `run` embeds the SPIR-V it compiles, with a note.
+    (Debian's glslang compiles HLSL for Vulkan 1.1, hence the target-env.)"""
+    hlsl = Options(workgroup_semantics="dispatch", target_env="vulkan1.1")
+    op = op_from_shader(SHADERS / "hlsl_copy.hlsl", name="twice", workgroup_sizes=[1, 1, 1],
+                        embed="source", options=hlsl)
+    assert op.attrs["shader_language"] == "HLSL"
+    model = tmp_path / "hlsl.mlir"
+    model.write_text(op.to_mlir(["tensor<64xf32>"], ["tensor<64xf32>"], options=hlsl))
+    (tmp_path / "pyproject.toml").write_text('[tool.tosa-vkshader]\ntarget-env = "vulkan1.1"\n')
+    x = np.arange(64, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    code, out, err = cli(capsys, "run", model, "-i", tmp_path / "x.npy", "-o", tmp_path,
+                         "--config", tmp_path / "pyproject.toml")
+    assert code == 0, out + err
+    assert "info[VKS958]" in err and "embedded as SPIR-V" in err
+    np.testing.assert_array_equal(np.load(tmp_path / "result_0.npy"), x * 2)
+    assert "HLSL" in model.read_text()  # the user's file is not touched
+
+
+def test_shader_that_the_runtime_cannot_compile(capsys, tmp_path):
+    """A macro defined only in our configuration: our compile passes, the runtime's
+    glslang does not know TILE. The runner's own error is shown, exit 1."""
+    source = (SHADERS / "copy_f32.comp").read_text().replace(
+        "local_size_x = 64", "local_size_x = TILE")
+    (tmp_path / "pyproject.toml").write_text('[tool.tosa-vkshader]\nmacros = { TILE = "64" }\n')
+    options = Options(workgroup_semantics="dispatch", macros=(("TILE", "64"),))
+    op = op_from_shader(source, language="GLSL", embed="source", name="tile",
+                        workgroup_sizes=[1, 1, 1], options=options)
+    model = tmp_path / "tile.mlir"
+    model.write_text(op.to_mlir(["tensor<64xf32>"], ["tensor<64xf32>"], options=options))
+    np.save(tmp_path / "x.npy", np.zeros(64, np.float32))
+    code, out, err = cli(capsys, "run", model, "-i", tmp_path / "x.npy", "-o", tmp_path / "o",
+                         "--config", tmp_path / "pyproject.toml")
+    assert code == 1
+    assert "error[VKS955] scenario-runner exited with" in err
+    assert "TILE" in err
+    assert not (tmp_path / "o" / "result_0.npy").exists()
+
+
+def test_list_devices_and_pick_one(capsys, tmp_path):
+    code, out, _ = cli(capsys, "run", "--list-devices")
+    assert code == 0 and "llvmpipe" in out and "lvp_icd" in out
+    folder = EXAMPLES / "add_relu"
+    code, out, err = cli(capsys, "run", folder / "model.mlir", "-i", folder / "a.npy", "-i",
+                         folder / "b.npy", "-o", tmp_path, "--device", "lavapipe")
+    assert code == 0, err
+    assert "ran on llvmpipe" in out
+    code, _, err = cli(capsys, "run", folder / "model.mlir", "-i", folder / "a.npy", "-i",
+                       folder / "b.npy", "-o", tmp_path, "--device", "mali-g720")
+    assert code == 2
+    assert "error[VKS952] no Vulkan device matches --device `mali-g720`" in err
+    assert "llvmpipe" in err
