@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import runpy
 
@@ -11,7 +10,9 @@ from spirv_helpers import SPIRV_FIXTURES, module_bytes, to_bytes, words_of
 
 from tosa_vkshader.config import Options
 from tosa_vkshader.crosscheck import crosscheck
-from tosa_vkshader.spirv import analyse_spirv, read_module, reflect
+from tosa_vkshader.rules import run_shader_rules
+from tosa_vkshader.shader import Shader, build_shader, request_for
+from tosa_vkshader.spirv import read_module, reflect
 from tosa_vkshader.view import AttributeView
 
 GENERATOR = runpy.run_path(str(SPIRV_FIXTURES / "generate.py"))
@@ -23,9 +24,18 @@ def fixture(folder: str, name: str) -> dict:
 
 
 def analyse(attrs: dict, options: Options | None = None, base: str = ""):
-    view = AttributeView.build(attrs, options or Options(), base)
-    data = base64.b64decode(attrs["shader_code"])
-    return analyse_spirv(data, view, f"{base}/shader_code")
+    """What the shader stage and the shader-aware rules say about one op."""
+    options = options or Options()
+    view = AttributeView.build(attrs, options, base)
+    outcome = build_shader(request_for(attrs, base), options)
+    found = list(outcome.diagnostics)
+    if outcome.shader is not None:
+        found += run_shader_rules(view, outcome.shader)
+    return found
+
+
+def shader_of(module, entry_point: str | None) -> Shader:
+    return Shader(b"", "SPIR-V", entry_point, None, None, (), reflect(module, entry_point))
 
 
 def cases():
@@ -163,7 +173,7 @@ def test_entry_point_must_be_compute():
             break
     module, _ = read_module(to_bytes(words))
     view = AttributeView.build(fixture("valid", "copy_f32"), Options())
-    found = crosscheck(view, reflect(module, "main"))
+    found = crosscheck(view, shader_of(module, "main"))
     d = by_code(found, "VKS411")
     assert d.pointer == "/entry_point" and "Fragment" in d.message
 
@@ -184,8 +194,8 @@ def test_module_without_entry_points():
         i += count
     module, _ = read_module(to_bytes(words))
     attrs = fixture("valid", "copy_f32")
-    d = by_code(crosscheck(AttributeView.build(attrs, Options()), reflect(module, "main")),
+    d = by_code(crosscheck(AttributeView.build(attrs, Options()), shader_of(module, "main")),
                 "VKS410")
     assert "entry points are: none" in d.message
     without = {k: v for k, v in attrs.items() if k != "entry_point"}
-    assert crosscheck(AttributeView.build(without, Options()), reflect(module, None)) == []
+    assert crosscheck(AttributeView.build(without, Options()), shader_of(module, None)) == []

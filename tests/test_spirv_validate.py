@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
 import stat
@@ -11,7 +10,8 @@ import sys
 from spirv_helpers import SPIRV_FIXTURES, module_bytes, to_bytes, words_of
 
 from tosa_vkshader.config import Options
-from tosa_vkshader.spirv import analyse_spirv
+from tosa_vkshader.rules import run_shader_rules
+from tosa_vkshader.shader import build_shader, request_for
 from tosa_vkshader.spirv import validate as val
 from tosa_vkshader.view import AttributeView
 
@@ -79,7 +79,8 @@ def test_missing_tool_does_not_stop_the_cross_check(monkeypatch):
     monkeypatch.setattr(val, "find_spirv_val", lambda: None)
     attrs = json.loads((SPIRV_FIXTURES / "invalid" / "entry_point_typo.json").read_text())
     view = AttributeView.build(attrs, Options())
-    found = analyse_spirv(base64.b64decode(attrs["shader_code"]), view, "/shader_code")
+    outcome = build_shader(request_for(attrs), Options())
+    found = outcome.diagnostics + run_shader_rules(view, outcome.shader)
     assert sorted(d.code for d in found) == ["VKS410", "VKS920"]
 
 

@@ -13,22 +13,24 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .api import Report, check_file, check_paths, run, validate
+    from .api import Report, check_file, check_paths, validate
     from .config import Options, load_options
     from .diagnostics import RULES, Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
+    from .runtime import run
     from .runtime.errors import RunError
 
 # Every public name is imported on first use: `tosa-vkshader --version` (and the console
 # script, which imports this package first) must not pay for the checker, and the
 # pydantic models cost more than checking a thousand files.
 _LAZY = {
-    **dict.fromkeys(("Report", "check_file", "check_paths", "run", "validate"), "api"),
+    **dict.fromkeys(("Report", "check_file", "check_paths", "validate"), "api"),
     **dict.fromkeys(("Options", "load_options"), "config"),
     **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
                      "PushConstants"), "model"),
     "RunError": "runtime.errors",
+    "run": "runtime",
 }
 
 

@@ -1,6 +1,11 @@
 """The one checking pipeline. Every front door (CLI, API, hook, web) ends up here.
 
-source -> ops -> key grammar + view -> rules -> shader checks -> located diagnostics
+sources -> ops -> keys + view -> attribute rules -> shader stage -> shader-aware rules
+        -> located diagnostics (see docs/architecture.md)
+
+Data flows one way: each step only reads what the step before produced. The shader stage
+(``shader/``) is entered once per run with every op's shader fields and knows nothing of
+rules; the rules that compare attributes with the shader receive its ``Shader`` record.
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from dataclasses import replace
 from .config import Options
 from .diagnostics import Diagnostic, Location, Severity, rule
 from .rules import run_rules
-from .rules.value_types import json_type
 from .sources.base import Op, SourceFile
+from .sources.jsontext import json_type
 from .view import AttributeView
+
+SHADER_LANGUAGES = ("SPIR-V", "GLSL", "HLSL")  # those the shader stage builds
 
 NOT_AN_OBJECT = rule(
     "VKS102", "not-an-object", Severity.ERROR,
@@ -53,42 +60,38 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
 
 def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
     """Located diagnostics for each op. All ops go through each stage together, so the
-    shader stage can compile every source of the run in one batch."""
+    shader stage sees every shader of the run at once (one compile batch, each distinct
+    shader analysed once)."""
     views: list[AttributeView | None] = []
     found: list[list[Diagnostic]] = []
     for op in ops:
         view, diagnostics = rule_diagnostics(op, options)
         views.append(view)
         found.append(diagnostics)
-    _compiled_shaders(ops, views, found, options)
+    _shader_stage(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]
 
 
-def _compiled_shaders(ops: list[Op], views: list[AttributeView | None],
-                      found: list[list[Diagnostic]], options: Options) -> None:
-    """GLSL/HLSL ops: compile all of them in one batch, then check each SPIR-V module
-    like an embedded one (spirv-val, reflection, cross-check)."""
-    if not any(view is not None and view.attrs.get("shader_language") in ("GLSL", "HLSL")
-               for view in views):
-        return  # nothing to compile: do not even import the compiler backend
-    from .compile import compile_ops
-    from .diagnostics import pointer_join
-    from .spirv.analyse import analyse_spirv
-    from .spirv.validate import prevalidate
+def _shader_stage(ops: list[Op], views: list[AttributeView | None],
+                  found: list[list[Diagnostic]], options: Options) -> None:
+    """Build the shader of every op that has one, then run the shader-aware rules on the
+    ops whose shader could be reflected."""
+    if not any(view is not None and view.attrs.get("shader_language") in SHADER_LANGUAGES
+               and view.attrs.get("shader_code") for view in views):
+        return  # no shader in the run: do not even import the shader stage
+    from .rules import run_shader_rules
+    from .shader import build_shaders, request_for
 
-    shader_ops = [k for k, view in enumerate(views) if view is not None]
-    results = compile_ops([ops[k] for k in shader_ops], options)
-    prevalidate([r.spirv for r in results if r is not None and r.spirv is not None],
-                options.target_env, use_disk_cache=options.cache)
-    for k, result in zip(shader_ops, results, strict=True):
-        if result is None:
+    requests = [request_for(op.attributes, op.base) if view is not None else None
+                for op, view in zip(ops, views, strict=True)]
+    for k, outcome in enumerate(build_shaders(requests, options)):
+        if outcome is None:
             continue
-        found[k].extend(result.diagnostics)
+        found[k].extend(outcome.diagnostics)
         view = views[k]
-        if result.spirv is not None and view is not None:
-            found[k].extend(analyse_spirv(result.spirv, view,
-                                          pointer_join(ops[k].base, "shader_code")))
+        if outcome.shader is not None and view is not None:
+            found[k].extend(run_shader_rules(view, outcome.shader))
 
 
 def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:

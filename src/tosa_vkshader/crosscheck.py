@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
+
+if TYPE_CHECKING:
+    from .shader import Shader
 
 ENTRY_POINT_MISSING = rule(
     "VKS410", "entry-point-not-found", Severity.ERROR,
@@ -524,9 +528,12 @@ def _parse_push_constants(text: str) -> list[tuple[str, int]] | None:
     return result
 
 
-def crosscheck(view: AttributeView, reflection: Reflection) -> list[Diagnostic]:
-    """Every disagreement between the attributes and the reflected entry point."""
-    check = _Check(view, reflection)
+def crosscheck(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    """Every disagreement between the attributes and the shader's reflected entry point
+    (nothing when the shader could not be reflected: its findings say why)."""
+    if shader.reflection is None:
+        return []
+    check = _Check(view, shader.reflection)
     check.entry_point()
     check.resources()
     check.workgroup()

@@ -3,13 +3,28 @@ leave any error-level rule on? A typo there must never open the gate silently.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from .diagnostics import Diagnostic, Severity, rule
 from .rule_index import SEVERITIES
 
-if TYPE_CHECKING:
-    from .config import Options
+
+class Selection(Protocol):
+    """What :func:`no_error_rule_left` reads of ``config.Options`` (a protocol, because
+    config imports this module)."""
+
+    @property
+    def select(self) -> tuple[str, ...]: ...
+
+    @property
+    def ignore(self) -> tuple[str, ...]: ...
+
+    @property
+    def severity(self) -> dict[str, Severity]: ...
+
+    @property
+    def enabled(self) -> Callable[[str], bool]: ...
 
 UNKNOWN_CODE = rule(
     "VKS933", "unknown-rule-code", Severity.ERROR,
@@ -66,7 +81,7 @@ def code_problems(option: str, codes: tuple[str, ...] | None) -> list[Diagnostic
     return problems
 
 
-def no_error_rule_left(options: Options) -> Diagnostic | None:
+def no_error_rule_left(options: Selection) -> Diagnostic | None:
     """A VKS934 warning when ``options`` leave no rule that can report an error."""
     if error_rules_enabled(options.enabled, options.severity):
         return None

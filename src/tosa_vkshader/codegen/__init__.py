@@ -6,9 +6,10 @@
     op.to_tosa_bytes(["tensor<1x8xf32>"], ["tensor<1x8xf32>"])
 """
 
+from .errors import CodegenError
 from .fix import FixResult, fix_text
 from .infer import Generated, generate
-from .op import VULKAN_DOMAIN, CodegenError, CustomOp, op_from_shader
+from .op import VULKAN_DOMAIN, CustomOp, op_from_shader
 from .shader import Shader, read_shader
 
 __all__ = ["VULKAN_DOMAIN", "CodegenError", "CustomOp", "FixResult", "Generated", "Shader",

@@ -10,15 +10,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
 from ..sources.context import TensorType, parse_type
+from .errors import CodegenError
 from .rules import BAD_TENSOR_TYPE, NOT_SERIALIZABLE, TOSA_TOOLS_MISSING
 
-if TYPE_CHECKING:
-    from .op import CustomOp
+
+class CustomOp(Protocol):
+    """What rendering needs of an op (``codegen.op.CustomOp`` has it); a protocol so that
+    this module does not import the op builder, which imports it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def domain_name(self) -> str: ...
+
+    @property
+    def implementation_attrs(self) -> str: ...
+
+    def to_op_object(self, operands: Sequence[str], results: Sequence[str]) -> dict[str, Any]:
+        ...
 
 # MLIR element type -> tosa_serializer DType name (the inverse of the .tosa reader's table).
 TOSA_DTYPES = {
@@ -83,8 +98,6 @@ def check_op(op: CustomOp, operands: Sequence[str], results: Sequence[str],
 
 def _checked(op: CustomOp, operands: Sequence[str], results: Sequence[str],
              options: Options | None) -> None:
-    from .op import CodegenError
-
     diagnostics = check_op(op, operands, results, options)
     if any(d.severity is Severity.ERROR for d in diagnostics):
         raise CodegenError(diagnostics)
@@ -149,8 +162,6 @@ def render_tosa(op: CustomOp, operands: Sequence[str], results: Sequence[str], *
                 options: Options | None = None) -> bytes:
     """The op as a TOSA flatbuffer: one region and block ``main`` whose inputs are the
     operands and whose outputs are the op's results."""
-    from .op import CodegenError
-
     _checked(op, operands, results, options)
     ins, _ = parse_types(operands, "operand")
     outs, _ = parse_types(results, "result")

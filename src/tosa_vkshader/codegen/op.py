@@ -10,26 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Options
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic
 from ..model import Attributes
+from .errors import CodegenError
 from .infer import Embed, generate
 from .rules import ATTRIBUTES_INVALID
 from .shader import Language, Shader, read_shader
 
 VULKAN_DOMAIN = "com.arm.VulkanCustomShader"
-
-
-class CodegenError(ValueError):
-    """Raised by the Python API when an op cannot be built or rendered; ``diagnostics``
-    says why (the same diagnostics the command line prints)."""
-
-    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
-        self.diagnostics = list(diagnostics)
-        errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
-        first = errors[0] if errors else (self.diagnostics[0] if self.diagnostics else None)
-        summary = f"{first.code}: {first.message}" if first else "code generation failed"
-        more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
-        super().__init__(summary + more)
 
 
 @dataclass(frozen=True)

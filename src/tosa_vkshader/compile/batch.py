@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cachedir import default_cache_dir
 from ..diagnostics import Severity, rule
-from .cache import Cache, Entry, StoredDiagnostic, default_cache_dir
+from .cache import Cache, Entry, StoredDiagnostic
 from .compiler import CompilerInfo, CompilerUnavailable, compiler_info, missing_diagnostic
 from .diagnose import ENTRY_POINT_NOT_FOUND
 from .includes import check_includes
@@ -161,7 +162,7 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
         job.key = _cache_key(job, info, opts, roots)
         entry = cache.get(job.key) if cache is not None else None
         if entry is not None:
-            _apply(results[job.index], job, entry, cached=True)
+            _apply(results[job.index], job, entry, cached=True, compiler=info)
         else:
             pending.setdefault(job.key, []).append(job)
     if not pending:
@@ -190,12 +191,14 @@ def _run_group(jobs: list[Job], info: CompilerInfo, opts: CompileOptions, roots:
         if cache is not None and outcome.deterministic:
             cache.put(job.key, entry)
         for twin in pending[job.key]:
-            _apply(results[twin.index], twin, entry, cached=False)
+            _apply(results[twin.index], twin, entry, cached=False, compiler=info)
 
 
-def _apply(result: CompileResult, job: Job, entry: Entry, cached: bool) -> None:
+def _apply(result: CompileResult, job: Job, entry: Entry, cached: bool,
+           compiler: CompilerInfo) -> None:
     request = job.request
     result.spirv = entry.spirv
+    result.compiler = compiler
     result.cached = cached
     result.diagnostics.extend(d.diagnostic(request.code_pointer, request.entry_pointer or "")
                               for d in entry.diagnostics)

@@ -17,8 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
+from ..cachedir import ENV_VAR
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
 
 CACHE_PROBLEM = rule(
@@ -29,16 +28,9 @@ CACHE_PROBLEM = rule(
     good="export TOSA_VKSHADER_CACHE_DIR=/tmp/tosa-vkshader-cache   # or pass --no-cache",
 )
 
-ENV_VAR = "TOSA_VKSHADER_CACHE_DIR"
 FORMAT = 1
 _SUFFIX = ".json"
 
-
-def default_cache_dir() -> Path:
-    override = os.environ.get(ENV_VAR)
-    if override:
-        return Path(override)
-    return Path(platformdirs.user_cache_dir("tosa-vkshader"))
 
 
 @dataclass(frozen=True)

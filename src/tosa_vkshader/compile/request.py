@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..diagnostics import Diagnostic
 from .options import Macro, normalize_macros
+
+if TYPE_CHECKING:
+    from .compiler import CompilerInfo
 
 LANGUAGES = ("GLSL", "HLSL")
 Language = Literal["GLSL", "HLSL"]
@@ -49,6 +52,7 @@ class CompileResult:
     # Whether the source states its workgroup size (GLSL local_size_*, HLSL [numthreads]);
     # the spec's own GLSL example does not, and then compiles to a local size of 1x1x1.
     declares_local_size: bool = True
+    compiler: CompilerInfo | None = None  # the compiler that produced ``spirv``
 
     @property
     def ok(self) -> bool:

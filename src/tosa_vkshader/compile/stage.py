@@ -1,7 +1,7 @@
-"""The pipeline's door into the backend: compile the shaders of many ops in one go.
+"""Compile the shaders of many op-like objects in one go (for scripts and benchmarks).
 
-``check`` should collect the ops of *all* files of a run and call :func:`compile_ops`
-once, so that a 100-file run costs one compiler process, not a hundred.
+The checking pipeline does not come through here: it asks the shader stage
+(``tosa_vkshader.shader``), which calls :func:`~.batch.compile_many` once per run.
 """
 
 from __future__ import annotations

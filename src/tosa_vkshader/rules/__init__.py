@@ -1,8 +1,13 @@
-"""Semantic rules on one attribute object. Each check yields pointer-only diagnostics."""
+"""Semantic rules on one attribute object. Each check yields pointer-only diagnostics.
+
+Two kinds: :data:`CHECKS` read the attributes alone; :func:`run_shader_rules` compares
+them with the op's :class:`~tosa_vkshader.shader.Shader` once the shader stage has built
+it (cross-check, tensors of the model against the shader)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..view import AttributeView
@@ -13,17 +18,11 @@ from .resources import check_resources
 from .shader_fields import check_entry_point, check_language_and_code, check_workgroup_sizes
 from .value_types import check_value_types
 
+if TYPE_CHECKING:
+    from ..shader import Shader
+
 Check = Callable[[AttributeView], Iterable[Diagnostic]]
 
-
-def check_spirv(view: AttributeView) -> Iterable[Diagnostic]:
-    """Embedded SPIR-V: read, validate, reflect, cross-check (see spirv/analyse.py).
-    The SPIR-V machinery is imported only for ops that carry SPIR-V."""
-    if view.attrs.get("shader_language") != "SPIR-V":
-        return ()
-    from ..spirv.analyse import check_spirv as analyse
-
-    return analyse(view)
 
 CHECKS: tuple[Check, ...] = (
     check_keys,
@@ -33,7 +32,6 @@ CHECKS: tuple[Check, ...] = (
     check_language_and_code,
     check_push_constants,
     check_resources,
-    check_spirv,
     check_context,
 )
 
@@ -43,3 +41,12 @@ def run_rules(view: AttributeView) -> list[Diagnostic]:
     for check in CHECKS:
         found.extend(check(view))
     return found
+
+
+def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    """The attributes against the shader's reflection. Imported on first use: runs
+    without a shader never load the SPIR-V records these rules read."""
+    from ..crosscheck import crosscheck
+    from .context import check_context_against_shader
+
+    return crosscheck(view, shader) + check_context_against_shader(view, shader)

@@ -1,5 +1,5 @@
-"""The op in its model: reading custom ops out of models, and checking the attributes
-against the op's operands and results (VKS500-VKS529).
+"""The op in its model: checking the attributes against the op's operands and results
+(VKS503-VKS529; the problems of reading ops out of models are in sources/reading_rules.py).
 
 The attributes describe resources by index: ``input_i`` is the op's i-th operand and
 ``output_i`` its i-th result. A model knows those tensors (element type, shape), so it can
@@ -19,38 +19,11 @@ from ..sources.context import VULKAN_DOMAIN, OpContext, TensorType, storage_elem
 from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
+    from ..shader import Shader
     from ..spirv.records import Reflection
 
-# -- reading ops out of models ---------------------------------------------------------
+# -- the op object in the model (reading problems: sources/reading_rules.py) -----
 
-MLIR_SYNTAX = rule(
-    "VKS500", "unreadable-custom-op", Severity.ERROR,
-    summary="A `tosa.custom` op in an MLIR file cannot be read: its attribute dictionary, "
-            "a string escape or its type signature is malformed.",
-    why="What cannot be read cannot be checked; tosa-opt and the converter would refuse the "
-        "file as well. The location is where reading stopped.",
-    bad='%0 = tosa.custom %a {implementation_attrs = "{\\q}", ...} : (...) -> ...',
-    good='%0 = tosa.custom %a {implementation_attrs = "{\\22entry_point\\22: ...}", ...} '
-         ': (...) -> ...',
-)
-TOSA_FILE = rule(
-    "VKS501", "invalid-tosa-file", Severity.ERROR,
-    summary="A `.tosa` file is not a TOSA flatbuffer, or its tables are damaged.",
-    why="The converter reads the same flatbuffer; a truncated or foreign file fails there "
-        "too, and none of its custom ops can be checked.",
-    bad="model.tosa: a PNG renamed, or a file cut short by a failed copy",
-    good="model.tosa written by tosa-opt --tosa-serialize",
-)
-MISSING_ATTRS = rule(
-    "VKS502", "missing-implementation-attrs", Severity.ERROR,
-    summary="A Vulkan shader custom op has no `implementation_attrs`, or it is not a string "
-            "(MLIR, .tosa) or a string or object (op-level JSON).",
-    why="The shader, its entry point and its resource bindings all live in "
-        "implementation_attrs; without them the converter has nothing to build.",
-    bad='tosa.custom %a {domain_name = "com.arm.VulkanCustomShader", operator_name = "k"}',
-    good='tosa.custom %a {domain_name = "com.arm.VulkanCustomShader", operator_name = "k", '
-         'implementation_attrs = "{...}"}',
-)
 NEAR_MISS_DOMAIN = rule(
     "VKS503", "domain-near-miss", Severity.ERROR,
     summary="`domain_name` is a near miss of `com.arm.VulkanCustomShader` (wrong case, a "
@@ -68,26 +41,6 @@ MISSING_OPERATOR_NAME = rule(
         "output; TOSA requires it for every custom op.",
     bad='operator_name = ""',
     good='operator_name = "fused_gelu"',
-)
-MALFORMED_OP_OBJECT = rule(
-    "VKS505", "malformed-op-object", Severity.ERROR,
-    summary="A field of an op-level JSON object has the wrong type (`domain_name` or "
-            "`operator_name` not a string, `inputs`/`outputs` not a list of tensor types).",
-    why="The op object is read like the model it stands for; a field of the wrong type "
-        "cannot be compared with the attributes.",
-    bad='{"operator_name": 7, "implementation_attrs": {...}}',
-    good='{"operator_name": "k", "inputs": ["tensor<1x8xf32>"], "implementation_attrs": '
-         '{...}}',
-)
-READER_MISSING = rule(
-    "VKS930", "model-reader-missing", Severity.ERROR,
-    summary="A `.tosa` file was given but the TOSA flatbuffer reader (the `tosa` package of "
-            "tosa-tools) is not installed.",
-    why="The file cannot be checked without it, and passing it silently would let a broken "
-        "model through a pre-commit hook.",
-    bad="pip install .   # then: tosa-vkshader check model.tosa",
-    good="pip install '.[tosa]'   (or pip install tosa-tools; pre-commit: "
-         "additional_dependencies: [tosa-tools])",
 )
 
 # -- the attributes against the op -------------------------------------------------------
@@ -335,14 +288,14 @@ def _check_element(view: AttributeView, resource: ResourceView, noun: str, index
         hint=f"use {example}" if example else "use a format with the element's type and width")
 
 
-def check_context_against_shader(view: AttributeView,
-                                 reflection: Reflection) -> list[Diagnostic]:
+def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     """The op's tensors against the shader's reflection: tensor ranks and shapes at each
     declared binding, and (workgroup-semantics = "dispatch") whether the dispatch covers
-    every result. Called by the shader stage once it has a reflection, for SPIR-V given
-    in the attributes or compiled from source."""
-    context = view.context
-    if context is None or (context.operands is None and context.results is None):
+    every result. The pipeline calls it with the op's shader (SPIR-V given in the
+    attributes or compiled from source) once the shader stage has built it."""
+    context, reflection = view.context, shader.reflection
+    if context is None or (context.operands is None and context.results is None) \
+            or reflection is None:
         return []
     found: list[Diagnostic] = []
     for direction, noun, _, _ in _DIRECTIONS:

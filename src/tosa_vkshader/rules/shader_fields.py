@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..spirv_base64 import HEADER_BYTES, decode_spirv, has_magic
 from ..view import AttributeView
 from .value_types import describe
 
 SHADER_LANGUAGES = ("", "SPIR-V", "GLSL", "HLSL")
-SPIRV_MAGIC = 0x07230203
 # Vulkan's guaranteed minimums (maxComputeWorkGroupSize, ...Invocations, ...Count).
 GUARANTEED_LOCAL_SIZE = (128, 128, 64)
 GUARANTEED_INVOCATIONS = 128
@@ -179,14 +177,6 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
         yield from _check_spirv_blob(view, code)
 
 
-def decode_spirv(code: str) -> bytes | None:
-    """The SPIR-V bytes of strict base64 ``code``, or None."""
-    try:
-        return base64.b64decode(code, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
     pointer = view.pointer("shader_code")
     data = decode_spirv(code)
@@ -213,13 +203,12 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
         yield SPIRV_LENGTH.at(pointer, f"decoded SPIR-V is {len(data)} bytes, not a multiple "
                               "of 4", hint="the base64 text is probably truncated")
         return
-    if len(data) < 20:
+    if len(data) < HEADER_BYTES:
         yield SPIRV_HEADER.at(pointer, f"decoded SPIR-V is {len(data)} bytes; a module needs "
                               "at least the 20-byte header")
         return
-    magic_le = int.from_bytes(data[:4], "little")
-    magic_be = int.from_bytes(data[:4], "big")
-    if SPIRV_MAGIC not in (magic_le, magic_be):
+    if not has_magic(data):
+        magic_le = int.from_bytes(data[:4], "little")
         looks_like_text = all(32 <= b < 127 or b in (9, 10, 13) for b in data[:64])
         yield SPIRV_HEADER.at(
             pointer, f"decoded SPIR-V starts with 0x{magic_le:08x}, not the magic number "

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, rule
+from ..sources.jsontext import json_type
 from ..view import AttributeView
 
 WRONG_TYPE = rule(
@@ -33,22 +34,6 @@ RESOURCE_TYPES = {
     "descriptorset": "integer",
     "sampler": "object",
 }
-
-
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 _PYTHON_TYPES = {"string": (str,), "integer": (int,), "boolean": (bool,), "array": (list,),

@@ -8,7 +8,8 @@ talks to Vulkan itself. Needs the ``run`` extra: ``pip install 'tosa-vkshader[ru
 
 from __future__ import annotations
 
+from .api import run
 from .errors import RunError
 from .pipeline import DEFAULT_TIMEOUT, RunResult, run_model
 
-__all__ = ["DEFAULT_TIMEOUT", "RunError", "RunResult", "run_model"]
+__all__ = ["DEFAULT_TIMEOUT", "RunError", "RunResult", "run", "run_model"]

@@ -20,13 +20,12 @@ from typing import Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic
-from ..rules.context import MALFORMED_OP_OBJECT, MISSING_ATTRS
-from ..rules.value_types import json_type
 from .base import EmbeddedLocator, Op, PrefixLocator, SourceFile, TextFile
 from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
 from .escapes import json_string_offsets
-from .jsontext import JsonDocument, parse_json
+from .jsontext import JsonDocument, json_type, parse_json
+from .reading_rules import MALFORMED_OP_OBJECT, MISSING_ATTRS
 
 OP_KEY = "implementation_attrs"
 

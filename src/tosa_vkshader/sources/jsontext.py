@@ -378,3 +378,19 @@ def _inner_offset(text: str, string_start: int, inner: InnerPosition) -> int:
         pos = token.end()
     return pos
 
+
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type (``integer``, ``array``, ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"

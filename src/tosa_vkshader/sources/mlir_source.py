@@ -17,12 +17,12 @@ import re
 from dataclasses import dataclass, field
 
 from ..config import Options
-from ..rules.context import MISSING_ATTRS, MLIR_SYNTAX
 from .base import EmbeddedLocator, SourceFile, TextFile
 from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
 from .escapes import EscapeError, decode_mlir, mlir_offsets
 from .io import decode_text
+from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX
 
 _CANDIDATE = re.compile(r'"tosa\.custom"(?=\s*\()|(?<![\w.$%#@!"])tosa\.custom(?![\w.$])')
 # On one line: a string literal (possibly unterminated) or the start of a comment.

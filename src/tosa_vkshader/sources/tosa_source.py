@@ -18,10 +18,10 @@ from typing import Any
 
 from ..config import Options
 from ..diagnostics import Location
-from ..rules.context import MISSING_ATTRS, READER_MISSING, TOSA_FILE
 from .base import FixedLocator, SourceFile
 from .context import OpContext, TensorType, domain_kind, render_tensor
 from .embedded import embedded_op
+from .reading_rules import MISSING_ATTRS, READER_MISSING, TOSA_FILE
 
 # tosa.DType value -> element type in MLIR's spelling (so messages match the MLIR source).
 _ELEMENTS = {

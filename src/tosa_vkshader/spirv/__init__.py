@@ -1,8 +1,10 @@
-"""SPIR-V: a pure-Python reader, reflection in Vulkan's vocabulary, and spirv-val."""
+"""SPIR-V: a pure-Python reader, reflection in Vulkan's vocabulary, and spirv-val.
+
+Tools only: nothing here knows about attributes or rules (the shader stage, ``shader/``,
+puts them together, and ``check.py`` hands its records to the rules)."""
 
 from __future__ import annotations
 
-from .analyse import analyse_spirv
 from .module import Module
 from .reader import read_module
 from .records import (
@@ -15,4 +17,4 @@ from .records import (
 from .reflect import reflect
 
 __all__ = ["DescriptorBinding", "LocalSize", "Module", "PushConstantBlock",
-           "PushConstantMember", "Reflection", "analyse_spirv", "read_module", "reflect"]
+           "PushConstantMember", "Reflection", "read_module", "reflect"]

@@ -19,6 +19,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from ..cachedir import default_cache_dir
 from ..diagnostics import Diagnostic, Severity, rule
 from ..fsutil import write_atomic
 
@@ -90,8 +91,6 @@ _CACHE_SIZE = 256
 def _disk_path(tool: str, target_env: str, data: bytes) -> Path:
     """Where the verdict for this module lives in the user cache (content-addressed; the
     tool's path, size and mtime stand for its version)."""
-    from ..compile.cache import default_cache_dir
-
     stat = os.stat(tool)
     identity = f"{tool}\0{stat.st_size}\0{stat.st_mtime_ns}\0{target_env}\0".encode()
     key = hashlib.sha256(identity + data).hexdigest()

@@ -1,0 +1,137 @@
+"""The shader stage: from an op's shader fields to a :class:`Shader`, once per content.
+
+    outcomes = build_shaders([request_for(attrs), ...], options)
+
+For each request: embedded SPIR-V is decoded; GLSL/HLSL sources of the whole run are
+compiled together (one glslc process per macro set, identical sources once, results
+cached on disk by source, language, options and compiler identity). Every distinct module
+(bytes + entry point) is then read, validated by spirv-val (one process per distinct
+module, a process per core, verdicts cached on disk by content and tool) and reflected
+exactly once; ops that carry the same shader share its :class:`Shader`.
+
+This stage knows nothing about attribute rules: the rules that compare attributes with
+the shader receive the :class:`Shader` from the pipeline (``check.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..config import Options
+from ..diagnostics import pointer_join
+from ..spirv_base64 import embedded_module
+from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
+
+
+def request_for(attributes: Any, base: str = "") -> ShaderRequest | None:
+    """The shader fields of one attribute object, or None when it carries no shader code
+    in a known language."""
+    if not isinstance(attributes, dict):
+        return None
+    language, code = attributes.get("shader_language"), attributes.get("shader_code")
+    if language not in LANGUAGES or not isinstance(code, str) or not code:
+        return None
+    entry = attributes.get("entry_point")
+    return ShaderRequest(language, code, entry if isinstance(entry, str) else None,
+                         pointer_join(base, "shader_code"), pointer_join(base, "entry_point"))
+
+
+def build_shader(request: ShaderRequest, options: Options | None = None) -> ShaderOutcome:
+    """One op's shader (see :func:`build_shaders`, which a run of many ops should call)."""
+    return build_shaders([request], options or Options())[0] or ShaderOutcome(None)
+
+
+def build_shaders(requests: Sequence[ShaderRequest | None],
+                  options: Options) -> list[ShaderOutcome | None]:
+    """One outcome per request (None for None). A SPIR-V request whose code is not strict
+    base64 of a module header gets None: the attribute rules (VKS206-VKS208) report it."""
+    modules: list[tuple[bytes, Any] | None] = [None] * len(requests)
+    outcomes: list[ShaderOutcome | None] = [None] * len(requests)
+    compiled = [k for k, r in enumerate(requests) if r is not None and r.language != "SPIR-V"]
+    for k, request in enumerate(requests):
+        if request is not None and request.language == "SPIR-V":
+            data = embedded_module(request.code)
+            if data is not None:
+                modules[k] = (data, None)
+                outcomes[k] = ShaderOutcome(None)
+    if compiled:
+        _compile(requests, compiled, options, modules, outcomes)
+    memo = _analyse_distinct(requests, modules, options)
+    for k, request in enumerate(requests):
+        module, outcome = modules[k], outcomes[k]
+        if module is None or outcome is None or request is None:
+            continue
+        shader = memo[_module_key(module[0], request, module[1])]
+        outcome.shader = shader
+        outcome.diagnostics.extend(replace(d, pointer=request.code_pointer)
+                                   for d in shader.findings)
+    return outcomes
+
+
+def _compile(requests: Sequence[ShaderRequest | None], compiled: list[int], options: Options,
+             modules: list[tuple[bytes, Any] | None],
+             outcomes: list[ShaderOutcome | None]) -> None:
+    """Compile every GLSL/HLSL request of the run in one batch."""
+    from ..compile import CompileRequest, compile_many
+
+    batch = []
+    for k in compiled:
+        request = requests[k]
+        assert request is not None
+        batch.append(CompileRequest(
+            request.code, request.language,  # type: ignore[arg-type]
+            request.entry_point if request.entry_point is not None else "main",
+            code_pointer=request.code_pointer, entry_pointer=request.entry_pointer))
+    for k, result in zip(compiled, compile_many(batch, options), strict=True):
+        outcomes[k] = ShaderOutcome(None, list(result.diagnostics))
+        if result.spirv is not None:
+            modules[k] = (result.spirv, result.compiler)
+
+
+def _entry(request: ShaderRequest) -> str | None:
+    return request.entry_point or None
+
+
+def _module_key(data: bytes, request: ShaderRequest, compiler: Any) -> tuple:
+    identity = compiler.identity if compiler is not None else None
+    return (hashlib.sha256(data).digest(), _entry(request), request.language, identity)
+
+
+def _analyse_distinct(requests: Sequence[ShaderRequest | None],
+                      modules: list[tuple[bytes, Any] | None],
+                      options: Options) -> dict[tuple, Shader]:
+    """Read, validate and reflect every distinct module once."""
+    distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]] = {}
+    for request, module in zip(requests, modules, strict=True):
+        if module is not None and request is not None:
+            distinct.setdefault(_module_key(module[0], request, module[1]),
+                                (module[0], request, module[1]))
+    if not distinct:
+        return {}
+    from ..spirv.reader import NOT_SPIRV, read_module
+    from ..spirv.reflect import reflect
+    from ..spirv.validate import find_spirv_val, prevalidate, validate
+
+    read = {key: read_module(data, "") for key, (data, _, _) in distinct.items()}
+    to_validate = {key for key, (module, found) in read.items()
+                   if module is not None and module.complete
+                   and not any(d.code == NOT_SPIRV.code for d in found)}
+    prevalidate([distinct[key][0] for key in to_validate], options.target_env,
+                use_disk_cache=options.cache)
+    tool = find_spirv_val()
+    memo: dict[tuple, Shader] = {}
+    for key, (data, request, compiler) in distinct.items():
+        module, findings = read[key]
+        findings = list(findings)
+        reflection = None
+        if module is not None and module.complete:
+            if key in to_validate:
+                findings += validate(data, "", options.target_env, use_disk_cache=options.cache)
+            reflection = reflect(module, _entry(request))
+        memo[key] = Shader(data, request.language, _entry(request), compiler,
+                           tool if key in to_validate else None, tuple(findings), reflection)
+    return memo
+
