@@ -109,14 +109,16 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
 def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
     """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
-    from .sources.io import UNREADABLE
+    from .fsutil import read_limited
+    from .sources.io import refusal
 
     name = os.fspath(path)
     try:
-        data = Path(name).read_bytes()
-    except OSError as exc:
-        diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
-        return SourceFile(name, diagnostics=[diag])
+        data = read_limited(name, options.max_file_size)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        if isinstance(exc, ValueError):
+            exc = OSError("the path contains a NUL byte")
+        return SourceFile(name, diagnostics=[refusal(name, exc)])
     return _read(data, name, options)
 
 
@@ -127,11 +129,21 @@ def check_file(path: str | os.PathLike[str], options: Options | None = None) -> 
 
 def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
-    models (``*.json``, ``*.mlir``, ``*.tosa``)."""
+    models (``*.json``, ``*.mlir``, ``*.tosa``); links that lead out of a walked folder
+    are left out."""
+    return (path for path, root in walk_inputs(paths, options) if root is None)
+
+
+def walk_inputs(paths: Iterable[str | os.PathLike[str]],
+                options: Options) -> Iterator[tuple[str, str | None]]:
+    """Like iter_files, but a link that leads out of the walked folder ``root`` comes as
+    ``(path, root)`` (never read: see VKS940); every other file as ``(path, None)``."""
+    from .fsutil import link_leaves
+
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
-            yield name
+            yield name, None
             continue
         for folder, subfolders, files in os.walk(name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
@@ -139,8 +151,10 @@ def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Ite
                 if not file_name.endswith(ATTRIBUTE_SUFFIXES):
                     continue
                 full = os.path.join(folder, file_name)
-                if not _excluded(full, options.exclude):
-                    yield full
+                if _excluded(full, options.exclude):
+                    continue
+                leaves = os.path.islink(full) and link_leaves(full, name)
+                yield full, name if leaves else None
 
 
 def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
@@ -153,10 +167,19 @@ def check_paths(paths: Iterable[str | os.PathLike[str]],
                 options: Options | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
     options = options or Options()
-    sources = [read_file(path, options) for path in iter_files(paths, options)]
+    sources = [read_file(path, options) if root is None else _not_followed(path, root)
+               for path, root in walk_inputs(paths, options)]
     return [Report(source.path, diagnostics, source)
             for source, diagnostics in zip(sources, check_sources(sources, options),
                                            strict=True)]
+
+
+def _not_followed(path: str, root: str) -> SourceFile:
+    from .sources.io import LINK_LEAVES_FOLDER
+
+    return SourceFile(path, diagnostics=[LINK_LEAVES_FOLDER.at(
+        "", f"{path} is a link to a place outside {root}; it is not followed",
+        hint="name the link's target on the command line to check it")])
 
 
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
