@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import difflib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,9 @@ class _Repair:
         self.problems.append(diagnostic)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = False,
              options: Options | None = None) -> FixResult:
     """Repair one attribute file's text (an attribute object, or an op object whose
@@ -109,7 +113,9 @@ def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = 
     if not result.changes:
         result.fixed = original
         return result
-    result.fixed = json.dumps(fixed, indent=2, ensure_ascii=False) + "\n"
+    # Text as it is, but a lone surrogate (which has no UTF-8 form) as its JSON escape.
+    result.fixed = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                                       json.dumps(fixed, indent=2, ensure_ascii=False)) + "\n"
     return result
 
 
