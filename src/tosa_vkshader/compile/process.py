@@ -1,4 +1,9 @@
-"""Run one compiler process with a time limit and a cap on how much it may print."""
+"""Run one compiler process with limits on time, memory and how much it may print.
+
+Memory: the process's address space is capped (RLIMIT_AS, set in the child before the
+compiler starts). A compiler that reaches the cap fails to allocate and stops; its peak
+resident size, read when it is reaped, tells that failure from an ordinary one.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,9 @@ import threading
 from dataclasses import dataclass
 
 _CHUNK = 64 * 1024
+# A compiler that failed after its resident size reached this share of the address-space
+# cap ran out of memory (the rest of the cap goes to code, stacks and reservations).
+_NEAR_LIMIT = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +26,7 @@ class ProcessOutcome:
     timed_out: bool = False
     flooded: bool = False
     start_error: str | None = None
+    out_of_memory: bool = False
 
     @property
     def crashed(self) -> bool:
@@ -26,12 +35,25 @@ class ProcessOutcome:
         return rc is not None and not self.timed_out and not self.flooded and rc not in (0, 1)
 
 
-def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int) -> ProcessOutcome:
+def limit_memory(limit: int | None):
+    """A ``preexec_fn`` capping the child's address space at ``limit`` bytes (or None)."""
+    if not limit or os.name != "posix":
+        return None
+    import resource
+
+    def apply() -> None:  # runs in the child, between fork and exec
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return apply
+
+
+def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int,
+                 memory_limit: int | None = None) -> ProcessOutcome:
     try:
         # Its own process group, so that a kill also reaches anything it started.
         proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                start_new_session=os.name == "posix")
+                                start_new_session=os.name == "posix",
+                                preexec_fn=limit_memory(memory_limit))
     except OSError as exc:
         return ProcessOutcome(None, "", start_error=str(exc))
 
@@ -59,17 +81,49 @@ def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int) -
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    timed_out = False
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        kill()
-        proc.wait()
+    timed_out, peak = _wait(proc, timeout, kill)
     reader.join(timeout=10)
     assert proc.stdout is not None
     proc.stdout.close()
     output = b"".join(chunks).decode("utf-8", "replace")
     is_flooded = flooded.is_set()
     rc = None if (timed_out or is_flooded) else proc.returncode
-    return ProcessOutcome(rc, output, timed_out=timed_out and not is_flooded, flooded=is_flooded)
+    out_of_memory = bool(memory_limit and rc != 0 and peak is not None
+                         and peak >= _NEAR_LIMIT * memory_limit)
+    return ProcessOutcome(rc, output, timed_out=timed_out and not is_flooded, flooded=is_flooded,
+                          out_of_memory=out_of_memory and not timed_out and not is_flooded)
+
+
+def _wait(proc: subprocess.Popen, timeout: float, kill) -> tuple[bool, int | None]:
+    """Wait for ``proc`` at most ``timeout`` seconds (then kill it): (timed out, peak
+    resident bytes when known)."""
+    if not hasattr(os, "wait4"):
+        try:
+            proc.wait(timeout=timeout)
+            return False, None
+        except subprocess.TimeoutExpired:
+            kill()
+            proc.wait()
+            return True, None
+    reaped: list[tuple[int, int]] = []
+
+    def reap() -> None:  # wait4 gives the child's own peak resident size
+        try:
+            _pid, status, usage = os.wait4(proc.pid, 0)
+        except ChildProcessError:  # reaped elsewhere: no usage to read
+            return
+        reaped.append((status, usage.ru_maxrss * 1024))  # Linux counts KiB
+
+    waiter = threading.Thread(target=reap, daemon=True)
+    waiter.start()
+    waiter.join(timeout)
+    timed_out = waiter.is_alive()
+    if timed_out:
+        kill()
+        waiter.join()
+    if not reaped:
+        proc.wait()
+        return timed_out, None
+    status, peak = reaped[0]
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return timed_out, peak
