@@ -76,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         return 2
     if "-" in args.paths:
-        reports.append(validate(sys.stdin.buffer.read(), options,
+        # At most one byte over the limit: enough to be reported as too large.
+        data = sys.stdin.buffer.read(options.max_file_size + 1)
+        reports.append(validate(data, options,
                                 path=args.stdin_filename or "<stdin>"))
     reports.extend(check_paths(file_paths, options))
 
@@ -86,7 +88,12 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         from ..fsutil import write_atomic
 
-        write_atomic(args.output, text.encode("utf-8"))
+        try:
+            write_atomic(args.output, text.encode("utf-8"))
+        except OSError as exc:
+            print(f"tosa-vkshader check: cannot write {args.output}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return exit_status([d for r in reports for d in r.diagnostics])

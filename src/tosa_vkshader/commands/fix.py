@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..api import iter_files
 from ..codegen.fix import fix_text
-from ..fsutil import write_atomic
+from ..fsutil import read_limited, write_atomic
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_config_arguments, options_from
 from ._common import print_diagnostics as show
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if not path.endswith(".json"):
             continue  # MLIR and .tosa files are models: their ops are not rewritten here
         try:
-            data = Path(path).read_bytes()
+            data = read_limited(path, options.max_file_size)
         except OSError as exc:
             print(f"tosa-vkshader fix: cannot read {path}: {exc.strerror or exc}",
                   file=sys.stderr)
@@ -65,7 +65,13 @@ def run(args: argparse.Namespace) -> int:
         if args.diff:
             sys.stdout.write(result.diff())
             continue
-        write_atomic(path, result.fixed.encode("utf-8"))
+        try:
+            write_atomic(path, result.fixed.encode("utf-8"))
+        except OSError as exc:
+            print(f"tosa-vkshader fix: cannot write {path}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            failed = True
+            continue
         for change in result.changes:
             print(f"{path}: {change}", file=sys.stderr)
     return EXIT_ERRORS if failed else EXIT_OK
