@@ -147,3 +147,59 @@ def test_good_attribute_files_and_models_are_committed(repo):
     # A warning (VKS515 in the model) does not block the commit; errors do.
     assert result.returncode == 0, output
     assert _head(work) == "good files"
+
+
+def _readme_local_hook() -> str:
+    """The first YAML block of the README's pre-commit section, exactly as printed."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## pre-commit hook"):]
+    block = section[section.index("```yaml\n") + len("```yaml\n"):]
+    return block[:block.index("```")]
+
+
+def test_the_readme_snippet_blocks_a_broken_op_and_leaves_other_json_alone(tmp_path):
+    """Copied from the README into a new repository holding a good op, a broken op, a
+    package.json and a tsconfig.json with comments: only the broken op blocks the commit."""
+    config = _readme_local_hook()
+    assert "repo: local" in config and "entry: tosa-vkshader check" in config
+    # `tosa-vkshader` on PATH, as the README's Install section leaves it: this checkout.
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    shim = shims / "tosa-vkshader"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m tosa_vkshader "$@"\n')
+    shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update({"PATH": f"{shims}{os.pathsep}{env.get('PATH', '')}",
+                "PYTHONPATH": str(ROOT / "src"),
+                "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-cache")})
+    work = tmp_path / "app"
+    work.mkdir()
+    _git(work, "init", "-q")
+    (work / ".pre-commit-config.yaml").write_text(config)
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=work, env=env,
+                   check=True, capture_output=True)
+    (work / "package.json").write_text('{"name": "app", "version": "1.0.0",\n'
+                                       ' "scripts": {"build": "tsc"}}\n')
+    (work / "tsconfig.json").write_text('{\n  // comments are allowed here\n'
+                                        '  "compilerOptions": {"strict": true},\n}\n')
+    (work / "ops").mkdir()
+    (work / "ops" / "good.json").write_text(json.dumps(GOOD_OP, indent=2) + "\n")
+    broken = dict(GOOD_OP)
+    broken["input_01_binding"] = broken.pop("input_0_binding")
+    (work / "ops" / "broken.json").write_text(json.dumps(broken, indent=2) + "\n")
+
+    refused = _commit(work, env, "everything")
+    output = refused.stdout + refused.stderr
+    assert refused.returncode != 0, output
+    assert "ops/broken.json:" in output and "error[VKS111] key `input_01_binding`" in output
+    errors = [line for line in output.splitlines() if ": error[" in line]
+    assert errors and all(line.startswith("ops/broken.json:") for line in errors), output
+    # Named by pre-commit, the other JSON files get a note, never an error.
+    assert "package.json:1:1: info[VKS935] skipped package.json" in output
+    assert "tsconfig.json:1:1: info[VKS935] skipped tsconfig.json" in output
+
+    (work / "ops" / "broken.json").unlink()
+    accepted = _commit(work, env, "without the broken op")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    committed = _git(work, "ls-files").stdout.split()
+    assert {"package.json", "tsconfig.json", "ops/good.json"} <= set(committed)

@@ -236,3 +236,27 @@ def test_list_devices_and_pick_one(capsys, tmp_path):
     assert code == 2
     assert "error[VKS952] no Vulkan device matches --device `mali-g720`" in err
     assert "llvmpipe" in err
+
+
+SAMPLED = """#version 460
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(set = 0, binding = 1) writeonly buffer Out { vec4 texels[]; };
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    texels[p.y * 8 + p.x] = texelFetch(tex, p, 0);
+}
+"""
+
+
+def test_combined_image_sampler_into_a_multi_component_buffer(tmp_path):
+    """An rgba32f sampled image (4 high, 8 wide) copied into a vec4 buffer whose result is
+    tensor<32x4xf32>: the VGF sizes that buffer elements x 16 bytes, four times the data,
+    and the result is the first 512 bytes."""
+    shader = tmp_path / "sampled.comp"
+    shader.write_text(SAMPLED)
+    model = model_of(shader, ["tensor<1x4x8x4xf32>"], ["tensor<32x4xf32>"], [2, 1, 1],
+                     format_of={"tex": "VK_FORMAT_R32G32B32A32_SFLOAT"})
+    image = np.arange(128, dtype=np.float32).reshape(1, 4, 8, 4)
+    (texels,) = tosa_vkshader.run(model, [image])
+    np.testing.assert_array_equal(texels, image.reshape(32, 4))

@@ -109,16 +109,31 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
 def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
     """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
+    return _read_file(os.fspath(path), options, explicit=True) or SourceFile(os.fspath(path))
+
+
+def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
+    """The file's ops; for JSON that holds no op (``package.json``), a note when the file
+    was named (``explicit``), nothing at all when a folder walk found it."""
     from .fsutil import read_limited
     from .sources.io import refusal
 
-    name = os.fspath(path)
     try:
         data = read_limited(name, options.max_file_size)
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         if isinstance(exc, ValueError):
             exc = OSError("the path contains a NUL byte")
         return SourceFile(name, diagnostics=[refusal(name, exc)])
+    if Path(name).suffix.lower() not in (".mlir", ".tosa"):
+        from .sources.recognise import NOT_AN_OP_DOCUMENT, is_op_document
+
+        if len(data) <= options.max_file_size and not is_op_document(data):
+            if not explicit:
+                return None
+            note = NOT_AN_OP_DOCUMENT.at(
+                "", f"skipped {name}: JSON without any attribute or op key is not an op "
+                    "document")
+            return SourceFile(name, diagnostics=[note])
     return _read(data, name, options)
 
 
@@ -131,19 +146,22 @@ def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Ite
     """Files to check: given files as they are, folders walked for attribute files and
     models (``*.json``, ``*.mlir``, ``*.tosa``); links that lead out of a walked folder
     are left out."""
-    return (path for path, root in walk_inputs(paths, options) if root is None)
+    for name, _explicit, outside in _files_and_origin(paths, options):
+        if outside is None:
+            yield name
 
 
-def walk_inputs(paths: Iterable[str | os.PathLike[str]],
-                options: Options) -> Iterator[tuple[str, str | None]]:
-    """Like iter_files, but a link that leads out of the walked folder ``root`` comes as
-    ``(path, root)`` (never read: see VKS940); every other file as ``(path, None)``."""
+def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
+                      options: Options) -> Iterator[tuple[str, bool, str | None]]:
+    """(file, named explicitly, walked folder it leads out of) for the files of
+    ``paths``, folders walked. A link out of the folder being walked is never read (see
+    VKS940): its third element names that folder; it is None for every other file."""
     from .fsutil import link_leaves
 
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
-            yield name, None
+            yield name, True, None
             continue
         for folder, subfolders, files in os.walk(name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
@@ -154,7 +172,7 @@ def walk_inputs(paths: Iterable[str | os.PathLike[str]],
                 if _excluded(full, options.exclude):
                     continue
                 leaves = os.path.islink(full) and link_leaves(full, name)
-                yield full, name if leaves else None
+                yield full, False, name if leaves else None
 
 
 def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
@@ -167,8 +185,10 @@ def check_paths(paths: Iterable[str | os.PathLike[str]],
                 options: Options | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
     options = options or Options()
-    sources = [read_file(path, options) if root is None else _not_followed(path, root)
-               for path, root in walk_inputs(paths, options)]
+    read = (_read_file(name, options, explicit=explicit) if outside is None
+            else _not_followed(name, outside)
+            for name, explicit, outside in _files_and_origin(paths, options))
+    sources = [source for source in read if source is not None]
     return [Report(source.path, diagnostics, source)
             for source, diagnostics in zip(sources, check_sources(sources, options),
                                            strict=True)]

@@ -43,9 +43,14 @@ def rule_diagnostics(op: Op, options: Options) -> tuple[AttributeView | None,
 
 def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
            options: Options) -> list[Diagnostic]:
-    """Filter by select/ignore, apply severity overrides, attach locations, sort."""
+    """Filter by select/ignore, apply severity overrides, attach locations, sort.
+
+    A diagnostic repeated with the same code, pointer and message (a later stage that knows
+    the shader restating an earlier finding with a better hint) is reported once, as the
+    later stage put it."""
+    latest = {(d.code, d.pointer, d.message): d for d in diagnostics}
     finished = []
-    for diag in diagnostics:
+    for diag in latest.values():
         if not options.enabled(diag.code):
             continue
         if diag.code in options.severity:

@@ -204,6 +204,12 @@ def _example_format(numeric: str, bits: int) -> str:
     return f"VK_FORMAT_R{bits}_{numeric}"
 
 
+def scalar_format(element_type: str) -> str | None:
+    """The single-component VkFormat for a shader scalar type name (``uint8``)."""
+    element = _scalar(element_type)
+    return _example_format(*element) if element else None
+
+
 @dataclass
 class _Declared:
     resource: ResourceView
@@ -258,24 +264,51 @@ class _Check:
     def resources(self) -> None:
         declared = self.declared()
         taken = {(d.set, d.binding) for d in declared}
+        dangling = [d for d in declared if self.r.binding(d.set, d.binding) is None]
+        meant = self.meant_bindings(dangling, taken)
         for d in declared:
             shader = self.r.binding(d.set, d.binding)
             if shader is None:
-                self.not_in_shader(d, taken)
+                self.not_in_shader(d, meant.get(id(d)))
                 continue
             self.descriptor_type(d.resource, shader)
             self.format(d.resource, shader)
             self.access(d.resource, shader)
         if self.found_entry:
-            self.undeclared(taken)
+            self.undeclared(taken, dangling, meant)
 
-    def not_in_shader(self, d: _Declared, taken: set[tuple[int, int]]) -> None:
-        free = [b for b in self.r.bindings if (b.set, b.binding) not in taken]
+    def meant_bindings(self, dangling: list[_Declared],
+                       taken: set[tuple[int, int]]) -> dict[int, DescriptorBinding]:
+        """For each declared resource that points where the shader has nothing, the one
+        shader resource it most likely meant: not declared by anything else, of a kind its
+        direction allows (an output needs a resource the shader writes, an input one it
+        does not write), used by the entry point, and the only such candidate (same
+        binding number in another set first). No guess when that is not clear-cut, and
+        never the same target for two resources."""
+        free = [b for b in self.r.bindings if (b.set, b.binding) not in taken
+                and (b.used or not self.found_entry)]
+        meant: dict[int, DescriptorBinding] = {}
+        for d in dangling:
+            fits = [b for b in free if b not in meant.values() and self._fits(d.resource, b)]
+            same_number = [b for b in fits if b.binding == d.binding]
+            same_set = [b for b in fits if b.set == d.set]
+            for candidates in (same_number, same_set, fits):
+                if len(candidates) == 1:
+                    meant[id(d)] = candidates[0]
+                    break
+                if candidates:
+                    break  # several equally likely: no guess
+        return meant
+
+    def _fits(self, resource: ResourceView, b: DescriptorBinding) -> bool:
+        if resource.direction == "output":
+            return b.writable and (not self.found_entry or b.access in ("write", "read-write"))
+        return not self.found_entry or b.access in ("read", "none")
+
+    def not_in_shader(self, d: _Declared, best: DescriptorBinding | None) -> None:
         shader_list = ", ".join(_describe(b) for b in self.r.bindings) or "none"
         hint = None
-        if free:
-            best = next((b for b in free if b.binding == d.binding), None) \
-                or next((b for b in free if b.set == d.set), free[0])
+        if best is not None:
             hint = (f"did you mean descriptorset {best.set}, binding {best.binding} "
                     f"({best.name})?")
         field = "binding" if any(b.set == d.set for b in self.r.bindings) else "descriptorset"
@@ -323,6 +356,8 @@ class _Check:
         fmt = _format_scalar(info)
         if b.resource == "tensor":
             if fmt != element:
+                # When the model's tensor disagrees with the shader too, the model-context
+                # rules replace this hint (rules.run_shader_rules).
                 self.out.append(FORMAT_MISMATCH.at(
                     pointer,
                     f"{key} is {text} but the shader's tensor {b.name!r} has element type "
@@ -381,21 +416,33 @@ class _Check:
                 pointer, f"{resource.name} maps to {_describe(b)}, which entry point "
                 f"{self.r.entry_point!r} {what}; the output is never written"))
 
-    def undeclared(self, taken: set[tuple[int, int]]) -> None:
+    def undeclared(self, taken: set[tuple[int, int]], dangling: list[_Declared],
+                   meant: dict[int, DescriptorBinding]) -> None:
         counts = {d: len(self.view.of_direction(d)) for d in ("input", "output")}
         for b in self.r.bindings:
             if not b.used or (b.set, b.binding) in taken:
                 continue
             direction = "output" if b.access in ("write", "read-write") else "input"
-            prefix = f"{direction}_{counts[direction]}"
-            counts[direction] += 1
+            owner = next((d for d in dangling if meant.get(id(d)) is b), None)
+            if owner is not None:  # a mistyped binding, not a missing resource
+                field = "binding" if owner.set == b.set else "descriptorset"
+                value = b.binding if field == "binding" else b.set
+                hint = (f"set {owner.resource.key(field)} to {value} ({owner.resource.name} "
+                        f"points at set {owner.set}, binding {owner.binding}, where the shader "
+                        "has nothing)")
+            elif dangling:
+                hint = None  # some declared resource points nowhere: which one is unclear
+            else:
+                prefix = f"{direction}_{counts[direction]}"
+                counts[direction] += 1
+                hint = (f"add {prefix}_descriptorset: {b.set}, {prefix}_binding: {b.binding}, "
+                        f"{prefix}_vkdescriptortype: \"{b.descriptor_type}\" and "
+                        f"{prefix}_vkformat")
             self.out.append(BINDING_NOT_DECLARED.at(
                 self.view.pointer(),
                 f"entry point {self.r.entry_point!r} uses {_describe(b)} ({b.access}), but no "
                 f"input_N/output_N declares descriptorset {b.set}, binding {b.binding}",
-                hint=f"add {prefix}_descriptorset: {b.set}, {prefix}_binding: {b.binding}, "
-                     f"{prefix}_vkdescriptortype: \"{b.descriptor_type}\" and "
-                     f"{prefix}_vkformat"))
+                hint=hint))
 
     # ---- workgroup size ----
     def workgroup(self) -> None:

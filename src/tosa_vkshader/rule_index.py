@@ -125,6 +125,7 @@ SEVERITIES = {
     "VKS931": "info",
     "VKS933": "error",
     "VKS934": "warning",
+    "VKS935": "info",
     "VKS940": "info",
     "VKS941": "error",
     "VKS942": "error",

@@ -2,10 +2,15 @@
 
 A repair is mechanical when there is exactly one way to make it: a near-miss key whose
 corrected name the key grammar knows and that is not taken, a ``_type`` in the wrong
-case, a missing ``_type`` that the descriptor type determines, the canonical key order,
-and (asked for) GLSL/HLSL replaced by the SPIR-V it compiles to. Anything else is left
-to the user: a file with an ambiguous repair is not changed at all, so that it is never
-half repaired.
+case, a missing ``_type`` that the descriptor type determines, and (asked for) GLSL/HLSL
+replaced by the SPIR-V it compiles to; the canonical key order only when asked for
+(``sort_keys``). Anything else is left to the user: a file with an ambiguous repair is not
+changed at all, so that it is never half repaired.
+
+Repairs are minimal edits of the text: a renamed key's token, a changed value's token, a
+new ``_type`` member after its ``_vkdescriptortype``. Everything else (key order,
+indentation, how arrays are laid out, the trailing newline or its absence) stays byte for
+byte as it was, so the diff shows exactly the repair.
 """
 
 from __future__ import annotations
@@ -48,13 +53,32 @@ class FixResult:
         return not any(d.severity is Severity.ERROR for d in self.diagnostics)
 
     def diff(self) -> str:
-        """A unified diff from the original to the fixed text ("" when unchanged)."""
+        """A unified diff from the original to the fixed text ("" when unchanged), valid
+        for `patch` and `git apply` also when a file does not end with a newline."""
         if not self.changed or self.fixed is None:
             return ""
-        name = self.path or "<input>"
-        return "".join(difflib.unified_diff(
-            self.original.splitlines(keepends=True), self.fixed.splitlines(keepends=True),
-            fromfile=f"a/{name}", tofile=f"b/{name}"))
+        return unified_diff(self.original, self.fixed, self.path or "<input>")
+
+
+def unified_diff(before: str, after: str, name: str) -> str:
+    """A unified diff; a last line without a newline is marked as diff(1) does."""
+    out = []
+    for line in difflib.unified_diff(before.splitlines(keepends=True),
+                                     after.splitlines(keepends=True),
+                                     fromfile=f"a/{name.lstrip('/')}",
+                                     tofile=f"b/{name.lstrip('/')}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change to an attribute object, in the terms of its keys (after renames)."""
+
+    kind: str  # "rename" (key -> new key), "value" (key gets value), "add" (key after anchor)
+    key: str
+    new: Any
+    anchor: str | None = None
 
 
 @dataclass
@@ -63,6 +87,7 @@ class _Repair:
     document: JsonDocument | None
     changes: list[str] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    edits: list[Edit] = field(default_factory=list)
 
     def problem(self, diagnostic: Diagnostic) -> None:
         if self.document is not None and diagnostic.location is None:
@@ -75,9 +100,10 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = False,
-             options: Options | None = None) -> FixResult:
+             sort_keys: bool = False, options: Options | None = None) -> FixResult:
     """Repair one attribute file's text (an attribute object, or an op object whose
-    ``implementation_attrs`` is an object)."""
+    ``implementation_attrs`` is an object) by minimal edits; with ``sort_keys`` the
+    object is rewritten with its keys in canonical order instead."""
     options = options or Options()
     original = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     document, problems = parse_json(data, path, max_bytes=options.max_file_size,
@@ -104,26 +130,68 @@ def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = 
         base = "/implementation_attrs"
     repair = _Repair(base, document)
     attrs = value["implementation_attrs"] if base else value
-    fixed = fix_attributes(attrs, repair, embed_spirv=embed_spirv, options=options)
+    fixed = fix_attributes(attrs, repair, embed_spirv=embed_spirv, sort_keys=sort_keys,
+                           options=options)
     result.changes, result.diagnostics = repair.changes, repair.problems
     if fixed is None:
         return result
-    if base:
-        fixed = {**value, "implementation_attrs": fixed}
     if not result.changes:
         result.fixed = original
-        return result
-    # Text as it is, but a lone surrogate (which has no UTF-8 form) as its JSON escape.
-    result.fixed = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}",
-                                       json.dumps(fixed, indent=2, ensure_ascii=False)) + "\n"
+    elif sort_keys:
+        whole = {**value, "implementation_attrs": fixed} if base else fixed
+        result.fixed = _dumps(whole, indent=2) + "\n"
+    else:
+        bom = "\ufeff" if original.startswith("\ufeff") else ""
+        result.fixed = bom + apply_edits(document, base, repair.edits)
     return result
 
 
+def apply_edits(document: JsonDocument, base: str, edits: list[Edit]) -> str:
+    """``document``'s text with ``edits`` made to the object at ``base`` and nothing
+    else touched."""
+    text = document.text
+    spans = document.spans()
+    original_name = {e.new: e.key for e in edits if e.kind == "rename"}
+    replacements: list[tuple[int, int, str]] = []
+    for edit in edits:
+        if edit.kind == "rename":
+            span = spans[pointer_join(base, edit.key)]
+            assert span.key_start is not None and span.key_end is not None
+            replacements.append((span.key_start, span.key_end, _token(edit.new)))
+        elif edit.kind == "value":
+            span = spans[pointer_join(base, original_name.get(edit.key, edit.key))]
+            replacements.append((span.value_start, span.value_end, _token(edit.new)))
+        else:  # "add": a new member right after its anchor, laid out like the anchor
+            assert edit.anchor is not None
+            span = spans[pointer_join(base, original_name.get(edit.anchor, edit.anchor))]
+            assert span.key_start is not None
+            line_start = text.rfind("\n", 0, span.key_start) + 1
+            indent = text[line_start:span.key_start]
+            separator = f",\n{indent}" if not indent.strip() else ", "
+            member = f"{separator}{_token(edit.key)}: {_token(edit.new)}"
+            replacements.append((span.value_end, span.value_end, member))
+    for start, end, new in sorted(replacements, key=lambda r: (r[0], r[1]), reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _token(value: Any) -> str:
+    return _dumps(value)
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    """JSON with text as it is, but a lone surrogate (which has no UTF-8 form) as its
+    escape, so that the file can always be written."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                               json.dumps(value, indent=indent, ensure_ascii=False))
+
+
 def fix_attributes(attrs: dict[str, Any], repair: _Repair | None = None, *,
-                   embed_spirv: bool = False, options: Options | None = None
-                   ) -> dict[str, Any] | None:
-    """The repaired object (keys in canonical order), or None when a repair is ambiguous
-    or embedding failed; what was done and what was wrong are recorded in ``repair``."""
+                   embed_spirv: bool = False, sort_keys: bool = False,
+                   options: Options | None = None) -> dict[str, Any] | None:
+    """The repaired object (keys in canonical order with ``sort_keys``), or None when a
+    repair is ambiguous or embedding failed; what was done, the edits that do it and what
+    was wrong are recorded in ``repair``."""
     repair = repair or _Repair("", None)
     renamed = _rename_keys(attrs, repair)
     if renamed is None:
@@ -132,6 +200,8 @@ def fix_attributes(attrs: dict[str, Any], repair: _Repair | None = None, *,
     _missing_types(renamed, repair)
     if embed_spirv and not _embed(renamed, repair, options or Options()):
         return None
+    if not sort_keys:
+        return renamed
     ordered = canonical_order(renamed)
     if list(ordered) != list(renamed):
         repair.changes.append("keys put in canonical order")
@@ -165,6 +235,7 @@ def _rename_keys(attrs: dict[str, Any], repair: _Repair) -> dict[str, Any] | Non
         return None
     for key, target in targets.items():
         repair.changes.append(f"renamed `{key}` to `{target}`")
+        repair.edits.append(Edit("rename", key, target))
     return {targets.get(key, key): value for key, value in attrs.items()}
 
 
@@ -178,6 +249,7 @@ def _type_case(attrs: dict[str, Any], repair: _Repair) -> None:
         if canonical is not None and canonical != value:
             attrs[key] = canonical
             repair.changes.append(f"`{key}`: {value!r} written {canonical!r}")
+            repair.edits.append(Edit("value", key, canonical))
 
 
 def _missing_types(attrs: dict[str, Any], repair: _Repair) -> None:
@@ -193,6 +265,7 @@ def _missing_types(attrs: dict[str, Any], repair: _Repair) -> None:
         if kind is not None and type_key not in attrs:
             attrs[type_key] = kind
             repair.changes.append(f"added `{type_key}`: {kind!r} (from {descriptor})")
+            repair.edits.append(Edit("add", type_key, kind, anchor=key))
 
 
 def _embed(attrs: dict[str, Any], repair: _Repair, options: Options) -> bool:
@@ -215,6 +288,8 @@ def _embed(attrs: dict[str, Any], repair: _Repair, options: Options) -> bool:
         return False
     attrs["shader_language"] = "SPIR-V"
     attrs["shader_code"] = base64.b64encode(result.spirv).decode("ascii")
+    repair.edits += [Edit("value", "shader_language", "SPIR-V"),
+                     Edit("value", "shader_code", attrs["shader_code"])]
     repair.changes.append(f"embedded the {language} shader as {len(result.spirv)} bytes of "
                           "SPIR-V")
     return True

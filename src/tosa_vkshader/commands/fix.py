@@ -1,20 +1,24 @@
 """`tosa-vkshader fix PATH...`: mechanical repairs of attribute files.
 
 Near-miss keys renamed where the grammar knows the one right name, `_type` case, missing
-`_type`, canonical key order, and with `--embed spirv` GLSL/HLSL replaced by SPIR-V.
+`_type`, with `--embed spirv` GLSL/HLSL replaced by SPIR-V, with `--sort-keys` the
+canonical key order. Repairs are minimal edits: the rest of the file stays byte for byte.
 `--diff` prints what would change and writes nothing. Files are replaced atomically; a
-file whose repair is ambiguous is left untouched.
-Exit 0: nothing left that fix must refuse; 1: some file could not be repaired; 2: usage.
+file whose repair is ambiguous is left untouched. Every file's changes and the problems
+that remain after them (with their codes) are listed on stderr.
+Exit 0: no errors left; 1: errors remain (or a repair was refused); 2: usage.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
-from ..api import iter_files
+from ..api import iter_files, validate
 from ..codegen.fix import fix_text
+from ..diagnostics import Diagnostic, Severity
 from ..fsutil import read_limited, write_atomic
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_config_arguments, options_from
 from ._common import print_diagnostics as show
@@ -24,8 +28,10 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "fix", help="repair attribute files mechanically (key names, _type, key order, "
                     "embedded SPIR-V)",
-        description="Apply mechanical repairs to attribute files. Exit 0: done; 1: a file "
-                    "had a problem fix must not guess at (left untouched); 2: usage.")
+        description="Apply mechanical repairs to attribute files, as minimal edits. Lists "
+                    "what was changed and what is left. Exit 0: no errors left; 1: errors "
+                    "remain that fix cannot repair (or a repair was ambiguous: the file is "
+                    "left untouched); 2: usage.")
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="attribute files, or folders walked for *.json")
     parser.add_argument("--diff", action="store_true",
@@ -33,6 +39,9 @@ def register(subparsers) -> None:
     parser.add_argument("--embed", choices=("spirv",),
                         help="replace GLSL/HLSL shader_code by the base64 SPIR-V it compiles "
                              "to (for runtimes without a compiler)")
+    parser.add_argument("--sort-keys", action="store_true",
+                        help="also rewrite each object with its keys in canonical order "
+                             "(otherwise only the repaired keys and values are touched)")
     add_config_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -57,10 +66,23 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             failed = True
             continue
-        result = fix_text(data, path, embed_spirv=args.embed == "spirv", options=options)
+        result = fix_text(data, path, embed_spirv=args.embed == "spirv",
+                          sort_keys=args.sort_keys, options=options)
         show(path, result.diagnostics)
-        failed = failed or not result.ok
-        if not result.changed or result.fixed is None:
+        if result.fixed is None:  # refused: the file stays as it is
+            failed = True
+            continue
+        before = [d for d in validate(data, options, path=path).diagnostics]
+        after = validate(result.fixed, options, path=path) if result.changed else None
+        left = after.diagnostics if after is not None else before
+        verb = "would change" if args.diff else "changed"
+        for change in result.changes:
+            print(f"{path}: {verb}: {change}", file=sys.stderr)
+        _summary(path, before, left, args.diff)
+        if left:
+            show(path, left, summary=False)
+        failed = failed or any(d.severity is Severity.ERROR for d in left)
+        if not result.changed:
             continue
         if args.diff:
             sys.stdout.write(result.diff())
@@ -71,7 +93,24 @@ def run(args: argparse.Namespace) -> int:
             print(f"tosa-vkshader fix: cannot write {path}: {exc.strerror or exc}",
                   file=sys.stderr)
             failed = True
-            continue
-        for change in result.changes:
-            print(f"{path}: {change}", file=sys.stderr)
     return EXIT_ERRORS if failed else EXIT_OK
+
+
+def _summary(path: str, before: list[Diagnostic], left: list[Diagnostic], preview: bool
+             ) -> None:
+    """`op.json: fixed 2 (VKS111, VKS112); not fixed: 1 error (VKS220)`, codes counted."""
+    remaining = Counter(d.code for d in left)
+    fixed = Counter(d.code for d in before) - remaining
+    errors = [d for d in left if d.severity is Severity.ERROR]
+    parts = []
+    if fixed:
+        parts.append(f"{'would fix' if preview else 'fixed'} {sum(fixed.values())} "
+                     f"({', '.join(sorted(fixed))})")
+    if errors:
+        parts.append(f"not fixed: {len(errors)} error(s) "
+                     f"({', '.join(sorted({d.code for d in errors}))})")
+    elif left:
+        parts.append(f"left: {len(left)} warning(s)/note(s) "
+                     f"({', '.join(sorted({d.code for d in left}))})")
+    if parts:
+        print(f"{path}: {'; '.join(parts)}", file=sys.stderr)

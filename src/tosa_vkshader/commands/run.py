@@ -102,14 +102,8 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     find_toolchain()  # before numpy is needed: a missing extra is a diagnostic
     text = _model_text(args, options)
-    if text is None:
-        return EXIT_USAGE
-    if isinstance(text, int):
+    if isinstance(text, int):  # an exit code: the file or the op could not be used
         return text
-    inputs = [_load_npy(name, "input") for name in args.inputs]
-    expected = [_load_npy(name, "--expect") for name in args.expect]
-    if any(a is None for a in inputs + expected):
-        return EXIT_USAGE
     push = None
     if args.push_constants is not None:
         try:
@@ -117,10 +111,10 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _usage(f"cannot read {args.push_constants}: {exc.strerror or exc}")
     model_path = args.model if args.model.endswith(".mlir") else None
-    result = run_model(text, inputs, path=model_path, push_constants=push,
-                       device=args.device, options=options,
-                       timeout=args.timeout or DEFAULT_TIMEOUT,
-                       keep_workdir=args.keep_workdir)
+    # numpy and the inputs are loaded while the converter runs
+    result = run_model(text, lambda: _load_inputs(args.inputs), path=model_path,
+                       push_constants=push, device=args.device, options=options,
+                       timeout=args.timeout or DEFAULT_TIMEOUT, keep_workdir=args.keep_workdir)
     print_diagnostics(args.model, result.notes)
     out = Path(args.output_dir)
     try:
@@ -135,10 +129,13 @@ def _run(args: argparse.Namespace) -> int:
     print(f"ran on {result.device or 'the default Vulkan device'}")
     if result.workdir is not None:
         print(f"work directory kept: {result.workdir}", file=sys.stderr)
-    if not expected:
+    if not args.expect:
         return EXIT_OK
     from ..runtime.compare import compare_results
 
+    expected = [_load_npy(name, "--expect") for name in args.expect]
+    if any(a is None for a in expected):
+        return EXIT_USAGE
     problems = compare_results(result.outputs, expected, rtol=args.rtol, atol=args.atol)
     if problems:
         raise RunError(problems)
@@ -146,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _model_text(args: argparse.Namespace, options) -> str | int | None:
+def _model_text(args: argparse.Namespace, options) -> str | int:
     path = Path(args.model)
     try:
         data = path.read_text(encoding="utf-8")
@@ -191,13 +188,32 @@ def _module_from_op(path: Path, data: str, args: argparse.Namespace, options) ->
         return EXIT_ERRORS
 
 
-def _load_npy(name: str, what: str):
+def _load_inputs(names: list[str]) -> list:
+    from ..runtime import RunError
+    from ..runtime.rules import INPUT_MISMATCH
+
+    arrays, problems = [], []
+    for index, name in enumerate(names):
+        array = _load_npy(name, f"input {index}", quiet=True)
+        if isinstance(array, str):
+            problems.append(INPUT_MISMATCH.at("", array, hint="give a .npy file written by "
+                                                             "numpy.save"))
+        arrays.append(array)
+    if problems:
+        raise RunError(problems)
+    return arrays
+
+
+def _load_npy(name: str, what: str, *, quiet: bool = False):
     import numpy as np
 
     try:
         return np.load(name, allow_pickle=False)
     except (OSError, ValueError) as exc:
-        print(f"tosa-vkshader run: cannot read {what} {name}: {exc}", file=sys.stderr)
+        message = f"cannot read {what} {name}: {getattr(exc, 'strerror', None) or exc}"
+        if quiet:
+            return message
+        print(f"tosa-vkshader run: {message}", file=sys.stderr)
         return None
 
 

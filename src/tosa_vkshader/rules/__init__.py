@@ -32,6 +32,9 @@ CHECKS: tuple[Check, ...] = (
     check_language_and_code,
     check_push_constants,
     check_resources,
+    # The shader stage runs after these rules: where it shows that the model and the
+    # shader disagree on a tensor's element type, it restates VKS514/VKS515 with the hint
+    # that fits, and the later diagnostic replaces this one (check.finish).
     check_context,
 )
 
@@ -46,7 +49,15 @@ def run_rules(view: AttributeView) -> list[Diagnostic]:
 def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     """The attributes against the shader's reflection. Imported on first use: runs
     without a shader never load the SPIR-V records these rules read."""
-    from ..crosscheck import crosscheck
-    from .context import check_context_against_shader
+    from dataclasses import replace
 
-    return crosscheck(view, shader) + check_context_against_shader(view, shader)
+    from ..crosscheck import FORMAT_MISMATCH, crosscheck
+    from .context import check_context_against_shader, element_conflicts
+
+    # Where the model and the shader disagree on a tensor's element type, no vkformat fits
+    # both: VKS415's "use <the shader's format>" would only trade it for VKS514.
+    conflicts = element_conflicts(view, shader)
+    cross = [replace(d, hint=conflicts[d.pointer])
+             if d.code == FORMAT_MISMATCH.code and d.pointer in conflicts else d
+             for d in crosscheck(view, shader)]
+    return cross + check_context_against_shader(view, shader)

@@ -288,12 +288,48 @@ def _check_element(view: AttributeView, resource: ResourceView, noun: str, index
         hint=f"use {example}" if example else "use a format with the element's type and width")
 
 
+def element_conflict(view: AttributeView, resource: ResourceView, shader_name: str,
+                     shader_element: str, shader_format: str | None) -> str | None:
+    """When the model's tensor for ``resource`` and the shader's tensor disagree on the
+    element type, the hint that says so: no vkformat can satisfy both, so "use <format>"
+    (which VKS514/VKS515 or VKS415 would otherwise suggest) only moves the error."""
+    found = _model_tensor(view, resource)
+    if found is None or shader_format is None:
+        return None
+    noun, tensor = found
+    element = storage_element(tensor.element)
+    wanted = example_format(element) if element else None
+    if wanted is None or wanted == shader_format:
+        return None
+    return (f"the model's {noun} {resource.index} is {tensor.text} but the shader's tensor "
+            f"{shader_name!r} holds {shader_element}: no vkformat fits both; change the "
+            "element type in the model or in the shader")
+
+
+def _model_tensor(view: AttributeView, resource: ResourceView) -> tuple[str, TensorType] | None:
+    context = view.context
+    if context is None:
+        return None
+    noun, tensors = (("operand", context.operands) if resource.direction == "input"
+                     else ("result", context.results))
+    if tensors is None or resource.index >= len(tensors):
+        return None
+    return noun, tensors[resource.index]
+
+
+def _restate_element(view: AttributeView, resource: ResourceView, noun: str,
+                     tensor: TensorType, conflict: str) -> Iterator[Diagnostic]:
+    """VKS514/VKS515 as _check_element words them, with the conflict as the hint."""
+    for diag in _check_element(view, resource, noun, resource.index, tensor):
+        yield Diagnostic(diag.code, diag.severity, diag.message, diag.pointer, conflict)
+
+
 def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     """The op's tensors against the shader's reflection: tensor ranks and shapes at each
     declared binding, and (workgroup-semantics = "dispatch") whether the dispatch covers
     every result. The pipeline calls it with the op's shader (SPIR-V given in the
     attributes or compiled from source) once the shader stage has built it."""
-    context, reflection = view.context, shader.reflection
+    context, reflection, shader_record = view.context, shader.reflection, shader
     if context is None or (context.operands is None and context.results is None) \
             or reflection is None:
         return []
@@ -310,9 +346,44 @@ def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Di
             if shader is None or shader.resource != "tensor":
                 continue
             found.extend(_check_tensor(view, resource, noun, tensors[resource.index], shader))
+    conflicts = element_conflicts(view, shader_record)
+    for resource in view.of_direction("input") + view.of_direction("output"):
+        conflict = conflicts.get(resource.pointer("vkformat", view.base))
+        found_tensor = _model_tensor(view, resource)
+        if conflict and found_tensor:
+            found.extend(_restate_element(view, resource, found_tensor[0], found_tensor[1],
+                                          conflict))
     if view.options.workgroup_semantics == "dispatch" and context.results:
         found.extend(_check_dispatch(view, context.results, reflection))
     return found
+
+
+def element_conflicts(view: AttributeView, shader: Shader) -> dict[str, str]:
+    """{pointer of a tensor resource's vkformat: the hint} where the model's tensor and the
+    shader's tensor at that binding disagree on the element type."""
+    reflection = shader.reflection
+    if view.context is None or reflection is None:
+        return {}
+    found = {}
+    for resource in view.of_direction("input") + view.of_direction("output"):
+        set_, binding = resource.int_value("descriptorset"), resource.int_value("binding")
+        record = reflection.binding(set_, binding) if set_ is not None and \
+            binding is not None else None
+        if record is None or record.resource != "tensor" or not record.element_type:
+            continue
+        conflict = element_conflict(view, resource, record.name, record.element_type,
+                                    _shader_element_format(record.element_type))
+        if conflict:
+            found[resource.pointer("vkformat", view.base)] = conflict
+    return found
+
+
+def _shader_element_format(element_type: str | None) -> str | None:
+    """The single-component VkFormat of a shader tensor's element type (``int8``,
+    ``float16``, ``bool``), as the cross-check reads it."""
+    from ..crosscheck import scalar_format
+
+    return scalar_format(element_type) if element_type else None
 
 
 def _check_tensor(view, resource, noun, tensor, shader) -> Iterator[Diagnostic]:

@@ -76,13 +76,13 @@ def write_input(array: np.ndarray, resource: Resource, path: Path) -> None:
     if resource.kind == "tensor":
         np.save(path, np.ascontiguousarray(array))
         return
-    size = resource.elements * resource.texel_size
     if resource.kind == "image":
         height, width = image_dims(resource)
-        path.write_bytes(dds_header(height, width, dxgi_format(resource), size // height)
-                         + _padded(data, size))
+        row = width * resource.texel_size
+        path.write_bytes(dds_header(height, width, dxgi_format(resource), row)
+                         + _padded(data, height * row))
         return
-    np.save(path, np.frombuffer(_padded(data, size), dtype=np.uint8))
+    np.save(path, np.frombuffer(_padded(data, buffer_size(resource)), dtype=np.uint8))
 
 
 def buffer_size(resource: Resource) -> int:
@@ -99,7 +99,8 @@ def read_output(path: Path, resource: Resource, dtype: str,
     import numpy as np
 
     if resource.kind == "image":
-        raw = path.read_bytes()[_HEADER_SIZE:]
+        raw = path.read_bytes()
+        raw = raw[_HEADER_SIZE if raw[84:88] == b"DX10" else _HEADER_SIZE - 20:]
     else:
         raw = np.load(path).tobytes()
     count = 1

@@ -1,0 +1,178 @@
+"""`tosa-vkshader run` against the manual pipeline, on the same models, side by side.
+
+    PYTHONPATH=src python bench/bench_run.py [--repeat 5] [--write-docs]
+
+For every model in examples/ (one custom op each, plus tosa.add in add_relu), interleaved:
+  * manual - what a user scripts by hand: a shell script running model-converter, vgf_dump
+             and scenario-runner on a scenario and input files prepared beforehand (the
+             very files `run --keep-workdir` wrote), emulation layers set up as `run`
+             sets them up. This is the tools' own time.
+  * cli    - `tosa-vkshader run MODEL -i ... -o OUT` as a fresh process: check (compile
+             cache warm), convert, interface, inputs, scenario, runner, results.
+  * api    - `tosa_vkshader.run(model, inputs)` in one long-lived Python process.
+Overhead = (ours - manual) / manual, from medians. The runner's own latency per op on
+this device is the `manual` column.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+sys.path.insert(0, str(SRC))
+
+import numpy as np  # noqa: E402
+
+import tosa_vkshader  # noqa: E402
+from tosa_vkshader.runtime import run_model  # noqa: E402
+from tosa_vkshader.runtime.toolchain import find_toolchain  # noqa: E402
+
+EXAMPLES = ROOT / "examples"
+MODELS = {  # inputs, push constants
+    "add_sub_f32": (["a.npy", "b.npy"], None),
+    "scale_i8_push": (["q.npy"], "push_constants.bin"),
+    "tensor_add": (["lhs.npy", "rhs.npy"], None),
+    "add_relu": (["a.npy", "b.npy"], None),
+}
+SECTION = "## Running ops (`run`)"
+MANUAL = """#!/bin/sh
+set -e
+cd "$(dirname "$0")"
+"{converter}" -i model.mlir -o model.vgf > /dev/null 2>&1
+"{dump}" -i model.vgf -o dump.json > /dev/null 2>&1
+VK_LAYER_PATH="{layer_path}" VK_INSTANCE_LAYERS="{layers}" \\
+    "{runner}" --scenario scenario.json --output out > /dev/null 2>&1
+"""
+
+
+def prepare_manual(name: str, work: Path) -> Path:
+    """A folder with the manual script and the exact inputs/scenario `run` writes."""
+    inputs, push = MODELS[name]
+    folder = EXAMPLES / name
+    arrays = [np.load(folder / f) for f in inputs]
+    data = (folder / push).read_bytes() if push else None
+    result = run_model((folder / "model.mlir").read_text(), arrays, path=str(folder /
+                       "model.mlir"), push_constants=data, keep_workdir=True)
+    assert result.workdir is not None
+    target = work / name
+    shutil.copytree(result.workdir, target)
+    shutil.rmtree(result.workdir)
+    tools = find_toolchain()
+    env = tools.layer_environment(target)
+    script = target / "manual.sh"
+    script.write_text(MANUAL.format(converter=tools.model_converter, dump=tools.vgf_dump,
+                                    runner=tools.scenario_runner,
+                                    layer_path=env["VK_LAYER_PATH"],
+                                    layers=env["VK_INSTANCE_LAYERS"]))
+    script.chmod(0o755)
+    return script
+
+
+def timed(func) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, this process and its children)."""
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    start, start_cpu = time.perf_counter(), cpu()
+    func()
+    return time.perf_counter() - start, cpu() - start_cpu
+
+
+def run_cli(name: str, out: Path) -> None:
+    inputs, push = MODELS[name]
+    folder = EXAMPLES / name
+    argv = [sys.executable, "-m", "tosa_vkshader", "run", str(folder / "model.mlir"),
+            "-o", str(out)]
+    for f in inputs:
+        argv += ["-i", str(folder / f)]
+    if push:
+        argv += ["--push-constants", str(folder / push)]
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    subprocess.run(argv, check=True, env=env, stdout=subprocess.DEVNULL)
+
+
+def run_api(name: str) -> None:
+    inputs, push = MODELS[name]
+    folder = EXAMPLES / name
+    tosa_vkshader.run(folder / "model.mlir", [np.load(folder / f) for f in inputs],
+                      push_constants=(folder / push).read_bytes() if push else None)
+
+
+Row = tuple[str, float, float, float, float, float, float]  # name, 3 x wall, 3 x CPU
+
+
+def measure(repeat: int) -> list[Row]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for name in MODELS:
+            script = prepare_manual(name, work)
+            run_cli(name, work / "warm")  # fills the compile cache, writes bytecode
+            manual, cli, api = [], [], []
+            for _ in range(repeat):
+                manual.append(timed(lambda s=script: subprocess.run([str(s)], check=True)))
+                cli.append(timed(lambda n=name: run_cli(n, work / "out")))
+                api.append(timed(lambda n=name: run_api(n)))
+            rows.append((name, *(statistics.median(t[0] for t in runs)
+                                  for runs in (manual, cli, api)),
+                         *(statistics.median(t[1] for t in runs)
+                           for runs in (manual, cli, api))))
+    return rows
+
+
+def table(rows: list[Row], repeat: int) -> str:
+    def cells(manual: float, cli: float, api: float) -> str:
+        return (f"{manual * 1000:.0f} ms | {cli * 1000:.0f} ms ({(cli - manual) / manual:+.0%}) "
+                f"| {api * 1000:.0f} ms ({(api - manual) / manual:+.0%})")
+
+    lines = [
+        f"Median of {repeat} interleaved runs per model on lavapipe "
+        f"(`python bench/bench_run.py --repeat {repeat}`); in brackets the overhead over "
+        "the manual pipeline:",
+        "",
+        "| model | wall: manual (tools' own time) | `run` CLI | `tosa_vkshader.run` "
+        "| CPU: manual | `run` CLI | `tosa_vkshader.run` |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, *times in rows:
+        lines.append(f"| {name} | {cells(*times[:3])} | {cells(*times[3:])} |")
+    totals = [sum(row[i] for row in rows) for i in range(1, 7)]
+    lines.append(f"| **all** | {cells(*totals[:3])} | {cells(*totals[3:])} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--write-docs", action="store_true",
+                        help=f"replace the table under '{SECTION}' in docs/performance.md")
+    args = parser.parse_args()
+    text = table(measure(args.repeat), args.repeat)
+    print(text)
+    if args.write_docs:
+        docs = ROOT / "docs" / "performance.md"
+        current = docs.read_text(encoding="utf-8")
+        start = current.find(SECTION)
+        if start < 0:
+            print(f"{docs}: no '{SECTION}' section", file=sys.stderr)
+            return 1
+        begin = current.find("Median of", start)
+        end = current.find("\n\n", current.find("| **all**", begin))
+        docs.write_text(current[:begin] + text + current[end:], encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
