@@ -41,8 +41,13 @@ def limit_memory(limit: int | None):
         return None
     import resource
 
+    # Never above the limit this process already has: raising a hard limit is refused
+    # (and an exception in the child would fail the compile for a reason not its own).
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+
     def apply() -> None:  # runs in the child, between fork and exec
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     return apply
 
 
