@@ -17,7 +17,7 @@ import pytest
 
 from tosa_vkshader import check_paths
 from tosa_vkshader.cli import main
-from tosa_vkshader.config import load_options
+from tosa_vkshader.config import ConfigResolver
 
 from conftest import FIXTURES, ROOT
 
@@ -102,7 +102,7 @@ def test_sarif_tools_reads_our_log(capsys, monkeypatch, tmp_path, every_fixture)
         rows = list(csv.DictReader(handle))
     assert len(rows) == len(log["runs"][0]["results"])
     # The consumer sees the same file and line as our own JSON report.
-    reports = check_paths(every_fixture, load_options(ROOT))
+    reports = check_paths(every_fixture, config=ConfigResolver())  # as the CLI: per file
     ours = {(d.code, d.location.path, d.location.line) for r in reports
             for d in r.diagnostics if d.location.line >= 1}
     theirs = {(row["Code"], row["Location"], int(row["Line"])) for row in rows

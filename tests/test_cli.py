@@ -62,7 +62,8 @@ def test_bad_config_is_a_usage_error_with_a_hint(capsys, tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text(
         '[tool.tosa-vkshader]\nworkgroup-semantic = "dispatch"\n')
     monkeypatch.chdir(tmp_path)
-    code, _, err = run(capsys, "check", str(GOOD))
+    shutil.copy(GOOD, tmp_path / "op.json")  # the config nearest to the checked file
+    code, _, err = run(capsys, "check", "op.json")
     assert code == 2
     assert "VKS901" in err and "did you mean `workgroup-semantics`?" in err
 

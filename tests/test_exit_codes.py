@@ -27,7 +27,8 @@ def _no_compiler(tmp_path, monkeypatch):
 
 def test_check_without_a_compiler_is_an_environment_problem(capsys, tmp_path, monkeypatch):
     _no_compiler(tmp_path, monkeypatch)
-    code, out, _ = run(capsys, "check", str(GLSL_OP))
+    shutil.copy(GLSL_OP, tmp_path / "op.json")  # the config nearest to the checked file
+    code, out, _ = run(capsys, "check", "op.json")
     assert code == 2
     assert "error[VKS910]" in out
 

@@ -22,11 +22,16 @@ import build  # noqa: E402  (fixtures/models/build.py: the fixture generator)
 SERIALIZED = [MODELS / name for name in build.SERIALIZED]
 
 
-def _facts(path: Path) -> Counter:
+# How an op is wired in its function (VKS531 unused result, VKS532 repeated operand) is
+# known from MLIR and .tosa; an op-level JSON object does not say.
+WIRING = {"VKS531", "VKS532"}
+
+
+def _facts(path: Path, skip: set[str] = frozenset()) -> Counter:
     """What a diagnostic says, without where it is (that differs between file kinds)."""
     report = check_file(path, load_options(path.parent))
     return Counter((d.code, d.severity, d.message, d.pointer, d.hint)
-                   for d in report.diagnostics)
+                   for d in report.diagnostics if d.code not in skip)
 
 
 @pytest.mark.parametrize("mlir", SERIALIZED, ids=[p.name for p in SERIALIZED])
@@ -34,7 +39,7 @@ def test_the_same_op_gives_the_same_diagnostics_from_mlir_tosa_and_json(mlir):
     from_mlir = _facts(mlir)
     assert from_mlir, "every serialized fixture has something to report"
     assert _facts(mlir.with_suffix(".tosa")) == from_mlir
-    assert _facts(mlir.with_suffix(".ops.json")) == from_mlir
+    assert _facts(mlir.with_suffix(".ops.json")) == _facts(mlir, skip=WIRING)
 
 
 def test_generated_model_fixtures_are_fresh():
@@ -93,7 +98,7 @@ def test_the_other_form_printed_by_tosa_opt_reads_the_same(tmp_path, name, args)
         line = text.splitlines()[diag.location.line - 1]
         assert "tosa.custom" in line
         assert diag.location.column > line.index("implementation_attrs") or \
-            diag.code in ("VKS503", "VKS504"), diag
+            diag.code in ("VKS503", "VKS504", "VKS530", *WIRING), diag
 
 
 def test_folders_are_walked_for_json_mlir_and_tosa():

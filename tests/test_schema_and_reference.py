@@ -75,8 +75,14 @@ def test_forward_compatible_keys_stay_allowed():
 @needs_reference
 @given(mutated_attribute_objects())
 def test_every_document_the_reference_rejects_we_reject(doc):
+    """Everything the reference schema rejects is an error here, except what the reference
+    converter itself accepts and runs (null read as absent, a `_type` it never reads,
+    tests/test_reference_verdicts.py): that is still reported, as a warning or note."""
     if not REFERENCE.is_valid(doc):
-        assert not validate(doc).ok, sorted(e.message for e in REFERENCE.iter_errors(doc))
+        report = validate(doc)
+        why = sorted(e.message for e in REFERENCE.iter_errors(doc))
+        if report.ok:
+            assert {d.code for d in report.diagnostics} & {"VKS200", "VKS243"}, why
         assert not OURS.is_valid(doc)
 
 

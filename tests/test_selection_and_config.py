@@ -60,7 +60,8 @@ def test_raising_a_warning_to_an_error_keeps_the_gate_closed(capsys, tmp_path, m
     (tmp_path / "pyproject.toml").write_text(
         '[tool.tosa-vkshader]\nselect = ["VKS115"]\nseverity = { VKS115 = "error" }\n')
     monkeypatch.chdir(tmp_path)
-    code, _, err = run(capsys, "check", str(LEADING_ZERO))
+    shutil.copy(LEADING_ZERO, tmp_path / "op.json")  # the config nearest to the checked file
+    code, _, err = run(capsys, "check", "op.json")
     assert "VKS934" not in err and code == 0
 
 

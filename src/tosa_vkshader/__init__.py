@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .api import Report, check_file, check_paths, validate
+    from .api import Report, check_file, check_paths, targets_summary, validate
     from .config import Options, load_options
     from .diagnostics import RULES, Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 # script, which imports this package first) must not pay for the checker, and the
 # pydantic models cost more than checking a thousand files.
 _LAZY = {
-    **dict.fromkeys(("Report", "check_file", "check_paths", "validate"), "api"),
+    **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate"),
+                    "api"),
     **dict.fromkeys(("Options", "load_options"), "config"),
     **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
@@ -52,5 +53,6 @@ def __dir__() -> list[str]:
 __all__ = [
     "RULES", "Attributes", "Diagnostic", "Location", "Options", "PushConstant",
     "PushConstants", "Report", "Resource", "RunError", "SamplerConfig", "Severity",
-    "check_file", "check_paths", "load_options", "run", "validate", "__version__",
+    "check_file", "check_paths", "load_options", "run", "targets_summary", "validate",
+    "__version__",
 ]

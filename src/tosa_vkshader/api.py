@@ -5,18 +5,20 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .check import check_source, check_sources
-from .config import Options, load_options
+from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Severity
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 
 if TYPE_CHECKING:
+    from .devices import DeviceProfile
+    from .devices.summary import OpVerdict
     from .model import Attributes
 
 ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
@@ -89,8 +91,26 @@ def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> So
     return source
 
 
+def _with_targets(options: Options | None, target_device: str | Iterable[str] | None,
+                  ) -> Options:
+    """``target_device`` (a shipped profile name, a Vulkan Profiles file, or several) adds
+    to the options' targets; a target that cannot be read raises ProfileError."""
+    options = options or Options()
+    if target_device is None:
+        return options
+    from .devices import load_target
+
+    given = (target_device,) if isinstance(target_device, (str, os.PathLike)) \
+        else tuple(target_device)
+    specs = tuple(os.fspath(t) for t in given)
+    for spec in specs:
+        load_target(spec)  # fail here, before any check runs
+    return options.with_overrides(target_device=options.target_device + specs)
+
+
 def validate(obj_or_text: Any, options: Options | None = None, *,
-             path: str | None = None) -> Report:
+             path: str | None = None,
+             target_device: str | Iterable[str] | None = None) -> Report:
     """Check one attribute object given as a dict, JSON text or bytes.
 
     Text is read like a file: JSON may also be an op object or a list of ops, and a
@@ -98,8 +118,11 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
     >>> validate({"entry_point": "main", "workgroup_sizes": [8, 8, 1]}).ok
     True
+
+    ``target_device`` names target devices to check the op against (VKS7xx): shipped
+    profiles (``"baseline"``, ``"lavapipe"``) or Vulkan Profiles JSON files.
     """
-    options = options or Options()
+    options = _with_targets(options, target_device)
     source = source_of(obj_or_text, options, path)
     report = Report(path, check_source(source, options), source)
     if source.document is None and source.ops and source.ops[0].document is not None:
@@ -137,27 +160,32 @@ def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | N
     return _read(data, name, options)
 
 
-def check_file(path: str | os.PathLike[str], options: Options | None = None) -> Report:
+def check_file(path: str | os.PathLike[str], options: Options | None = None, *,
+               target_device: str | Iterable[str] | None = None) -> Report:
     """Check one file on disk."""
-    return check_paths([path], options)[0]
+    return check_paths([path], options, target_device=target_device)[0]
 
 
-def iter_files(paths: Iterable[str | os.PathLike[str]], options: Options) -> Iterator[str]:
+def iter_files(paths: Iterable[str | os.PathLike[str]],
+               options: Options | Callable[[str], Options]) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
-    models (``*.json``, ``*.mlir``, ``*.tosa``); links that lead out of a walked folder
-    are left out."""
+    models (``*.json``, ``*.mlir``, ``*.tosa``), skipping the ``exclude`` patterns of the
+    options (or of each file's options, when ``options`` maps a path to them); links that
+    lead out of a walked folder are left out."""
     for name, _explicit, outside in _files_and_origin(paths, options):
         if outside is None:
             yield name
 
 
 def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
-                      options: Options) -> Iterator[tuple[str, bool, str | None]]:
+                      options: Options | Callable[[str], Options]
+                      ) -> Iterator[tuple[str, bool, str | None]]:
     """(file, named explicitly, walked folder it leads out of) for the files of
     ``paths``, folders walked. A link out of the folder being walked is never read (see
     VKS940): its third element names that folder; it is None for every other file."""
     from .fsutil import link_leaves
 
+    options_for = options if callable(options) else (lambda _path: options)
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
@@ -169,7 +197,7 @@ def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
                 if not file_name.endswith(ATTRIBUTE_SUFFIXES):
                     continue
                 full = os.path.join(folder, file_name)
-                if _excluded(full, options.exclude):
+                if _excluded(full, options_for(full).exclude):
                     continue
                 leaves = os.path.islink(full) and link_leaves(full, name)
                 yield full, False, name if leaves else None
@@ -181,17 +209,67 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
                for p in patterns)
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]],
-                options: Options | None = None) -> list[Report]:
-    """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``)."""
-    options = options or Options()
-    read = (_read_file(name, options, explicit=explicit) if outside is None
-            else _not_followed(name, outside)
-            for name, explicit, outside in _files_and_origin(paths, options))
-    sources = [source for source in read if source is not None]
-    return [Report(source.path, diagnostics, source)
-            for source, diagnostics in zip(sources, check_sources(sources, options),
-                                           strict=True)]
+def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None = None, *,
+                config: ConfigResolver | None = None,
+                target_device: str | Iterable[str] | None = None) -> list[Report]:
+    """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``).
+
+    With ``options``, every file is checked with them. With ``config`` (a
+    :class:`~tosa_vkshader.config.ConfigResolver`), each file is checked with the
+    ``[tool.tosa-vkshader]`` nearest to it, as the command line does. With neither, the
+    defaults. ``target_device`` adds target devices to whichever options apply. Raises
+    :class:`~tosa_vkshader.config.ConfigError` for an unusable config."""
+    fixed = options or Options()
+    with_targets: dict[int, Options] = {}
+
+    def config_for(path: str) -> Options:
+        base = fixed if config is None else config.options_for(path)
+        found = with_targets.get(id(base))
+        if found is None:
+            found = with_targets[id(base)] = _with_targets(base, target_device)
+        return found
+
+    files = list(_files_and_origin(paths, config_for))
+    # Files that share a configuration are checked together (one compile batch each).
+    groups: dict[int, tuple[Options, list[int]]] = {}
+    for index, (path, _explicit, _outside) in enumerate(files):
+        file_options = config_for(path)
+        groups.setdefault(id(file_options), (file_options, []))[1].append(index)
+    reports: list[Report | None] = [None] * len(files)
+    for file_options, indices in groups.values():
+        read = [(i, _read_file(files[i][0], file_options, explicit=files[i][1])
+                 if files[i][2] is None else _not_followed(files[i][0], files[i][2]))
+                for i in indices]
+        read = [(i, source) for i, source in read if source is not None]
+        checked = check_sources([source for _, source in read], file_options)
+        for (i, source), diagnostics in zip(read, checked, strict=True):
+            reports[i] = Report(source.path, diagnostics, source)
+    return [report for report in reports if report is not None]
+
+
+def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,
+                    *, target_device: str | Iterable[str] | None = None,
+                    ) -> tuple[tuple[DeviceProfile, ...], list[OpVerdict]]:
+    """Op by op, which target devices can run it: the configured targets
+    (``options.target_device``), or every shipped profile when none is configured."""
+    from .check import check_ops
+    from .devices import SHIPPED, load_targets
+    from .devices.summary import verdict
+
+    options = _with_targets(options, target_device)
+    if not options.target_device:
+        options = options.with_overrides(target_device=tuple(SHIPPED))
+    targets = load_targets(options.target_device)
+    read = (_read_file(name, options, explicit=explicit)
+            for name, explicit, outside in _files_and_origin(paths, options)
+            if outside is None)
+    ops = [op for source in read if source is not None for op in source.ops]
+    verdicts = []
+    for op, diagnostics in zip(ops, check_ops(ops, options), strict=True):
+        # where the op is: the place a diagnostic on its whole attribute object would get
+        whole = Diagnostic("VKS102", Severity.INFO, "", pointer=op.base)
+        verdicts.append(verdict(op.path, op.name, op.locate(whole), diagnostics, targets))
+    return targets, verdicts
 
 
 def _not_followed(path: str, root: str) -> SourceFile:
@@ -203,4 +281,4 @@ def _not_followed(path: str, root: str) -> SourceFile:
 
 
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
-           "validate"]
+           "targets_summary", "validate"]

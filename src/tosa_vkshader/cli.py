@@ -10,7 +10,8 @@ import sys
 from . import __version__
 
 # Each command module has register(subparsers); the parser it adds sets `run`.
-COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve")
+COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve",
+            "devices")
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # The shell's convention: 128 + the signal's number.

@@ -66,6 +66,9 @@ class Options:
     cache: bool = True
     compile_timeout: float = 30.0
     compile_memory_limit: int = 2 * 1024 ** 3  # bytes of address space per compiler process
+    # Target devices: shipped profile names or Vulkan Profiles JSON files (resolved paths).
+    # Empty: no target-device rules run.
+    target_device: tuple[str, ...] = ()
 
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -95,6 +98,26 @@ def _codes(value: Any, key: str) -> tuple[str, ...]:
 
 def _fail(message: str, hint: str | None = None):
     raise _BadOption(message, hint)
+
+
+def _target_devices(value: Any, path: str) -> tuple[str, ...]:
+    """Files (a path or a name ending in .json, optionally with #PROFILE) are resolved
+    against the pyproject's folder; bare names (``baseline``) name shipped profiles."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(
+            isinstance(v, str) and v for v in value):
+        _fail(f"`target-device` must be a profile name or file, or a list of them, "
+              f"got {value!r}", 'e.g. target-device = ["baseline", "devices/board.json"]')
+    folder = Path(path).resolve().parent
+
+    def resolved(spec: str) -> str:
+        file = spec.partition("#")[0]
+        is_file = "/" in file or "\\" in file or file.endswith(".json") or (
+            folder / file).is_file()
+        return str(folder / spec) if is_file else spec
+
+    return tuple(resolved(v) for v in value)
 
 
 def options_from_table(table: dict[str, Any], path: str = "pyproject.toml",
@@ -168,6 +191,8 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
             _fail(f"`include-dirs` must be a list of folders, got {value!r}")
         folder = Path(path).resolve().parent
         changes[name] = tuple(str((folder / v).resolve()) for v in value)
+    elif name == "target_device":
+        changes[name] = _target_devices(value, path)
     elif name == "severity":
         if not isinstance(value, dict):
             _fail("`severity` must be a table of CODE = \"error|warning|info\"")
@@ -195,12 +220,59 @@ def _has_nul(value: Any) -> bool:
 
 
 def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above ``start`` (a folder, or a file's folder) that
+    has a ``[tool.tosa-vkshader]`` table. As with ruff, a pyproject.toml without the table
+    (a sub-package's own) is passed over; one that cannot be read is an error when it
+    names the tool."""
     start = start.resolve()
     for folder in (start, *start.parents) if start.is_dir() else start.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if candidate.is_file() and _has_table(candidate):
             return candidate
     return None
+
+
+def _has_table(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if "tosa-vkshader" not in text:
+        return False
+    try:
+        return "tosa-vkshader" in tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError:
+        return True  # it names the tool: load_options reports where it is broken
+
+
+class ConfigResolver:
+    """The options for each checked file: from the nearest ``[tool.tosa-vkshader]`` above
+    the file (each file its own, like ruff), or from one explicit ``config_file`` for all;
+    ``overrides`` (command-line options) on top. Each configuration is read once."""
+
+    def __init__(self, config_file: Path | None = None, **overrides: Any) -> None:
+        self.config_file = config_file
+        self.overrides = overrides
+        self._by_config: dict[Path | None, Options] = {}
+        self._by_folder: dict[Path, Options] = {}
+
+    def options_for(self, path: str | Path) -> Options:
+        """Options for a file or folder (raises ConfigError for an unusable config)."""
+        start = Path(path)
+        folder = (start if start.is_dir() else start.parent).resolve()
+        found = self._by_folder.get(folder)
+        if found is None:
+            config = self.config_file or find_pyproject(folder)
+            found = self._by_config.get(config)
+            if found is None:
+                found = load_options(folder, config).with_overrides(**self.overrides)
+                self._by_config[config] = found
+            self._by_folder[folder] = found
+        return found
+
+    def loaded(self) -> list[Options]:
+        """Every distinct configuration read so far."""
+        return list(self._by_config.values())
 
 
 def load_options(start: Path | None = None, config_file: Path | None = None) -> Options:

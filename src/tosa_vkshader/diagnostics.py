@@ -75,6 +75,8 @@ class Diagnostic:
     inner: InnerPosition | None = None
     # Where the pointer should be placed: on the key itself or on its value.
     on_key: bool = False
+    # The target device a finding is about (VKS7xx); None for everything else.
+    target: str | None = None
 
     @property
     def rule(self) -> Rule:
@@ -91,6 +93,7 @@ class Diagnostic:
             loc.column if loc else 0,
             self.code,
             self.pointer,
+            self.target or "",
         )
 
 
@@ -116,6 +119,7 @@ class Rule:
         inner: InnerPosition | None = None,
         on_key: bool = False,
         severity: Severity | None = None,
+        target: str | None = None,
     ) -> Diagnostic:
         return Diagnostic(
             code=self.code,
@@ -125,6 +129,7 @@ class Rule:
             hint=hint,
             inner=inner,
             on_key=on_key,
+            target=target,
         )
 
     @property
@@ -141,6 +146,7 @@ GROUPS = {
     "4": "SPIR-V and cross-check",
     "5": "Model context (MLIR / TOSA)",
     "6": "Code generation and repair",
+    "7": "Target device",
     "9": "Tool and environment",
 }
 

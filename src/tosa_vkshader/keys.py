@@ -17,6 +17,7 @@ import enum
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 TOP_LEVEL_KEYS: dict[str, str] = {
     "entry_point": "Name of the shader entry point.",
@@ -121,6 +122,19 @@ class KeyInfo:
     problem: KeyProblem | None = None
     explanation: str | None = None
     suggestion: str | None = None
+
+
+def split_nulls(attrs: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The attributes without their null values, and the keys that were null.
+
+    The reference converter reads ``null`` as "absent" for every key it knows except
+    ``input_N_sampler`` (whose lookup does not treat null as absent), so a required key
+    set to null is missing and an optional one is simply not there."""
+    nulls = tuple(key for key, value in attrs.items()
+                  if value is None and classify(key).field != "sampler")
+    if not nulls:
+        return attrs, ()
+    return {k: v for k, v in attrs.items() if k not in nulls}, nulls
 
 
 def resource_key(direction: str, index: int, field: str) -> str:

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
-from .keys import RESOURCE_FIELDS, TOP_LEVEL_KEYS, KeyKind, classify, resource_key
+from .keys import RESOURCE_FIELDS, TOP_LEVEL_KEYS, KeyKind, classify, resource_key, split_nulls
 from .registry import vulkan_tables
 from .rules.push_constants import parse_push_constants
 from .rules.resources import SAMPLER_FIELDS
@@ -162,7 +162,7 @@ class Attributes(BaseModel):
         top: dict[str, Any] = {}
         extra: dict[str, Any] = {}
         grouped: dict[tuple[str, int], dict[str, Any]] = {}
-        for key, value in attrs.items():
+        for key, value in split_nulls(attrs)[0].items():
             info = classify(key)
             if info.kind is KeyKind.TOP_LEVEL:
                 top[key] = value

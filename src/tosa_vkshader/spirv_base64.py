@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 
 SPIRV_MAGIC = 0x07230203
 HEADER_BYTES = 20
+# What the reference converter's decoder (LLVM decodeBase64) accepts: groups of four,
+# `=` only as the padding of the last group (never after a complete group, never `====`).
+# Python's decoder, even with validate=True, lets extra `=` through.
+_STRICT_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 
 
 def decode_spirv(code: str) -> bytes | None:
     """The bytes of strict base64 ``code``, or None."""
+    if not _STRICT_BASE64.fullmatch(code):
+        return None
     try:
         return base64.b64decode(code, validate=True)
     except (binascii.Error, ValueError):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Options
 from .diagnostics import pointer_join
-from .keys import KeyInfo, KeyKind, classify
+from .keys import KeyInfo, KeyKind, classify, split_nulls
 
 if TYPE_CHECKING:
     from .sources.context import OpContext
@@ -61,11 +61,14 @@ class AttributeView:
     resources: dict[tuple[str, int], ResourceView] = field(default_factory=dict)
     # The op in its model (operator name, operand and result tensors), when known.
     context: OpContext | None = None
+    # Keys whose value is null: absent for the rules, as for the reference converter.
+    nulls: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, attrs: dict[str, Any], options: Options, base: str = "",
               context: OpContext | None = None) -> AttributeView:
-        view = cls(attrs, options, base, context=context)
+        attrs, nulls = split_nulls(attrs)
+        view = cls(attrs, options, base, context=context, nulls=nulls)
         misspelled: list[KeyInfo] = []
         for key, value in attrs.items():
             info = classify(key)

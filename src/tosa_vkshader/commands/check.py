@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..api import Report, check_paths, validate
-from ..config import WORKGROUP_SEMANTICS, ConfigError, load_options
+from ..config import WORKGROUP_SEMANTICS, ConfigError, ConfigResolver
 from ..report import FORMATS, get_reporter
 from ..selection import code_problems, no_error_rule_left
 from ._common import exit_status, print_usage_diagnostics
@@ -30,14 +30,24 @@ def register(subparsers) -> None:
     parser.add_argument("--workgroup-semantics", choices=WORKGROUP_SEMANTICS,
                         help="how to read workgroup_sizes (default: local-size, as the spec)")
     parser.add_argument("--config", type=Path, metavar="PYPROJECT",
-                        help="read [tool.tosa-vkshader] from this file instead of the "
-                             "nearest pyproject.toml")
+                        help="read [tool.tosa-vkshader] from this file for every checked "
+                             "file, instead of the pyproject.toml nearest to each file")
     parser.add_argument("--stdin-filename", metavar="NAME",
                         help="name to show for the document read from stdin")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write the report to FILE instead of stdout")
     parser.add_argument("--no-cache", action="store_true",
                         help="compile shaders afresh instead of using the compile cache")
+    parser.add_argument("--target-device", action="append", metavar="FILE|NAME",
+                        help="also check that the ops can run on this device: a Vulkan "
+                             "Profiles JSON file (what `vulkaninfo --json` writes; "
+                             "FILE#PROFILE picks one of several) or a shipped profile "
+                             "(baseline, lavapipe; see `tosa-vkshader devices`); repeat "
+                             "for several devices")
+    parser.add_argument("--targets-summary", action="store_true",
+                        help="print, op by op, which target devices can run it (every "
+                             "shipped profile when no target is given) instead of the "
+                             "diagnostics")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.set_defaults(run=run)
 
@@ -52,22 +62,19 @@ def run(args: argparse.Namespace) -> int:
     if not args.paths:
         print("tosa-vkshader check: give at least one PATH (or - for stdin)", file=sys.stderr)
         return 2
-    try:
-        options = load_options(Path.cwd(), args.config)
-    except ConfigError as exc:
-        print_usage_diagnostics(exc.diagnostics)
-        return 2
     select, ignore = _codes(args.select), _codes(args.ignore)
     typos = code_problems("--select", select) + code_problems("--ignore", ignore)
     if typos:
         print_usage_diagnostics(typos)
         return 2
-    options = options.with_overrides(select=select, ignore=ignore,
-                                     workgroup_semantics=args.workgroup_semantics,
-                                     cache=False if args.no_cache else None)
-    gate_open = no_error_rule_left(options)
-    if gate_open:
-        print_usage_diagnostics([gate_open])
+    # Each file is checked with the [tool.tosa-vkshader] nearest to it (like ruff), unless
+    # --config names one for all; command-line options go on top (--target-device
+    # replaces the configured targets).
+    config = ConfigResolver(args.config, select=select, ignore=ignore,
+                            workgroup_semantics=args.workgroup_semantics,
+                            cache=False if args.no_cache else None,
+                            target_device=tuple(args.target_device)
+                            if args.target_device else None)
     reports: list[Report] = []
     file_paths = [p for p in args.paths if p != "-"]
     missing = [p for p in file_paths if not os.path.exists(p)]
@@ -75,12 +82,42 @@ def run(args: argparse.Namespace) -> int:
         print(f"tosa-vkshader check: {path}: no such file or folder", file=sys.stderr)
     if missing:
         return 2
-    if "-" in args.paths:
-        # At most one byte over the limit: enough to be reported as too large.
-        data = sys.stdin.buffer.read(options.max_file_size + 1)
-        reports.append(validate(data, options,
-                                path=args.stdin_filename or "<stdin>"))
-    reports.extend(check_paths(file_paths, options))
+    stdin_name = args.stdin_filename
+    try:
+        # Read the configurations up front: a broken one is a usage error before any check.
+        for path in file_paths or [stdin_name or "."]:
+            config.options_for(path)
+        if "-" in args.paths:
+            config.options_for(Path(stdin_name) if stdin_name else Path.cwd())
+    except ConfigError as exc:
+        print_usage_diagnostics(exc.diagnostics)
+        return 2
+    gates = {gate.message: gate for options in config.loaded()
+             if (gate := no_error_rule_left(options)) is not None}
+    if gates:
+        print_usage_diagnostics(list(gates.values()))
+    for options in config.loaded():
+        if options.target_device:
+            from ..devices import ProfileError, load_targets
+
+            try:
+                load_targets(options.target_device)
+            except ProfileError as exc:
+                print(f"tosa-vkshader check: target device: {exc}", file=sys.stderr)
+                return 2
+    if args.targets_summary:
+        return _summary(args, file_paths, config.options_for(file_paths[0] if file_paths
+                                                             else Path.cwd()))
+    try:
+        if "-" in args.paths:
+            options = config.options_for(Path(stdin_name) if stdin_name else Path.cwd())
+            # At most one byte over the limit: enough to be reported as too large.
+            data = sys.stdin.buffer.read(options.max_file_size + 1)
+            reports.append(validate(data, options, path=stdin_name or "<stdin>"))
+        reports.extend(check_paths(file_paths, config=config))
+    except ConfigError as exc:  # a config found only while walking a folder
+        print_usage_diagnostics(exc.diagnostics)
+        return 2
 
     color = args.color == "always" or (args.color == "auto" and args.output is None
                                        and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
@@ -97,3 +134,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return exit_status([d for r in reports for d in r.diagnostics])
+
+
+def _summary(args: argparse.Namespace, paths: list[str], options) -> int:
+    from ..api import targets_summary
+    from ..devices.summary import render_summary_text, summary_to_dict
+
+    if "-" in args.paths:
+        print("tosa-vkshader check: --targets-summary reads files, not stdin", file=sys.stderr)
+        return 2
+    targets, verdicts = targets_summary(paths, options)
+    if args.format == "json":
+        import json
+
+        text = json.dumps(summary_to_dict(verdicts, targets), indent=2) + "\n"
+    else:
+        text = render_summary_text(verdicts, targets)
+    if args.output:
+        from ..fsutil import write_atomic
+
+        write_atomic(args.output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return 1 if any(not v.runs_on(t.name) for v in verdicts for t in targets) else 0

@@ -80,3 +80,19 @@ def closest(word: str, candidates, *, cutoff: float = 0.75) -> str | None:
     upper = {c.upper(): c for c in candidates}
     match = difflib.get_close_matches(word.upper(), list(upper), n=1, cutoff=cutoff)
     return upper[match[0]] if match else None
+
+
+# One way a Vulkan device can enable a SPIR-V capability or extension; see the comment
+# above SPIRV_CAPABILITY_ENABLES in vulkan_tables.py for the shapes.
+Enable = tuple
+
+
+def capability_enables(name: str) -> tuple[Enable, ...] | None:
+    """The ways a device can enable SPIR-V capability ``name`` (any one suffices), or None
+    when the Vulkan registry does not list it (Vulkan never allows it)."""
+    return _t.SPIRV_CAPABILITY_ENABLES.get(name)
+
+
+def extension_enables(name: str) -> tuple[Enable, ...] | None:
+    """The ways a device can enable SPIR-V extension ``name``, or None when unlisted."""
+    return _t.SPIRV_EXTENSION_ENABLES.get(name)

@@ -11,6 +11,7 @@ when they no longer match the installed package.
 from __future__ import annotations
 
 import pprint
+import re
 import sys
 from pathlib import Path
 
@@ -48,6 +49,62 @@ def _format_table(vk) -> dict[str, tuple]:
     return formats
 
 
+def _structs_extending(vk, root: str, base: str) -> list:
+    """``base`` and every struct (by each of its names) chained into ``root``."""
+    found = [(base, vk.structs[base])]
+    for name, struct in sorted(vk.structs.items()):
+        if root in struct.extends:
+            found += [(alias, struct) for alias in (name, *struct.aliases)]
+    return found
+
+
+def _members_named(structs: list, member: str) -> tuple[tuple[str, str], ...]:
+    """Every (struct, member) that reports the same thing as ``member``.
+
+    Core-version structs (``VkPhysicalDeviceVulkan11Properties``) repeat the members of
+    the extension structs they absorbed, sometimes with the struct's topic as a prefix
+    (``subgroupSupportedOperations`` = ``VkPhysicalDeviceSubgroupProperties``'s
+    ``supportedOperations``); a device profile may list either.
+    """
+    words = re.findall(r"^[a-z]+|[A-Z][a-z0-9]*", member)
+    short = words[1][:1].lower() + "".join(words[1:])[1:] if len(words) > 1 else None
+    found = []
+    for name, struct in structs:
+        names = {m.name for m in struct.members}
+        if member in names:
+            found.append((name, member))
+        elif short in names and words[0].capitalize() in name:
+            found.append((name, short))
+    return tuple(found)
+
+
+def _spirv_enables(vk, *, capability: bool) -> dict[str, tuple]:
+    """SPIR-V capability or extension -> the ways a Vulkan device can enable it (any one
+    suffices), from the registry's ``<spirvcapability>``/``<spirvextension>`` tables."""
+    features = _structs_extending(vk, "VkPhysicalDeviceFeatures2", "VkPhysicalDeviceFeatures")
+    properties = _structs_extending(vk, "VkPhysicalDeviceProperties2",
+                                    "VkPhysicalDeviceProperties")
+    table: dict[str, tuple] = {}
+    for entry in vk.spirv:
+        if entry.capability != capability:
+            continue
+        ways: list[tuple] = []
+        for enable in entry.enable:
+            if enable.version:
+                ways.append(("version", enable.version.removeprefix("VK_VERSION_")
+                             .replace("_", ".")))
+            elif enable.extension:
+                ways.append(("extension", enable.extension))
+            elif enable.struct:
+                ways.append(("feature", enable.struct, enable.feature,
+                             _members_named(features, enable.feature)))
+            elif enable.property:
+                ways.append(("property", enable.property, enable.member, enable.value,
+                             _members_named(properties, enable.member)))
+        table[entry.name] = tuple(ways)
+    return dict(sorted(table.items()))
+
+
 def render() -> str:
     from vulkan_object import get_vulkan_object
 
@@ -73,6 +130,17 @@ def render() -> str:
         f"ADDRESS_MODES = {pprint.pformat(_enum_table(vk, 'VkSamplerAddressMode'), width=100)}",
         "",
         f"BORDER_COLORS = {pprint.pformat(_enum_table(vk, 'VkBorderColor'), width=100)}",
+        "",
+        "# SPIR-V capability/extension -> ways to enable it on a device (any one suffices):",
+        "#   ('version', '1.2'), ('extension', 'VK_KHR_8bit_storage'),",
+        "#   ('feature', struct, member, ((struct or alias, member), ...)),",
+        "#   ('property', struct, member, value, ((struct or alias, member), ...))",
+        "# the last tuple lists every feature/property struct that reports the same member.",
+        "SPIRV_CAPABILITY_ENABLES = "
+        + pprint.pformat(_spirv_enables(vk, capability=True), width=100),
+        "",
+        "SPIRV_EXTENSION_ENABLES = "
+        + pprint.pformat(_spirv_enables(vk, capability=False), width=100),
         "",
     ]
     return "\n".join(parts)

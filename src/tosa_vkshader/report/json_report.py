@@ -28,6 +28,7 @@ def diagnostic_to_dict(diag: Diagnostic) -> dict:
             "line": diag.inner.line, "column": diag.inner.column,
         },
         "hint": diag.hint,
+        "target": diag.target,
         "docs": diag.rule.docs_url,
     }
 

@@ -66,6 +66,8 @@ def render_sarif(reports: list[Report]) -> str:
                 "message": {"text": text},
                 "properties": {"jsonPointer": diag.pointer},
             }
+            if diag.target is not None:
+                result["properties"]["targetDevice"] = diag.target
             if diag.location is not None:
                 result["locations"] = [_location(diag.location, report.path)]
             results.append(result)

@@ -47,11 +47,13 @@ def run_rules(view: AttributeView) -> list[Diagnostic]:
 
 
 def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
-    """The attributes against the shader's reflection. Imported on first use: runs
+    """The attributes against the shader's reflection, and the shader against each target
+    device (VKS7xx, only when targets are configured). Imported on first use: runs
     without a shader never load the SPIR-V records these rules read."""
     from dataclasses import replace
 
     from ..crosscheck import FORMAT_MISMATCH, crosscheck
+    from ..devices import check_targets
     from .context import check_context_against_shader, element_conflicts
 
     # Where the model and the shader disagree on a tensor's element type, no vkformat fits
@@ -60,4 +62,4 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     cross = [replace(d, hint=conflicts[d.pointer])
              if d.code == FORMAT_MISMATCH.code and d.pointer in conflicts else d
              for d in crosscheck(view, shader)]
-    return cross + check_context_against_shader(view, shader)
+    return cross + check_context_against_shader(view, shader) + check_targets(view, shader)

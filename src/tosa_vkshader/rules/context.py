@@ -123,6 +123,34 @@ DISPATCH_COVERAGE = rule(
     good='"workgroup_sizes": [16, 1, 1]  // 16 x 64 = 1024 invocations',
 )
 
+UNSUPPORTED_TENSOR_TYPE = rule(
+    "VKS530", "unsupported-tensor-type", Severity.ERROR,
+    summary="An operand or result type is one TOSA's verifier rejects: not a tensor "
+            "(`memref<...>`), a zero-size dimension, or a `complex` or `index` element type.",
+    why="tosa.custom takes TOSA-conformant tensors of numbers; the reference converter runs "
+        "TOSA's verifier first and refuses the model (\"must be variadic of "
+        "tosa-conformant tensor of number values\").",
+    bad="tosa.custom %a {...} : (tensor<0x64xf32>) -> tensor<0x64xf32>",
+    good="tosa.custom %a {...} : (tensor<1x64xf32>) -> tensor<1x64xf32>",
+)
+UNUSED_RESULT = rule(
+    "VKS531", "unused-result-loses-binding", Severity.ERROR,
+    summary="A result of the custom op is not used by anything in the model.",
+    why="The reference converter drops a result nothing consumes from the VGF: its output "
+        "binding disappears, the shader writes into a resource that is not bound, and a "
+        "returned result can then receive another result's data.",
+    bad="%0:2 = tosa.custom %a {...} ...   return %0#0 : ...",
+    good="%0:2 = tosa.custom %a {...} ...   return %0#0, %0#1 : ...",
+)
+REPEATED_OPERAND = rule(
+    "VKS532", "repeated-operand-loses-binding", Severity.ERROR,
+    summary="The same value is passed as two operands of the custom op.",
+    why="The reference converter gives one value one binding in the VGF: the second input "
+        "binding disappears and the shader reads an unbound resource there.",
+    bad="tosa.custom %a, %a {...} : (tensor<8xf32>, tensor<8xf32>) -> ...",
+    good="%b = tosa.identity %a ...   tosa.custom %a, %b {...} ...",
+)
+
 
 # -- element types and formats --------------------------------------------------------------
 
@@ -209,6 +237,8 @@ def check_context(view: AttributeView) -> Iterator[Diagnostic]:
     if context is None:
         return
     yield from _check_names(context)
+    yield from _check_tensor_types(context)
+    yield from _check_wiring(context)
     for direction, noun, missing_rule, extra_rule in _DIRECTIONS:
         tensors = context.operands if direction == "input" else context.results
         if tensors is None:
@@ -238,6 +268,52 @@ def check_context(view: AttributeView) -> Iterator[Diagnostic]:
                     hint=f"remove the {resource.name}_* attributes, or check that they are "
                          "attached to the right op",
                     on_key=True)
+
+
+def _check_tensor_types(context: OpContext) -> Iterator[Diagnostic]:
+    """Types TOSA's verifier rejects before the converter looks at the attributes."""
+    for noun, tensors in (("operand", context.operands), ("result", context.results)):
+        for index, tensor in enumerate(tensors or ()):
+            problem = _unsupported(tensor)
+            if problem:
+                yield UNSUPPORTED_TENSOR_TYPE.at(
+                    "", f"{noun} {index} is {tensor.text}: {problem}; TOSA's verifier "
+                        "rejects it, so the reference converter refuses the model",
+                    hint="use a tensor of numbers with non-zero static or dynamic "
+                         "dimensions").located(context.place("op"))
+
+
+def _unsupported(tensor: TensorType) -> str | None:
+    if not tensor.is_tensor:
+        return "not a tensor"
+    if tensor.shape and 0 in tensor.shape:
+        return "it has a zero-size dimension"
+    element = (tensor.element or "").strip()
+    if element == "index" or element.startswith("complex"):
+        return f"`{element}` is not a TOSA element type"
+    return None
+
+
+def _check_wiring(context: OpContext) -> Iterator[Diagnostic]:
+    """How the op sits in the model: what the converter's VGF loses."""
+    for index, used in enumerate(context.results_used or ()):
+        if not used:
+            yield UNUSED_RESULT.at(
+                "", f"result {index} of the custom op is not used: the reference converter "
+                    f"drops it from the VGF, so output_{index} loses its binding",
+                hint="return the result from the function (or consume it), or remove it "
+                     "from the op").located(context.place("op"))
+    seen: dict[str, int] = {}
+    for index, value in enumerate(context.operand_values or ()):
+        if value in seen:
+            yield REPEATED_OPERAND.at(
+                "", f"operands {seen[value]} and {index} are both {value}: the reference "
+                    f"converter gives one value one binding, so input_{index} loses its "
+                    "binding",
+                hint=f"pass a distinct value as operand {index} (e.g. a tosa.identity of "
+                     f"{value}), or read it once in the shader").located(context.place("op"))
+        else:
+            seen[value] = index
 
 
 def _range(direction: str, count: int) -> str:

@@ -94,11 +94,20 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
         pointer = view.pointer(key)
         if info.kind is KeyKind.NEAR_MISS:
             hint = None
+            message = f"key `{key}`: {info.explanation}"
+            severity = None
             if info.suggestion:
-                also = " (that key is also present: keep one)" if info.suggestion in attrs else ""
+                beside = info.suggestion in attrs
+                also = " (that key is also present: keep one)" if beside else ""
                 hint = f"did you mean `{info.suggestion}`?{also}"
+                if beside and info.problem is not KeyProblem.LEADING_ZERO:
+                    # The right key is there: the converter ignores this one, nothing is
+                    # lost, so it is a leftover to clean up rather than a broken op.
+                    severity = Severity.WARNING
+                    message += (f"; `{info.suggestion}` is also present, and the converter "
+                                "ignores this key")
             yield _PROBLEM_RULES[info.problem].at(
-                pointer, f"key `{key}`: {info.explanation}", hint=hint, on_key=True)
+                pointer, message, hint=hint, on_key=True, severity=severity)
         elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
             yield UNKNOWN_RESOURCE_FIELD.at(
                 pointer, f"key `{key}`: `{info.field}` is not a resource field",

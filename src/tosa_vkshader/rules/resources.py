@@ -63,8 +63,8 @@ UNSUITABLE_TYPES = {
     "VK_DESCRIPTOR_TYPE_MUTABLE_EXT": (
         Severity.WARNING, "a mutable descriptor has no fixed type the converter can create"),
 }
-# The spellings the reference converter accepts for sampler state (its own list; the
-# registry also has newer aliases such as VK_FILTER_CUBIC_EXT that it does not know).
+# The sampler values the reference JSON Schema lists. The converter maps every registry
+# name (VK_FILTER_CUBIC_EXT, ..._MIRROR_CLAMP_TO_EDGE_KHR too): those are warnings.
 SAMPLER_FIELDS: dict[str, tuple[str, ...]] = {
     "min_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
     "mag_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
@@ -158,10 +158,11 @@ UNKNOWN_FORMAT = rule(
     good='{"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"}',
 )
 INVALID_RESOURCE_TYPE = rule(
-    "VKS227", "invalid-resource-type", Severity.ERROR,
+    "VKS227", "invalid-resource-type", Severity.WARNING,
     summary='`_type` is not "Tensor", "Image" or "Buffer".',
-    why="Producers use `_type` to decide how to back the resource; other words are not "
-        "understood.",
+    why="The spec names Tensor, Image and Buffer. The reference converter never reads "
+        "`_type` (the descriptor type decides), so the op still converts and runs; other "
+        "tools that read `_type` will not understand the word.",
     bad='{"input_0_type": "Texture"}',
     good='{"input_0_type": "Image"}',
 )
@@ -174,19 +175,22 @@ RESOURCE_TYPE_CASE = rule(
     good='{"input_0_type": "Tensor"}',
 )
 RESOURCE_TYPE_MISMATCH = rule(
-    "VKS229", "resource-type-mismatch", Severity.ERROR,
-    summary="`_type` contradicts `_vkdescriptortype` (a Tensor bound as a storage buffer).",
-    why="The resource would be created as one kind of object and bound as another.",
-    bad='{"input_0_type": "Tensor", "input_0_vkdescriptortype": '
+    "VKS229", "resource-type-mismatch", Severity.WARNING,
+    summary="`_type` contradicts `_vkdescriptortype` (an Image bound as a storage buffer).",
+    why="The reference converter never reads `_type`: the descriptor type decides how the "
+        "resource is bound (its own tests write \"TENSOR\" on storage buffers), so the op "
+        "runs. The contradiction still misleads readers and tools that trust `_type`.",
+    bad='{"input_0_type": "Image", "input_0_vkdescriptortype": '
         '"VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
-    good='{"input_0_type": "Tensor", "input_0_vkdescriptortype": '
-         '"VK_DESCRIPTOR_TYPE_TENSOR_ARM"}',
+    good='{"input_0_type": "Buffer", "input_0_vkdescriptortype": '
+         '"VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
 )
 SAMPLER_NOT_ALLOWED = rule(
-    "VKS230", "sampler-on-unsampled-resource", Severity.ERROR,
+    "VKS230", "sampler-on-unsampled-resource", Severity.WARNING,
     summary="`_sampler` is given for a descriptor type that is not sampled.",
-    why="Only sampled images (and samplers) use sampler state; on a storage buffer or "
-        "tensor it means the descriptor type or the sampler is wrong.",
+    why="Only sampled images (and samplers) use sampler state. The reference converter "
+        "accepts the sampler and nothing uses it; on a storage buffer or tensor it usually "
+        "means the descriptor type or the sampler is wrong.",
     bad='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", '
         '"input_0_sampler": {...}}',
     good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER", '
@@ -198,7 +202,9 @@ BAD_SAMPLER = rule(
             "valid Vulkan enumerant.",
     why="All five fields (min_filter, mag_filter, address_mode_u, address_mode_v, "
         "border_color) are required when a sampler is given, each a Vulkan enumerant "
-        "name the converter knows.",
+        "name: the converter silently leaves a field it cannot map unset. Registry names "
+        "the converter maps but the reference schema does not list (VK_FILTER_CUBIC_EXT, "
+        "..._MIRROR_CLAMP_TO_EDGE_KHR) are reported as warnings.",
     bad='{"input_0_sampler": {"min_filter": "LINEAR"}}',
     good='{"input_0_sampler": {"min_filter": "VK_FILTER_LINEAR", "mag_filter": '
          '"VK_FILTER_LINEAR", "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE", '
@@ -215,6 +221,18 @@ FORMAT_DESCRIPTOR_MISMATCH = rule(
         '"input_0_vkformat": "VK_FORMAT_R8G8B8A8_SINT"}',
     good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM", '
          '"input_0_vkformat": "VK_FORMAT_R8_SINT"}',
+)
+REGISTRY_ALIAS = rule(
+    "VKS240", "registry-alias-name", Severity.ERROR,
+    summary="`_vkformat` or `_vkdescriptortype` is a registry alias (`VK_FORMAT_A8_UNORM_KHR`, "
+            "`..._INLINE_UNIFORM_BLOCK_EXT`, `..._MUTABLE_VALVE`) instead of the canonical "
+            "name.",
+    why="The Vulkan registry keeps old names as aliases of the promoted enumerant, but the "
+        "reference converter's lookup tables hold only canonical names: it writes an alias "
+        "into the VGF as format -1 or descriptor type \"none\" without an error, and the "
+        "runtime cannot create the resource.",
+    bad='{"input_0_vkformat": "VK_FORMAT_A8_UNORM_KHR"}',
+    good='{"input_0_vkformat": "VK_FORMAT_A8_UNORM"}',
 )
 UNSUITABLE_DESCRIPTOR = rule(
     "VKS233", "descriptor-type-unsuitable", Severity.WARNING,
@@ -265,10 +283,12 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     if value is None:
         return None
     canonical = registry.canonical_descriptor_type(value)
-    if canonical is not None and canonical not in UNSUITABLE_TYPES:
-        return canonical
     pointer = resource.pointer("vkdescriptortype", view.base)
     key = resource.key("vkdescriptortype")
+    if canonical is not None and canonical != value:
+        yield _alias(key, pointer, value, canonical, "descriptor type \"none\"")
+    if canonical is not None and canonical not in UNSUITABLE_TYPES:
+        return canonical
     if canonical is None:
         guess = _guess_descriptor_type(value)
         hint = f"did you mean `{guess}`?" if guess else None
@@ -306,6 +326,9 @@ def _format(view: AttributeView, resource: ResourceView):
     if value is None:
         return None
     info = registry.format_info(value)
+    if info is not None and info.name != value:
+        yield _alias(resource.key("vkformat"), resource.pointer("vkformat", view.base), value,
+                     info.name, "format -1")
     if info is None:
         guess = _guess_format(value)
         yield UNKNOWN_FORMAT.at(
@@ -314,6 +337,13 @@ def _format(view: AttributeView, resource: ResourceView):
             f"Vulkan registry ({registry.REGISTRY_VERSION})",
             hint=f"did you mean `{guess}`?" if guess else None)
     return info
+
+
+def _alias(key: str, pointer: str, value: str, canonical: str, written: str) -> Diagnostic:
+    return REGISTRY_ALIAS.at(
+        pointer, f"`{key}` is {value}, a registry alias of {canonical}: the reference "
+        f"converter knows only canonical names and writes {written} into the VGF",
+        hint=f"write `{canonical}`")
 
 
 @lru_cache(maxsize=512)
@@ -339,7 +369,8 @@ def _resource_type(view: AttributeView, resource: ResourceView,
     key = resource.key("type")
     if canonical is None:
         yield INVALID_RESOURCE_TYPE.at(
-            pointer, f'`{key}` {describe(value)} is not "Tensor", "Image" or "Buffer"',
+            pointer, f'`{key}` {describe(value)} is not "Tensor", "Image" or "Buffer" (the '
+            "reference converter ignores `_type`; other readers will not understand it)",
             hint=f'use "{KIND_OF_DESCRIPTOR[descriptor]}" for {descriptor}'
             if descriptor in KIND_OF_DESCRIPTOR else None)
         return
@@ -349,7 +380,8 @@ def _resource_type(view: AttributeView, resource: ResourceView,
     if expected and expected != canonical:
         yield RESOURCE_TYPE_MISMATCH.at(
             pointer, f'`{key}` is "{value}" but `{resource.key("vkdescriptortype")}` is '
-            f"{descriptor}, which binds a {expected.lower()}",
+            f"{descriptor}, which binds a {expected.lower()} (the reference converter ignores "
+            "`_type` and binds by the descriptor type)",
             hint=f'use "{expected}", or a {canonical.lower()} descriptor type')
 
 
@@ -363,7 +395,7 @@ def _sampler(view: AttributeView, resource: ResourceView,
     if descriptor and descriptor not in SAMPLED_TYPES:
         yield SAMPLER_NOT_ALLOWED.at(
             pointer, f"`{key}` is given but {resource.name} is a {descriptor}, which is not "
-            "sampled", hint="remove the sampler, or use "
+            "sampled; nothing uses the sampler", hint="remove the sampler, or use "
             "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER", on_key=True)
     missing = [f for f in SAMPLER_FIELDS if f not in sampler]
     if missing:
@@ -375,26 +407,36 @@ def _sampler(view: AttributeView, resource: ResourceView,
         allowed = SAMPLER_FIELDS.get(field)
         if allowed is None:
             close = registry.closest(field, SAMPLER_FIELDS, cutoff=0.7)
-            yield BAD_SAMPLER.at(field_pointer, f"`{key}` has unknown field `{field}`",
+            yield BAD_SAMPLER.at(field_pointer, f"`{key}` has unknown field `{field}`, which "
+                                 "the reference converter ignores",
                                  hint=f"did you mean `{close}`?" if close else
-                                 "fields are " + ", ".join(SAMPLER_FIELDS), on_key=True)
+                                 "fields are " + ", ".join(SAMPLER_FIELDS), on_key=True,
+                                 severity=Severity.WARNING)
             continue
         if value in allowed:
             continue
         table = getattr(registry.vulkan_tables, _REGISTRY_SAMPLER_TABLES[field])
         canonical = table.get(value) if isinstance(value, str) else None
-        alias = next((a for a in allowed if table.get(a) == canonical), None)
-        if alias:
-            hint = f"write `{alias}` (the same enumerant under the name the converter knows)"
-        else:
-            guess = None
-            if isinstance(value, str) and value.strip():
-                suffix = "_" + value.strip().upper()
-                guess = next((a for a in allowed if a.endswith(suffix)), None) or \
-                    registry.closest(value, allowed, cutoff=0.6)
-            hint = f"did you mean `{guess}`?" if guess else "one of " + ", ".join(allowed)
+        if canonical is not None:
+            # A registry name the converter maps, outside the reference schema's enum.
+            listed = next((a for a in allowed if table.get(a) == canonical), None)
+            yield BAD_SAMPLER.at(
+                field_pointer, f'`{key}.{field}` is "{value}": the reference converter maps '
+                f"it (to {canonical}), but the reference JSON Schema does not list it, so "
+                "schema validators refuse the op",
+                hint=f"write `{listed}` (the same enumerant, listed by the schema)"
+                if listed else None, severity=Severity.WARNING)
+            continue
+        guess = None
+        if isinstance(value, str) and value.strip():
+            suffix = "_" + value.strip().upper()
+            guess = next((a for a in allowed if a.endswith(suffix)), None) or \
+                registry.closest(value, allowed, cutoff=0.6)
+        hint = f"did you mean `{guess}`?" if guess else "one of " + ", ".join(allowed)
         yield BAD_SAMPLER.at(field_pointer, f"`{key}.{field}` is {describe(value)}, not a "
-                             "sampler value the converter accepts", hint=hint)
+                             "Vulkan name for it: the reference converter leaves the field "
+                             "unset, so the runtime samples with a default instead",
+                             hint=hint)
 
 
 def _format_with_descriptor(view: AttributeView, resource: ResourceView, descriptor: str,

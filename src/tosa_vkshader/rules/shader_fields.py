@@ -15,6 +15,7 @@ SHADER_LANGUAGES = ("", "SPIR-V", "GLSL", "HLSL")
 GUARANTEED_LOCAL_SIZE = (128, 128, 64)
 GUARANTEED_INVOCATIONS = 128
 GUARANTEED_GROUP_COUNT = 65535
+MAX_UINT32 = 2**32 - 1
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BASE64_ALPHABET = re.compile(r"[A-Za-z0-9+/=]*")
 
@@ -39,7 +40,8 @@ WORKGROUP_OVER_LIMIT = rule(
     summary="`workgroup_sizes` exceeds what every Vulkan device guarantees.",
     why="Vulkan guarantees a local size of at least 128 x 128 x 64 with 128 invocations in "
         "total, and 65535 workgroups per dimension. Larger values work only on devices "
-        "that report higher limits.",
+        "that report higher limits. Not reported when target devices are configured: "
+        "VKS702, VKS703 and VKS706 then check each device's own limits.",
     bad='{"workgroup_sizes": [256, 1, 1]}',
     good='{"workgroup_sizes": [128, 1, 1]}',
 )
@@ -58,6 +60,25 @@ LANGUAGE_CODE_PAIRING = rule(
         "compile.",
     bad='{"shader_language": "GLSL"}',
     good='{"shader_language": "GLSL", "shader_code": "void main() { }"}',
+)
+WORKGROUP_TRUNCATED = rule(
+    "VKS241", "workgroup-size-truncated", Severity.ERROR,
+    summary="A `workgroup_sizes` value does not fit in 32 bits (>= 2^32).",
+    why="The reference converter stores each value as uint32 without a check: 2^32 becomes "
+        "0 and 2^32+1 becomes 1, so the op dispatches something else than written, "
+        "whichever way `workgroup_sizes` is read.",
+    bad='{"workgroup_sizes": [4294967297, 1, 1]}',
+    good='{"workgroup_sizes": [1, 1, 1]}',
+)
+EMPTY_LANGUAGE = rule(
+    "VKS242", "empty-shader-language", Severity.ERROR,
+    summary='`shader_language` is `""` while `shader_code` is absent or empty.',
+    why='The spec lists `""` as "unspecified", but the reference converter treats any '
+        "present, non-null `shader_language` as set: with no code it refuses the op "
+        '("must both be set"), and with empty code it refuses the code. An op without a '
+        "shader leaves both keys out.",
+    bad='{"entry_point": "main", "workgroup_sizes": [1, 1, 1], "shader_language": ""}',
+    good='{"entry_point": "main", "workgroup_sizes": [1, 1, 1]}',
 )
 SPIRV_NOT_BASE64 = rule(
     "VKS206", "spirv-not-base64", Severity.ERROR,
@@ -120,6 +141,17 @@ def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
                 ">= 1", hint=hint)
     if not good or len(sizes) != 3:
         return
+    for position, size in enumerate(sizes):
+        if size > MAX_UINT32:
+            good = False
+            yield WORKGROUP_TRUNCATED.at(
+                f"{pointer}/{position}", f"`workgroup_sizes[{position}]` is {size}, beyond "
+                f"uint32: the reference converter stores {size % 2**32} without a word",
+                hint="each dimension must be below 4294967296")
+    if not good:
+        return
+    if view.options.target_device:
+        return  # the target-device rules (VKS702, VKS703, VKS706) check each device's limits
     if view.options.workgroup_semantics == "dispatch":
         if any(size > GUARANTEED_GROUP_COUNT for size in sizes):
             yield WORKGROUP_OVER_LIMIT.at(
@@ -156,6 +188,16 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
         return
     has_language = isinstance(language, str) and language != ""
     has_code = isinstance(code, str) and code != ""
+    if language == "" and not has_code:
+        what = 'is ""' if "shader_code" in attrs else "is absent"
+        yield EMPTY_LANGUAGE.at(
+            view.pointer("shader_language"),
+            f'`shader_language` is "" and `shader_code` {what}: the spec calls "" '
+            '"unspecified", but the reference converter treats any present '
+            "`shader_language` as set and refuses the op",
+            hint="leave out both `shader_language` and `shader_code` for an op without a "
+                 "shader")
+        return
     if "shader_language" in attrs and not isinstance(language, str):
         return
     if "shader_code" in attrs and not isinstance(code, str):
@@ -173,6 +215,11 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
             "`shader_code` is set but `shader_language` is "
             + ("empty" if "shader_language" in attrs else "missing"),
             hint=f'set `"shader_language": "{guess}"`')
+    elif code == "" and "shader_language" not in attrs:
+        yield LANGUAGE_CODE_PAIRING.at(
+            view.pointer("shader_code"), '`shader_code` is "" but `shader_language` is '
+            "missing: the reference converter refuses code without a language",
+            hint="leave out `shader_code`, or set `shader_language` and the shader")
     elif language == "SPIR-V" and has_code:
         yield from _check_spirv_blob(view, code)
 
@@ -193,6 +240,12 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
             yield SPIRV_NOT_BASE64.at(
                 pointer, f"`shader_code` is not base64: character {bad!r} at position "
                 f"{valid_prefix + 1}", hint=hint, inner=InnerPosition(line, column))
+        elif code.endswith("=") and len(code.rstrip("=")) % 4 == 0:
+            yield SPIRV_NOT_BASE64.at(
+                pointer, f"`shader_code` ends in {len(code) - len(code.rstrip('='))} `=` "
+                "after a complete group of four characters; the converter's base64 decoder "
+                "refuses padding that pads nothing",
+                hint="remove the trailing `=`")
         else:
             yield SPIRV_NOT_BASE64.at(
                 pointer, f"`shader_code` is not valid base64 ({len(code)} characters; "

@@ -18,6 +18,18 @@ WRONG_TYPE = rule(
     good='{"input_0_binding": 0, "workgroup_sizes": [8, 8, 1]}',
 )
 
+NULL_AS_ABSENT = rule(
+    "VKS243", "null-as-absent", Severity.INFO,
+    summary="A key's value is `null`; it is read as if the key were absent.",
+    why="The reference converter treats `null` as \"absent\" for every key it reads "
+        "(except `input_N_sampler`, where null is refused): a required key set to null is "
+        "missing, an optional one is ignored, and `shader_language` and `shader_code` both "
+        "null make a placeholder op without a shader. This check reads it the same way and "
+        "says so, since the file suggests the key was meant to be there.",
+    bad='{"push_constants": null}',
+    good="{}  (leave the key out)",
+)
+
 TOP_LEVEL_TYPES = {
     "entry_point": "string",
     "workgroup_sizes": "array",
@@ -66,6 +78,10 @@ def _type_hint(value: Any, expected: str) -> str | None:
 
 
 def check_value_types(view: AttributeView) -> Iterator[Diagnostic]:
+    for key in view.nulls:
+        yield NULL_AS_ABSENT.at(view.pointer(key), f"`{key}` is null: the reference "
+                                "converter reads null as absent, and so does this check",
+                                hint="leave the key out, or give it a value")
     for key, expected in TOP_LEVEL_TYPES.items():
         if key in view.attrs and not has_type(view.attrs[key], expected):
             value = view.attrs[key]
@@ -76,7 +92,11 @@ def check_value_types(view: AttributeView) -> Iterator[Diagnostic]:
         for field, (key, value) in resource.fields.items():
             expected = RESOURCE_TYPES[field]
             if not has_type(value, expected):
+                ignored = field == "type"  # the converter never reads `_type`
                 yield WRONG_TYPE.at(resource.pointer(field, view.base),
                                     f"`{key}` must be a{'n' if expected[0] in 'aio' else ''} "
-                                    f"{expected}, got {describe(value)}",
-                                    hint=_type_hint(value, expected))
+                                    f"{expected}, got {describe(value)}"
+                                    + ("; the reference converter ignores `_type`, so this "
+                                       "only misleads other readers" if ignored else ""),
+                                    hint=_type_hint(value, expected),
+                                    severity=Severity.WARNING if ignored else None)

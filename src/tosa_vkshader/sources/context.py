@@ -116,6 +116,10 @@ class OpContext:
     domain_name: str | None = None
     operands: tuple[TensorType, ...] | None = None
     results: tuple[TensorType, ...] | None = None
+    # How the op is wired in its function (MLIR): the SSA value passed as each operand,
+    # and whether anything consumes each result. None when the source does not say.
+    operand_values: tuple[str, ...] | None = None
+    results_used: tuple[bool, ...] | None = None
     # Where op-level things are ("operator_name", "domain_name", "op"), for diagnostics
     # about them: they are not inside the attribute object, so no pointer reaches them.
     places: dict[str, Location] = field(default_factory=dict)

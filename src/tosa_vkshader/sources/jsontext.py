@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,6 +73,26 @@ NON_STANDARD_NUMBER = rule(
     bad='{"workgroup_sizes": [NaN, 1, 1]}',
     good='{"workgroup_sizes": [8, 1, 1]}',
 )
+LONE_SURROGATE = rule(
+    "VKS120", "lone-surrogate", Severity.ERROR,
+    summary="A string or key holds a `\\uD800`-`\\uDFFF` escape that is not half of a "
+            "surrogate pair.",
+    why="A lone surrogate is not a Unicode character: the reference converter's JSON parser "
+        "(nlohmann) rejects the whole attribute object, whichever key it is in, unknown "
+        "keys included, and the op is not converted.",
+    bad='{"note": "\\ud800"}',
+    good='{"note": "\\ud83d\\ude00"}',
+)
+NUMBER_OUT_OF_RANGE = rule(
+    "VKS121", "number-out-of-range", Severity.ERROR,
+    summary="A number is beyond the range of a double (about 1.8e308).",
+    why="The reference converter's JSON parser rejects the whole attribute object on a "
+        "number it cannot hold as a double, whichever key it is in, unknown keys included; "
+        "Python would read it as infinity or as a huge integer and carry on.",
+    bad='{"note": 1e400}',
+    good='{"note": 1e300}',
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _NonStandardConstant(ValueError):
@@ -214,7 +235,9 @@ def parse_json(
                 hint="save the file as UTF-8")
             return None, [diag.located(Location(path, line, column))]
     else:
-        text = data
+        # A leading BOM in text (an attribute string inside a model) is skipped, as the
+        # reference parser skips it; a space of the same length keeps every offset.
+        text = " " + data[1:] if data.startswith("\ufeff") else data
     doc = JsonDocument(text=text, path=path)
     saw_duplicate = False
 
@@ -253,7 +276,7 @@ def parse_json(
         diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels",
                            hint="attribute objects are at most three levels deep")
         return None, [diag.located(Location(path, 1, 1))]
-    problems: list[Diagnostic] = []
+    problems: list[Diagnostic] = list(_beyond_reference_parser(doc.value))
     if saw_duplicate:
         doc.spans()  # the scanner records duplicates with their pointers
         for obj_pointer, key in doc.duplicates:
@@ -264,6 +287,55 @@ def parse_json(
                                  hint=f"keep a single `{key}`", on_key=True)
             )
     return doc, problems
+
+
+def _beyond_reference_parser(value: Any) -> list[Diagnostic]:
+    """Values Python reads but the reference converter's parser (nlohmann) refuses: lone
+    surrogates in any string or key, numbers beyond a double's range, anywhere."""
+    found: list[Diagnostic] = []
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                child_pointer = pointer_join(pointer, key)
+                if _SURROGATE.search(key):
+                    found.append(_lone_surrogate(child_pointer, "key", key, on_key=True))
+                stack.append((child, child_pointer))
+        elif isinstance(node, list):
+            stack.extend((child, pointer_join(pointer, k)) for k, child in enumerate(node))
+        elif isinstance(node, str):
+            if _SURROGATE.search(node):
+                found.append(_lone_surrogate(pointer, "value", node))
+        elif isinstance(node, float) and math.isinf(node) or (
+                type(node) is int and _overflows_double(node)):
+            shown = ("a number" if isinstance(node, float)
+                     else f"a {len(str(abs(node)))}-digit integer")
+            found.append(NUMBER_OUT_OF_RANGE.at(
+                pointer, f"{shown} at `{pointer or '/'}` is beyond the range of a double; "
+                         "the reference converter's JSON parser rejects the attributes",
+                hint="write a number within ±1.8e308"))
+    found.reverse()
+    return found
+
+
+def _overflows_double(number: int) -> bool:
+    if -2**63 <= number < 2**64:
+        return False
+    try:
+        float(number)
+    except OverflowError:
+        return True
+    return False
+
+
+def _lone_surrogate(pointer: str, what: str, text: str, *, on_key: bool = False) -> Diagnostic:
+    char = _SURROGATE.search(text).group()
+    return LONE_SURROGATE.at(
+        pointer, f"the {what} at `{pointer}` holds a lone surrogate escape "
+                 f"`\\u{ord(char):04x}`; the reference converter's JSON parser rejects the "
+                 "attributes", hint="escape the character as a surrogate pair, or remove it",
+        on_key=on_key)
 
 
 def _find_constant(text: str, name: str) -> int:

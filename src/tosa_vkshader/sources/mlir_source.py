@@ -58,6 +58,8 @@ class _CustomOp:
     attributes: dict[str, _Attribute] = field(default_factory=dict)
     operands: tuple[TensorType, ...] = ()
     results: tuple[TensorType, ...] = ()
+    operand_values: tuple[str, ...] = ()
+    end: int = 0
 
 
 def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFile:
@@ -99,7 +101,9 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options)
     if domain_kind(domain) == "other":
         return
     context = OpContext(operator_name=_string_value(text, op, "operator_name"),
-                        domain_name=domain, operands=op.operands, results=op.results)
+                        domain_name=domain, operands=op.operands, results=op.results,
+                        operand_values=op.operand_values,
+                        results_used=_results_used(text, op))
     context.places["op"] = host.location(op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
         attribute = op.attributes.get(name)
@@ -131,6 +135,33 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options)
         source.ops.append(op_)
 
 
+_RESULT_NAME = re.compile(r"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
+_FUNCTION = re.compile(r"(?<![\w.])func\.func(?![\w.])")
+
+
+def _results_used(text: str, op: _CustomOp) -> tuple[bool, ...] | None:
+    """Whether each result is used after the op, up to the end of its function (SSA
+    names are unique within a function). None when the results have no single name."""
+    line_start = text.rfind("\n", 0, op.start) + 1
+    named = _RESULT_NAME.search(text, line_start, op.start)
+    if named is None:
+        return None if op.results else ()
+    name = named.group(1)
+    following = _FUNCTION.search(text, op.end)
+    end = following.start() if following else len(text)
+    uses = re.compile(re.escape(name) + r"(?:#(\d+))?(?![\w$.-])")
+    used: set[int] = set()
+    whole = False
+    for use in uses.finditer(text, op.end, end):
+        if not _is_code(text, use.start()):
+            continue
+        if use.group(1) is None:
+            whole = True
+        else:
+            used.add(int(use.group(1)))
+    return tuple(whole or k in used for k in range(len(op.results)))
+
+
 class _Offsets:
     def __init__(self, text: str, start: int, end: int) -> None:
         self._args = (text, start, end)
@@ -158,6 +189,7 @@ class _Parser:
     def __init__(self, text: str, pos: int) -> None:
         self.text = text
         self.pos = pos
+        self.values: list[str] = []  # the SSA operands, as written
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
@@ -215,6 +247,7 @@ class _Parser:
         if generic:
             self.expect("(", "`(` and the operands")
             self.operands(")")
+            op.operand_values = tuple(self.values)
             self.expect(")", "`)` after the operands")
             if self.peek(2) == "<{":
                 self.pos += 1
@@ -224,6 +257,7 @@ class _Parser:
                 self.attribute_dict(op)
         else:
             self.operands("{:")
+            op.operand_values = tuple(self.values)
             if self.peek() == "{":
                 self.attribute_dict(op)
         self.expect(":", "`:` and the op's type signature")
@@ -233,6 +267,7 @@ class _Parser:
             op.results = self.type_list()
         else:
             op.results = (self.single_type(),)
+        op.end = self.pos
         return op
 
     def operands(self, stops: str) -> None:
@@ -243,6 +278,7 @@ class _Parser:
                 if match is None:
                     raise _SyntaxError("expected an SSA value name after `%`", self.pos)
                 self.pos = match.end()
+                self.values.append(match.group())
                 if self.peek() == ",":
                     self.pos += 1
                 continue

@@ -82,6 +82,8 @@ class _Custom:
     operands: tuple[TensorType, ...]
     results: tuple[TensorType, ...]
     attrs: bytes | None  # None: the field is absent
+    operand_values: tuple[str, ...] = ()  # the input tensors' names
+    results_used: tuple[bool, ...] = ()  # whether an operator or the block consumes each
 
 
 def _add_op(source: SourceFile, custom: _Custom, path: str | None, options: Options) -> None:
@@ -89,7 +91,9 @@ def _add_op(source: SourceFile, custom: _Custom, path: str | None, options: Opti
         custom.where
     location = Location(path, 0, 0, logical=label)
     context = OpContext(custom.operator_name, custom.domain_name, custom.operands,
-                        custom.results, places={"op": location})
+                        custom.results, places={"op": location},
+                        operand_values=custom.operand_values,
+                        results_used=custom.results_used)
     if custom.attrs is None:
         source.diagnostics.append(MISSING_ATTRS.at(
             "", "the custom op has no implementation_attrs").located(location))
@@ -144,8 +148,19 @@ class _Reader:
             needed.update(_name(operator.Outputs(i)) for i in
                           range(self.length(operator.OutputsLength(), "an output list")))
         tensors = self.tensors(block, needed)
+        consumed = self.consumed(block)
         for o, operator in customs:
-            self.custom(operator, tensors, f"{where}, operator {o}")
+            self.custom(operator, tensors, consumed, f"{where}, operator {o}")
+
+    def consumed(self, block: Any) -> set[str]:
+        """Tensors some operator reads or the block returns."""
+        names = {_name(block.Outputs(i))
+                 for i in range(self.length(block.OutputsLength(), "a block output list"))}
+        for o in range(self.length(block.OperatorsLength(), "an operator list")):
+            operator = block.Operators(o)
+            names.update(_name(operator.Inputs(i)) for i in
+                         range(self.length(operator.InputsLength(), "an input list")))
+        return names
 
     def tensors(self, block: Any, needed: set[str]) -> dict[str, TensorType]:
         found: dict[str, TensorType] = {}
@@ -177,7 +192,8 @@ class _Reader:
             if tensor.ShapeLength() else ()
         return TensorType(render_tensor(element, shape), element, shape)
 
-    def custom(self, operator: Any, tensors: dict[str, TensorType], where: str) -> None:
+    def custom(self, operator: Any, tensors: dict[str, TensorType], consumed: set[str],
+               where: str) -> None:
         if operator.AttributeType() != self.custom_attribute_type:
             raise _Damaged(f"{where}: a CUSTOM operator without a CustomAttribute")
         table = operator.Attribute()
@@ -196,8 +212,11 @@ class _Reader:
         if not attribute.ImplementationAttrsIsNone():
             length = self.length(attribute.ImplementationAttrsLength(), "implementation_attrs")
             attrs = attribute.ImplementationAttrsAsNumpy().tobytes() if length else b""
+        inputs = tuple(_name(operator.Inputs(i)) for i in range(len(operands)))
+        outputs = tuple(_name(operator.Outputs(i)) for i in range(len(results)))
         self.found.append(_Custom(where, _optional_name(attribute.OperatorName()), domain,
-                                  operands, results, attrs))
+                                  operands, results, attrs, inputs,
+                                  tuple(name in consumed for name in outputs)))
 
     def operand(self, name: bytes | None, tensors: dict[str, TensorType]) -> TensorType:
         key = _name(name)

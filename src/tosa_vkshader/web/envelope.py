@@ -12,7 +12,7 @@
     {"mlir": "..."}                 TOSA MLIR text; positions point into it
     + "shader" (with attributes or op): the shader source, put into shader_code
       ("shader_language" names its language; default: the op's own, else GLSL)
-    + "options": {"select", "ignore", "workgroup_semantics", "target_env"}
+    + "options": {"select", "ignore", "workgroup_semantics", "target_env", "target_device"}
 
 ``POST /v1/fix``: the same JSON inputs (no MLIR). ``POST /v1/new``: a shader.
 ``POST /v1/reflect``: ``{"spirv": "<base64>", "entry_point": "main"}``.

@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any
 
 from .. import __version__
+from ..devices.targets import SHIPPED
 from .options import REQUEST_OPTIONS, TARGET_ENVS
 from .problems import PROBLEMS
 
@@ -36,6 +37,10 @@ SCHEMAS: dict[str, Any] = {
             "ignore": {**_CODES, "description": "code prefixes not to report"},
             "workgroup_semantics": {"enum": ["local-size", "dispatch"]},
             "target_env": {"enum": list(TARGET_ENVS)},
+            "target_device": {
+                "description": "shipped target-device profiles to check against (VKS7xx)",
+                "oneOf": [{"enum": list(SHIPPED)},
+                          {"type": "array", "items": {"enum": list(SHIPPED)}}]},
         },
     },
     "OpObject": {

@@ -16,7 +16,7 @@ from ..config import WORKGROUP_SEMANTICS, Options
 from .problems import Problem
 
 TARGET_ENVS = ("vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4")
-REQUEST_OPTIONS = ("select", "ignore", "workgroup_semantics", "target_env")
+REQUEST_OPTIONS = ("select", "ignore", "workgroup_semantics", "target_env", "target_device")
 _CODE_PREFIX = re.compile(r"VKS[0-9]{0,3}")
 
 
@@ -65,6 +65,19 @@ def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def _target_devices(value: Any) -> tuple[str, ...]:
+    """Shipped target-device profiles only: a request never names a file on the server."""
+    from ..devices import SHIPPED
+
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or any(
+            n not in SHIPPED for n in names):
+        raise Problem("invalid-field", f"options.target_device is {value!r}; use one or a "
+                      f"list of the shipped profiles: {', '.join(SHIPPED)}",
+                      field="options.target_device")
+    return tuple(names)
+
+
 def web_options(base: Options, requested: Any, limits: Limits) -> Options:
     """``base`` (the server's configuration) with the request's choices applied and every
     server-side resource pinned."""
@@ -85,6 +98,8 @@ def web_options(base: Options, requested: Any, limits: Limits) -> Options:
             "workgroup_semantics", requested["workgroup_semantics"], WORKGROUP_SEMANTICS)
     if requested.get("target_env") is not None:
         changes["target_env"] = _choice("target_env", requested["target_env"], TARGET_ENVS)
+    if requested.get("target_device") is not None:
+        changes["target_device"] = _target_devices(requested["target_device"])
     changes["max_file_size"] = limits.max_body
     changes["max_depth"] = limits.max_depth
     have = {f.name for f in fields(Options)}

@@ -1,0 +1,54 @@
+"""Target devices: Vulkan Profiles JSON in, findings about what an op needs out.
+
+    profile = load_target("lavapipe")            # or a vulkaninfo --json file
+    diagnostics = check_targets(view, module, reflection, code_pointer)
+
+The shipped profiles (``baseline``, ``lavapipe``) are in ``profiles/``, made by
+``python -m tosa_vkshader.devices.generate``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from .profile import DeviceProfile, ProfileError, read_profile
+from .targets import DEFAULT_TARGET, SHIPPED, load_target, load_targets
+
+if TYPE_CHECKING:
+    from ..diagnostics import Diagnostic
+    from ..shader import Shader
+    from ..view import AttributeView
+
+
+@lru_cache(maxsize=256)
+def _workgroup_memory(shader: Shader) -> int:
+    """Bytes of Workgroup storage of the shader's entry point (once per shared record)."""
+    from ..spirv.reader import read_module
+    from ..spirv.workgroup import workgroup_memory_bytes
+
+    module, _ = read_module(shader.spirv)
+    return workgroup_memory_bytes(module, shader.reflection.entry_point
+                                  if shader.reflection else None) if module else 0
+
+
+def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    """What each configured target device lacks for this op (VKS7xx).
+
+    Nothing is checked when no target is configured: an op is written for the devices
+    its author names (``baseline`` is the one to name for "runs on any Vulkan 1.3
+    device").
+    """
+    from .checks import check_device
+    from .needs import gather_needs
+
+    targets = load_targets(view.options.target_device)
+    if not targets or shader.reflection is None:
+        return []
+    needs = gather_needs(view, shader.reflection, _workgroup_memory(shader),
+                         view.pointer("shader_code"))
+    return [diag for profile in targets for diag in check_device(needs, profile)]
+
+
+__all__ = ["DEFAULT_TARGET", "SHIPPED", "DeviceProfile", "ProfileError", "check_targets",
+           "load_target", "load_targets", "read_profile"]
