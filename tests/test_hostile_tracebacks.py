@@ -34,7 +34,7 @@ def test_deeply_nested_json_is_refused_by_reflect_and_emit(tmp_path, command):
 
 
 @pytest.mark.parametrize("config,message", [
-    ("tool = 5\n", "`tool` must be a table"),
+    ("tool = 5  # settings for tosa-vkshader below\n", "`tool` must be a table"),
     ('[tool.tosa-vkshader]\ninclude-dirs = ["a\\u0000b"]\n', "contains a NUL byte"),
     ('[tool.tosa-vkshader]\nglslc = "gl\\u0000slc"\n', "contains a NUL byte"),
     ("[tool.tosa-vkshader]\ncompile-timeout = nan\n", "positive number of seconds"),

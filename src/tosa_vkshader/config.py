@@ -240,9 +240,11 @@ def _has_table(path: Path) -> bool:
     if "tosa-vkshader" not in text:
         return False
     try:
-        return "tosa-vkshader" in tomllib.loads(text).get("tool", {})
+        tool = tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError:
         return True  # it names the tool: load_options reports where it is broken
+    # `tool = 5` beside a mention of the tool: load_options says what is wrong with it
+    return not isinstance(tool, dict) or "tosa-vkshader" in tool
 
 
 class ConfigResolver:
