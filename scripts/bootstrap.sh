@@ -40,6 +40,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   rm -rf .venv/wheelhouse
   echo "$want" > "$stamp"
 fi
+# An editable install runs from src/; with PYTHONDONTWRITEBYTECODE set nothing would ever
+# cache the compiled modules, and compiling them costs a quarter of a small check's time
+# (docs/performance.md). Only stale files are recompiled.
+.venv/bin/python -m compileall -q src >&2
 # Wheels of the project's build and runtime dependencies, so the pre-commit hook test can
 # install the hook (language: python) without reaching a package index.
 if [ ! -f .venv/wheelhouse/.complete ]; then

@@ -10,6 +10,7 @@ rules; the rules that compare attributes with the shader receive its ``Shader`` 
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from .config import Options
@@ -47,8 +48,9 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
 
     A diagnostic repeated with the same code, pointer and message (a later stage that knows
     the shader restating an earlier finding with a better hint) is reported once, as the
-    later stage put it."""
-    latest = {(d.code, d.pointer, d.message): d for d in diagnostics}
+    later stage put it. Diagnostics already placed (a model reader's, one per broken op)
+    stay apart when their places differ."""
+    latest = {(d.code, d.pointer, d.message, d.location): d for d in diagnostics}
     finished = []
     for diag in latest.values():
         if not options.enabled(diag.code):
@@ -69,13 +71,29 @@ def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
     shader analysed once)."""
     views: list[AttributeView | None] = []
     found: list[list[Diagnostic]] = []
+    seen: dict[tuple[str, str], tuple[AttributeView | None, list[Diagnostic]]] = {}
     for op in ops:
-        view, diagnostics = rule_diagnostics(op, options)
-        views.append(view)
-        found.append(diagnostics)
+        key = _content_key(op)
+        ruled = seen.get(key) if key is not None else None
+        if ruled is None:
+            ruled = rule_diagnostics(op, options)
+            if key is not None:
+                seen[key] = ruled
+        views.append(ruled[0])
+        found.append(list(ruled[1]))
     _shader_stage(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]
+
+
+def _content_key(op: Op) -> tuple[str, str] | None:
+    """Ops with the same attributes (same keys in the same order, same values) at the same
+    pointer get the same pointer-only diagnostics: a corpus or model that repeats an op
+    is ruled on once. Not for ops in a model context: their diagnostics can carry the
+    op's own place in the file."""
+    if op.context is not None or op.document is None or not isinstance(op.attributes, dict):
+        return None  # (only ops parsed from JSON text: their values are JSON values)
+    return json.dumps(op.attributes, ensure_ascii=False), op.base
 
 
 def _shader_stage(ops: list[Op], views: list[AttributeView | None],
@@ -90,13 +108,17 @@ def _shader_stage(ops: list[Op], views: list[AttributeView | None],
 
     requests = [request_for(op.attributes, op.base) if view is not None else None
                 for op, view in zip(ops, views, strict=True)]
+    compared: dict[tuple[int, int], list[Diagnostic]] = {}  # (view, shader) -> findings
     for k, outcome in enumerate(build_shaders(requests, options)):
         if outcome is None:
             continue
         found[k].extend(outcome.diagnostics)
-        view = views[k]
-        if outcome.shader is not None and view is not None:
-            found[k].extend(run_shader_rules(view, outcome.shader))
+        view, shader = views[k], outcome.shader
+        if shader is not None and view is not None:
+            pair = (id(view), id(shader))  # both shared by the ops that repeat them
+            if pair not in compared:
+                compared[pair] = run_shader_rules(view, shader)
+            found[k].extend(compared[pair])
 
 
 def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -239,6 +238,8 @@ def _has_table(path: Path) -> bool:
         return False
     if "tosa-vkshader" not in text:
         return False
+    import tomllib  # only for a pyproject.toml that names the tool
+
     try:
         tool = tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError:
@@ -282,6 +283,8 @@ def load_options(start: Path | None = None, config_file: Path | None = None) -> 
     path = config_file or find_pyproject(start or Path.cwd())
     if path is None:
         return Options()
+    import tomllib  # only when there is a pyproject.toml to read
+
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)

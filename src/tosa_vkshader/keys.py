@@ -12,7 +12,6 @@ Every key is classified once (results are cached: real files repeat the same key
 
 from __future__ import annotations
 
-import difflib
 import enum
 import re
 from dataclasses import dataclass
@@ -193,6 +192,8 @@ def _normalise_direction(token: str) -> tuple[str | None, list[str]]:
         direction = _DIRECTION_SYNONYMS[lowered]
         problems.append(f"`{lowered}` is not a direction; the grammar uses `{direction}`")
         return direction, problems
+    import difflib  # only for keys that are not already known
+
     close = difflib.get_close_matches(lowered, DIRECTIONS, n=1, cutoff=0.7)
     if close:
         problems.append(f"`{token}` is misspelled")
@@ -215,6 +216,8 @@ def _normalise_field(tokens: list[str]) -> tuple[str | None, list[str]]:
         field = _FIELD_SYNONYMS[lowered]
         problems.append(f"the field is called `{field}`, not `{raw}`")
         return field, problems
+    import difflib
+
     close = difflib.get_close_matches(lowered.replace("_", ""), RESOURCE_FIELDS, n=1, cutoff=0.75)
     if close:
         problems.append(f"field `{raw}` is misspelled")
@@ -303,6 +306,8 @@ def _top_level_near_miss(key: str) -> KeyInfo | None:
         or _TOP_LEVEL_SYNONYMS.get(flat)
     )
     if target is None:
+        import difflib
+
         close = difflib.get_close_matches(flat, list(known), n=1, cutoff=0.85)
         target = known[close[0]] if close else None
     if target is None or target == key:

@@ -12,6 +12,7 @@ import json
 import re
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -111,11 +112,22 @@ def compile_many(requests: Sequence[CompileRequest],
         opts = CompileOptions.from_options(options)
     if not requests:
         return []
+    # Ops that repeat a shader (a model often does) are prepared, looked up and compiled
+    # once; the others get the first one's result with their own pointers.
+    first_of: dict[tuple, int] = {}
+    distinct: list[CompileRequest] = []
+    distinct_index: list[int] = []  # where each distinct request first appears
+    for index, request in enumerate(requests):
+        key = (request.source, request.language, request.entry_point, request.macros)
+        if key not in first_of:
+            first_of[key] = len(distinct)
+            distinct.append(request)
+            distinct_index.append(index)
     first_pointer = requests[0].code_pointer
     roots, notes = include_roots(opts, first_pointer)
     fatal = macro_problems(opts.macros, first_pointer)
     jobs = []
-    for index, request in enumerate(requests):
+    for index, request in enumerate(distinct):
         job = _prepare(request, opts, roots)
         job.index = index
         if fatal:
@@ -131,6 +143,12 @@ def compile_many(requests: Sequence[CompileRequest],
                   opts.cache_max_bytes) if opts.cache else None
     if todo:
         _compile_jobs(todo, opts, roots, cache, results)
+    shared = results
+    results = []
+    for request in requests:
+        k = first_of[(request.source, request.language, request.entry_point, request.macros)]
+        first_time = len(results) == distinct_index[k]
+        results.append(shared[k] if first_time else _for_twin(shared[k], distinct[k], request))
     run_notes = list(notes)
     if cache is not None:
         cache.evict()
@@ -142,6 +160,15 @@ def compile_many(requests: Sequence[CompileRequest],
         if any(d.severity is Severity.ERROR for d in result.diagnostics):
             result.spirv = None
     return results
+
+
+def _for_twin(result: CompileResult, first: CompileRequest,
+              request: CompileRequest) -> CompileResult:
+    """The result of ``first`` for a request of the same shader at other pointers."""
+    pointers = {first.code_pointer: request.code_pointer,
+                first.entry_pointer: request.entry_pointer}
+    return replace(result, diagnostics=[
+        replace(d, pointer=pointers.get(d.pointer, d.pointer)) for d in result.diagnostics])
 
 
 def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import cache
 
@@ -78,6 +77,8 @@ def format_names() -> list[str]:
 def closest(word: str, candidates, *, cutoff: float = 0.75) -> str | None:
     """The single closest candidate, compared case-insensitively, or None."""
     upper = {c.upper(): c for c in candidates}
+    import difflib  # only for names that are not Vulkan's
+
     match = difflib.get_close_matches(word.upper(), list(upper), n=1, cutoff=cutoff)
     return upper[match[0]] if match else None
 

@@ -10,6 +10,7 @@ messages from MLIR, .tosa and JSON.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..diagnostics import Location
@@ -123,9 +124,18 @@ class OpContext:
     # Where op-level things are ("operator_name", "domain_name", "op"), for diagnostics
     # about them: they are not inside the attribute object, so no pointer reaches them.
     places: dict[str, Location] = field(default_factory=dict)
+    # The same as offsets into the file, turned into places only when a diagnostic needs
+    # one (line/column cost a pass over a large model's text): ``locate(start, end)``.
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    locate: Callable[[int, int], Location] | None = None
 
     def place(self, what: str) -> Location | None:
-        return self.places.get(what) or self.places.get("op")
+        return self._place(what) or self._place("op")
+
+    def _place(self, what: str) -> Location | None:
+        if what not in self.places and what in self.spans and self.locate is not None:
+            self.places[what] = self.locate(*self.spans[what])
+        return self.places.get(what)
 
 
 def domain_kind(domain: str | None) -> str:

@@ -1,11 +1,14 @@
 """TOSA MLIR text: every ``tosa.custom`` op, in pretty or generic form.
 
-The file is read once. ``tosa.custom`` is found with one regular-expression pass; each hit
-is confirmed to be code (not inside a string or a comment: MLIR strings and comments end
-at the line's end, so only the hit's line is looked at) and its op is read from there:
-the attribute dictionary (``{...}``, or properties ``<{...}>`` in generic form) and the
-type signature ``(operand types) -> result types``. Ops of other domains are skipped
-before their attributes are decoded.
+The file is read once, in time linear in its size whatever it holds. ``tosa.custom`` is
+found by plain substring search; each hit is confirmed to be code (not inside a string or
+a comment: MLIR strings and comments end at the line's end) by a scanner that only moves
+forward, so no character is tokenized twice. Each op is then read from its name up to the
+next op's name at most (a ``tosa.custom`` op has no regions, so it cannot contain another
+one): the attribute dictionary (``{...}``, or properties ``<{...}>`` in generic form) and
+the type signature ``(operand types) -> result types``. An unclosed bracket therefore
+costs the rest of its own op, never the rest of the file. Ops of other domains are
+skipped before their attributes are decoded.
 
 Positions: the implementation_attrs string is decoded (MLIR escapes), parsed as JSON, and
 a diagnostic's pointer is mapped back through both to a line and column of the .mlir file.
@@ -13,6 +16,7 @@ a diagnostic's pointer is mapped back through both to a line and column of the .
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -24,7 +28,10 @@ from .escapes import EscapeError, decode_mlir, mlir_offsets
 from .io import decode_text
 from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX
 
-_CANDIDATE = re.compile(r'"tosa\.custom"(?=\s*\()|(?<![\w.$%#@!"])tosa\.custom(?![\w.$])')
+OP_NAME = "tosa.custom"
+# A bare op name must not be part of a longer name, an SSA value, attribute alias, ...
+_NOT_BEFORE = frozenset('.$%#@!"')
+_NOT_AFTER = frozenset(".$")
 # On one line: a string literal (possibly unterminated) or the start of a comment.
 _LINE_TOKEN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//')
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
@@ -70,50 +77,98 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
         return source
     host = TextFile(text, path)
     source.text = host
-    for match in _CANDIDATE.finditer(text):
-        if not _is_code(text, match.start()):
-            continue
+    found = candidates(text)
+    ops: list[_CustomOp] = []
+    for index, (start, end, generic) in enumerate(found):
+        limit = found[index + 1][0] if index + 1 < len(found) else len(text)
         try:
-            op = _Parser(text, match.end()).op(match.start(), match.group().startswith('"'))
+            ops.append(_Parser(text, end, limit).op(start, generic))
         except _SyntaxError as exc:
             source.diagnostics.append(MLIR_SYNTAX.at(
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
-            continue
-        _add_op(source, host, op, options)
+    for op, used in zip(ops, _results_used(text, ops), strict=True):
+        _add_op(source, host, op, options, used)
     return source
 
 
-def _is_code(text: str, pos: int) -> bool:
-    """Whether ``pos`` is outside strings and comments (MLIR has neither across lines)."""
-    line_start = text.rfind("\n", 0, pos) + 1
-    for token in _LINE_TOKEN.finditer(text, line_start, pos + 1):
-        if token.start() >= pos:
-            return True
-        if token.group() == "//" or token.end() > pos:
+def candidates(text: str) -> list[tuple[int, int, bool]]:
+    """(start, end, generic form) of every ``tosa.custom`` op name that is code, in order.
+
+    Linear: one substring search over the file, and a :class:`_CodeScanner` that
+    tokenizes each line at most once however many names it holds."""
+    found = []
+    code = _CodeScanner(text)
+    size = len(OP_NAME)
+    pos = text.find(OP_NAME)
+    while pos >= 0:
+        end = pos + size
+        before = text[pos - 1] if pos else ""
+        after = text[end] if end < len(text) else ""
+        if before == '"' and after == '"':  # generic form: "tosa.custom"(...)
+            if text.startswith("(", _SPACE_ONLY.match(text, end + 1).end()) \
+                    and code.is_code(pos - 1):
+                found.append((pos - 1, end + 1, True))
+        elif not (before and (before in _NOT_BEFORE or before.isalnum() or before == "_")) \
+                and not (after and (after in _NOT_AFTER or after.isalnum() or after == "_")) \
+                and code.is_code(pos):
+            found.append((pos, end, False))
+        pos = text.find(OP_NAME, end)
+    return found
+
+
+_SPACE_ONLY = re.compile(r"\s*")
+
+
+class _CodeScanner:
+    """Whether positions, asked in increasing order, are code (outside strings and
+    comments). The scan position only moves forward: a string or comment that holds many
+    candidates is tokenized once, and skipped for every candidate inside it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.scanned = 0  # tokens before this are known; it is never inside a token
+        self.blocked_until = 0  # the end of the string or comment last found
+
+    def is_code(self, pos: int) -> bool:
+        if pos < self.blocked_until:
             return False
-    return True
+        text = self.text
+        newline = text.rfind("\n", self.scanned, pos)
+        if newline >= 0:  # strings and comments end at the line's end
+            self.scanned = newline + 1
+        for token in _LINE_TOKEN.finditer(text, self.scanned, pos + 1):
+            if token.start() >= pos:
+                break
+            if token.group() == "//" or token.end() > pos:
+                whole = _LINE_TOKEN.match(text, token.start())
+                end = whole.end() if token.group() != "//" else text.find("\n", pos)
+                self.blocked_until = self.scanned = len(text) if end < 0 else end
+                return False
+        self.scanned = pos
+        return True
 
 
-def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options) -> None:
+def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
+            results_used: tuple[bool, ...] | None) -> None:
     text = host.text
     domain = _string_value(text, op, "domain_name")
     if domain_kind(domain) == "other":
         return
     context = OpContext(operator_name=_string_value(text, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
-                        operand_values=op.operand_values,
-                        results_used=_results_used(text, op))
-    context.places["op"] = host.location(op.start, op.name_end)
+                        operand_values=op.operand_values, results_used=results_used,
+                        locate=host.location)
+    context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
         attribute = op.attributes.get(name)
         if attribute is not None:
-            context.places[name] = host.location(attribute.value_start, attribute.value_end)
+            context.spans[name] = (attribute.value_start, attribute.value_end)
     attrs = op.attributes.get("implementation_attrs")
     if attrs is None or attrs.string is None:
         what = "has no implementation_attrs" if attrs is None else \
             "has an implementation_attrs that is not a string"
-        where = context.places["op"] if attrs is None else \
+        where = host.location(op.start, op.name_end) if attrs is None else \
             host.location(attrs.value_start, attrs.value_end)
         source.diagnostics.append(MISSING_ATTRS.at("", f"the custom op {what}").located(where))
         return
@@ -136,30 +191,67 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options)
 
 
 _RESULT_NAME = re.compile(r"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
-_FUNCTION = re.compile(r"(?<![\w.])func\.func(?![\w.])")
+_SSA_USE = re.compile(r"%[\w$.-]+(?:#(\d+))?")
+FUNCTION = "func.func"
 
 
-def _results_used(text: str, op: _CustomOp) -> tuple[bool, ...] | None:
-    """Whether each result is used after the op, up to the end of its function (SSA
-    names are unique within a function). None when the results have no single name."""
-    line_start = text.rfind("\n", 0, op.start) + 1
-    named = _RESULT_NAME.search(text, line_start, op.start)
-    if named is None:
-        return None if op.results else ()
-    name = named.group(1)
-    following = _FUNCTION.search(text, op.end)
-    end = following.start() if following else len(text)
-    uses = re.compile(re.escape(name) + r"(?:#(\d+))?(?![\w$.-])")
-    used: set[int] = set()
-    whole = False
-    for use in uses.finditer(text, op.end, end):
-        if not _is_code(text, use.start()):
+def _results_used(text: str, ops: list[_CustomOp]) -> list[tuple[bool, ...] | None]:
+    """For each op: whether each of its results is used after it, up to the end of its
+    function (SSA names are unique within a function); None when the results have no
+    single name. One forward pass over the file for all ops together."""
+    names: dict[str, list[tuple[int, int, int]]] = {}  # name -> (op, from, to)
+    functions = _function_starts(text)
+    used: list[tuple[bool, ...] | None] = []
+    previous_end = 0
+    for index, op in enumerate(ops):
+        line_start = max(text.rfind("\n", previous_end, op.start) + 1, previous_end)
+        named = _RESULT_NAME.search(text, line_start, op.start)
+        previous_end = op.end
+        if named is None:
+            used.append(None if op.results else ())
             continue
-        if use.group(1) is None:
-            whole = True
-        else:
-            used.add(int(use.group(1)))
-    return tuple(whole or k in used for k in range(len(op.results)))
+        following = bisect.bisect_left(functions, op.end)
+        end = functions[following] if following < len(functions) else len(text)
+        names.setdefault(named.group(1), []).append((index, op.end, end))
+        used.append(tuple(False for _ in op.results))
+    if not names:
+        return used
+    marks: dict[int, set[int]] = {}
+    whole: set[int] = set()
+    code = _CodeScanner(text)
+    first = min(start for spans in names.values() for _, start, _ in spans)
+    for use in _SSA_USE.finditer(text, first):
+        name = text[use.start():use.start(1) - 1] if use.group(1) else use.group()
+        spans = names.get(name)
+        if spans is None:
+            continue
+        owners = [index for index, start, end in spans if start <= use.start() < end]
+        if not owners or not code.is_code(use.start()):
+            continue
+        for index in owners:
+            if use.group(1) is None:
+                whole.add(index)
+            else:
+                marks.setdefault(index, set()).add(int(use.group(1)))
+    for index, op in enumerate(ops):
+        if used[index] is not None and used[index]:
+            used[index] = tuple(index in whole or k in marks.get(index, ())
+                                for k in range(len(op.results)))
+    return used
+
+
+def _function_starts(text: str) -> list[int]:
+    """Where each ``func.func`` name starts (not part of a longer name), in order."""
+    starts = []
+    pos = text.find(FUNCTION)
+    while pos >= 0:
+        before = text[pos - 1] if pos else ""
+        end = pos + len(FUNCTION)
+        after = text[end] if end < len(text) else ""
+        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after in "_."):
+            starts.append(pos)
+        pos = text.find(FUNCTION, end)
+    return starts
 
 
 class _Offsets:
@@ -184,30 +276,42 @@ def _string_value(text: str, op: _CustomOp, name: str) -> str | None:
 
 
 class _Parser:
-    """Reads one op from just after its name. Offsets are into the whole file."""
+    """Reads one op from just after its name, never past ``limit`` (where the next op's
+    name starts, or the end of the file). Offsets are into the whole file."""
 
-    def __init__(self, text: str, pos: int) -> None:
+    def __init__(self, text: str, pos: int, limit: int | None = None) -> None:
         self.text = text
         self.pos = pos
+        self.limit = len(text) if limit is None else limit
         self.values: list[str] = []  # the SSA operands, as written
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
-        self.pos = _SPACE.match(self.text, self.pos).end()
+        self.pos = _SPACE.match(self.text, self.pos, self.limit).end()
 
     def peek(self, length: int = 1) -> str:
         self.space()
-        return self.text[self.pos : self.pos + length]
+        return self.text[self.pos : min(self.pos + length, self.limit)]
+
+    def found(self) -> str:
+        """What is at the cursor, for a message."""
+        if self.pos >= self.limit:
+            return "end of file" if self.limit == len(self.text) else OP_NAME
+        return self.text[self.pos : min(self.pos + 12, self.limit)].split("\n")[0] \
+            or "end of file"
+
+    def ended(self) -> str:
+        return "unexpected end of file" if self.limit == len(self.text) else \
+            f"unexpected `{OP_NAME}`: this op's brackets are not closed before the next op"
 
     def expect(self, token: str, what: str) -> None:
         if self.peek(len(token)) != token:
-            found = self.text[self.pos : self.pos + 12].split("\n")[0] or "end of file"
-            raise _SyntaxError(f"expected {what}, found `{found}`", self.pos)
+            raise _SyntaxError(f"expected {what}, found `{self.found()}`", self.pos)
         self.pos += len(token)
 
     def string(self) -> tuple[int, int]:
         """A string literal at the cursor: the span of its contents."""
-        match = _STRING.match(self.text, self.pos)
+        match = _STRING.match(self.text, self.pos, self.limit)
         if match is None:
             raise _SyntaxError("unterminated string (MLIR strings end on the same line)",
                                self.pos)
@@ -219,12 +323,12 @@ class _Parser:
         text = self.text
         depth = 0
         start = self.pos
-        while self.pos < len(text):
+        while self.pos < self.limit:
             char = text[self.pos]
             if char == '"':
                 self.string()
                 continue
-            if char == "-" and text.startswith("->", self.pos):
+            if char == "-" and text.startswith("->", self.pos, self.limit):
                 self.pos += 2
                 continue
             if depth == 0 and char in stops:
@@ -237,7 +341,7 @@ class _Parser:
                 depth -= 1
             self.pos += 1
         if depth:
-            raise _SyntaxError("unexpected end of file", start)
+            raise _SyntaxError(self.ended(), start)
         if self.pos == start:
             raise _SyntaxError("expected a value", start)
 
@@ -274,7 +378,7 @@ class _Parser:
         while True:
             char = self.peek()
             if char == "%":
-                match = _SSA.match(self.text, self.pos)
+                match = _SSA.match(self.text, self.pos, self.limit)
                 if match is None:
                     raise _SyntaxError("expected an SSA value name after `%`", self.pos)
                 self.pos = match.end()
@@ -284,9 +388,8 @@ class _Parser:
                 continue
             if char and char in stops:
                 return
-            found = self.text[self.pos : self.pos + 12].split("\n")[0] or "end of file"
-            raise _SyntaxError(f"expected an operand or the attributes, found `{found}`",
-                               self.pos)
+            raise _SyntaxError(f"expected an operand or the attributes, found "
+                               f"`{self.found()}`", self.pos)
 
     def attribute_dict(self, op: _CustomOp) -> None:
         self.expect("{", "`{`")
@@ -300,7 +403,7 @@ class _Parser:
                 start, end = self.string()
                 key = self.text[start:end]
             else:
-                match = _BARE_ID.match(self.text, self.pos)
+                match = _BARE_ID.match(self.text, self.pos, self.limit)
                 if match is None:
                     raise _SyntaxError("expected an attribute name", self.pos)
                 key = match.group()
@@ -310,7 +413,7 @@ class _Parser:
                 self.space()
                 value_start = self.pos
                 string = None
-                if self.text.startswith('"', self.pos):
+                if self.text.startswith('"', self.pos, self.limit):
                     string = self.string()
                 else:
                     self.skip_value(",}")

