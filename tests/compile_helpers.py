@@ -15,7 +15,7 @@ for arg in "$@"; do
   case "$arg" in
     *.glsl|*.hlsl)
       if grep -q CRASH_ME "$arg"; then kill -SEGV $$; fi
-      if grep -q HANG_ME "$arg"; then exec sleep 30; fi
+      if grep -q HANG_ME "$arg"; then : > "$0.hanging"; exec sleep 60; fi
       if grep -q FLOOD_ME "$arg"; then exec yes "flooding the terminal"; fi
       ;;
   esac

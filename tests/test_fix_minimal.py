@@ -4,12 +4,15 @@ applies with patch and git apply, and it says what it changed and what is left."
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
 import pytest
 
 from tosa_vkshader.cli import main
+
+from conftest import FIXTURES
 
 # Hand-written: four-space indentation, workgroup_sizes on one line, a sampler object
 # spread over lines, an unusual key order, and no newline at the end.
@@ -113,3 +116,59 @@ def test_a_clean_file_is_left_alone_and_exits_0(tmp_path, capsys):
     assert main(["fix", str(path)]) == 0
     assert path.read_text() == text
     assert capsys.readouterr().err == ""
+
+
+def _damaged(original: str, which: int) -> str:
+    """``entry_point`` misspelled inside the escaped attribute string of op ``which``."""
+    at = -1
+    for _ in range(which + 1):
+        at = original.index("entry_point", at + 1)
+    return original[:at] + "entryPoint" + original[at + len("entry_point"):]
+
+
+def _fixed(text: str, tmp_path, name: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    main(["fix", str(path)])
+    return path.read_text()
+
+
+@pytest.mark.parametrize("model", ["pretty.mlir", "generic.mlir"])
+def test_fix_rewrites_the_attribute_strings_of_an_mlir_model_in_place(tmp_path, capsys,
+                                                                      model):
+    original = (FIXTURES / "models" / model).read_text()
+    repaired = _fixed(_damaged(original, 1), tmp_path, model)
+    assert re.search(r"changed: op at line \d+: renamed `entryPoint` to `entry_point`",
+                     capsys.readouterr().err)
+    # The misspelled key is repaired like every other repair of the model (missing
+    # `_type` added): the same file as fixing the undamaged model.
+    assert repaired == _fixed(original, tmp_path / "..", "undamaged-" + model)
+    # Outside the ops' attribute strings the file is byte for byte the same.
+    kept = [line for line in original.splitlines() if "implementation_attrs" not in line]
+    assert kept == [line for line in repaired.splitlines()
+                    if "implementation_attrs" not in line]
+    # Quotes inside the string stay written the way the file writes them.
+    assert ('\\"' in repaired) == ('\\"' in original)
+
+
+def test_fix_diff_of_an_mlir_model_applies_with_patch(tmp_path, capsys):
+    original = (FIXTURES / "models" / "pretty.mlir").read_text()
+    path = tmp_path / "model.mlir"
+    path.write_text(_damaged(original, 0))
+    main(["fix", "--diff", str(path)])
+    diff = capsys.readouterr().out
+    prefix = str(tmp_path).lstrip("/")
+    diff = diff.replace(f"a/{prefix}/", "a/").replace(f"b/{prefix}/", "b/")
+    done = subprocess.run(["patch", "-p1"], input=diff, text=True, cwd=tmp_path,
+                          capture_output=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert path.read_text() == _fixed(original, tmp_path / "..", "undamaged.mlir")
+
+
+def test_fix_leaves_json_that_is_not_an_op_alone(tmp_path, capsys):
+    (tmp_path / "package.json").write_text('{"name": "app", "version": "1.0.0"}')
+    (tmp_path / "op.json").write_text('{"entryPoint": "main", "workgroup_sizes": [1, 1, 1]}')
+    assert main(["fix", str(tmp_path)]) == 0
+    assert (tmp_path / "package.json").read_text() == '{"name": "app", "version": "1.0.0"}'
+    assert (tmp_path / "op.json").read_text().startswith('{"entry_point": "main"')
+    assert "package.json" not in capsys.readouterr().err

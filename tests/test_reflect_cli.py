@@ -61,10 +61,9 @@ def test_not_spirv_exits_1(tmp_path, capsys):
 
 def test_usage_errors_exit_2(tmp_path, capsys):
     assert main(["reflect", str(tmp_path / "missing.spv")]) == 2
-    glsl = tmp_path / "op.json"
-    glsl.write_text(json.dumps({"entry_point": "main", "shader_language": "GLSL",
-                                "shader_code": "void main() {}"}))
-    assert main(["reflect", str(glsl)]) == 2
+    no_shader = tmp_path / "op.json"  # GLSL/HLSL attributes are compiled; none is usage
+    no_shader.write_text(json.dumps({"entry_point": "main", "workgroup_sizes": [1, 1, 1]}))
+    assert main(["reflect", str(no_shader)]) == 2
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert main(["reflect", str(bad)]) == 2

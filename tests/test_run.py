@@ -260,3 +260,19 @@ def test_combined_image_sampler_into_a_multi_component_buffer(tmp_path):
     image = np.arange(128, dtype=np.float32).reshape(1, 4, 8, 4)
     (texels,) = tosa_vkshader.run(model, [image])
     np.testing.assert_array_equal(texels, image.reshape(32, 4))
+
+
+def test_push_constants_without_the_attribute_run_with_a_warning(capsys, tmp_path):
+    """The converter drops `push_constants`, so a model without the attribute runs the same:
+    `run` warns (VKS423) instead of refusing, and the bytes given are what the shader
+    reads."""
+    example = EXAMPLES / "scale_i8_push"
+    text = (example / "model.mlir").read_text()
+    model = tmp_path / "no_attribute.mlir"
+    model.write_text(text.replace(', \\"push_constants\\": \\"multiplier: 4, offset: 4\\"', ""))
+    assert "multiplier: 4" not in model.read_text()
+    code, out, err = cli(capsys, "run", model, "-i", example / "q.npy", "--push-constants",
+                         example / "push_constants.bin", "-o", tmp_path, "--expect",
+                         example / "expected_0.npy")
+    assert code == 0, out + err
+    assert "warning[VKS423]" in err

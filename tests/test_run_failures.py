@@ -152,3 +152,31 @@ def test_usage_errors(capsys, tmp_path):
     code, _, err = cli(capsys, "run", MODEL, *inputs(tmp_path, GOOD, GOOD), "-o", tmp_path,
                        "--timeout", "0")
     assert code == 2 and "--timeout must be a positive number" in err
+
+
+def test_a_model_without_an_entry_function():
+    with pytest.raises(tosa_vkshader.RunError) as caught:
+        tosa_vkshader.run("module {\n}\n", [])
+    assert [d.code for d in caught.value.diagnostics] == ["VKS961"]
+    assert caught.value.exit_code == 1
+
+
+def test_dynamic_shapes_cannot_be_laid_out(capsys, tmp_path):
+    dynamic = tmp_path / "dynamic.mlir"
+    dynamic.write_text(MODEL.read_text().replace("%arg0: tensor<1x256xf32>",
+                                                 "%arg0: tensor<?x256xf32>"))
+    code, _, err = cli(capsys, "run", dynamic, *inputs(tmp_path, GOOD, GOOD), "-o", tmp_path)
+    assert code == 1
+    assert "error[VKS959]" in err and "argument 0 (%arg0) `tensor<?x256xf32>` has no static " \
+        "shape" in err
+
+
+def test_check_does_not_pay_for_run():
+    """`run` is registered lazily: `check` loads neither the runtime package nor numpy."""
+    probe = ("import sys; from tosa_vkshader.cli import main; "
+             f"main(['check', {str(MODEL)!r}]); "
+             "print('LOADED', [m for m in ('numpy', 'tosa_vkshader.runtime', "
+             "'tosa_vkshader.commands.run') if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert "LOADED []" in done.stdout, done.stdout + done.stderr

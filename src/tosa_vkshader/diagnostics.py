@@ -75,6 +75,9 @@ class Diagnostic:
     inner: InnerPosition | None = None
     # Where the pointer should be placed: on the key itself or on its value.
     on_key: bool = False
+    # The JSON token that `tosa-vkshader fix` puts in place of the located key or value
+    # (`"input_1_binding"`); None when the problem has no mechanical repair.
+    replacement: str | None = None
     # The target device a finding is about (VKS7xx); None for everything else.
     target: str | None = None
 
@@ -119,6 +122,7 @@ class Rule:
         inner: InnerPosition | None = None,
         on_key: bool = False,
         severity: Severity | None = None,
+        replacement: str | None = None,
         target: str | None = None,
     ) -> Diagnostic:
         return Diagnostic(
@@ -129,6 +133,7 @@ class Rule:
             hint=hint,
             inner=inner,
             on_key=on_key,
+            replacement=replacement,
             target=target,
         )
 

@@ -43,6 +43,8 @@ class FixResult:
     fixed: str | None
     changes: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The minimal edits that turn ``original`` into ``fixed``: (start, end, new text).
+    replacements: list[tuple[int, int, str]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -142,13 +144,62 @@ def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = 
         result.fixed = _dumps(whole, indent=2) + "\n"
     else:
         bom = "\ufeff" if original.startswith("\ufeff") else ""
-        result.fixed = bom + apply_edits(document, base, repair.edits)
+        result.replacements = edit_spans(document, base, repair.edits)
+        result.fixed = bom + apply_replacements(document.text, result.replacements)
     return result
 
 
-def apply_edits(document: JsonDocument, base: str, edits: list[Edit]) -> str:
-    """``document``'s text with ``edits`` made to the object at ``base`` and nothing
-    else touched."""
+def fix_mlir(data: bytes | str, path: str | None = None, *, embed_spirv: bool = False,
+             sort_keys: bool = False, options: Options | None = None) -> FixResult:
+    """Repair the VulkanCustomShader ops of a TOSA MLIR file in place: each op's
+    ``implementation_attrs`` string gets the same minimal edits as a JSON file (escaped
+    as MLIR escapes them), and the rest of the file stays byte for byte. An op whose
+    repair is ambiguous, or whose attributes do not parse, is left as it is (and said so);
+    the other ops are still repaired."""
+    from ..sources.escapes import EscapeError, decode_mlir, mlir_offsets
+    from ..sources.mlir_source import custom_op_attribute_strings
+    from .emit import mlir_string
+
+    original = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    result = FixResult(path, original, None)
+    host_edits: list[tuple[int, int, str]] = []
+    for start, end in custom_op_attribute_strings(original):
+        try:
+            inner = decode_mlir(original, start, end)
+        except EscapeError:
+            continue  # check reports the broken escape
+        line = original.count("\n", 0, start) + 1
+        one = fix_text(inner, path, embed_spirv=embed_spirv, sort_keys=sort_keys,
+                       options=options)
+        result.diagnostics += [d.located(None) for d in one.diagnostics]
+        if one.fixed is None or not one.changed:  # a refused op stays as it is
+            continue
+        result.changes += [f"op at line {line}: {change}" for change in one.changes]
+        if sort_keys:  # the whole attribute string is rewritten
+            host_edits.append((start, end, mlir_string(one.fixed.rstrip("\n"))[1:-1]))
+            continue
+        offsets = mlir_offsets(original, start, end)
+        # Quotes written as the string already writes them (" or ).
+        literal = original[start:end]
+        quote = "\\22" if "\\22" in literal and '\\"' not in literal else '\\"'
+        host_edits += [(offsets.host(a), offsets.host_end(b),
+                        mlir_string(new)[1:-1].replace('\\"', quote))
+                       for a, b, new in one.replacements]
+    result.replacements = host_edits
+    result.fixed = apply_replacements(original, host_edits)
+    return result
+
+
+def apply_replacements(text: str, replacements: list[tuple[int, int, str]]) -> str:
+    for start, end, new in sorted(replacements, key=lambda r: (r[0], r[1]), reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def edit_spans(document: JsonDocument, base: str, edits: list[Edit]
+               ) -> list[tuple[int, int, str]]:
+    """The text replacements that make ``edits`` to the object at ``base`` of
+    ``document`` and touch nothing else."""
     text = document.text
     spans = document.spans()
     original_name = {e.new: e.key for e in edits if e.kind == "rename"}
@@ -170,9 +221,7 @@ def apply_edits(document: JsonDocument, base: str, edits: list[Edit]) -> str:
             separator = f",\n{indent}" if not indent.strip() else ", "
             member = f"{separator}{_token(edit.key)}: {_token(edit.new)}"
             replacements.append((span.value_end, span.value_end, member))
-    for start, end, new in sorted(replacements, key=lambda r: (r[0], r[1]), reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+    return replacements
 
 
 def _token(value: Any) -> str:

@@ -98,7 +98,9 @@ class CustomOp:
         return render_tosa(self, operands, results, options=options)
 
 
-def op_from_shader(shader: str | os.PathLike[str] | bytes, *, name: str | None = None,
+def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
+                   path: str | os.PathLike[str] | None = None, source: str | None = None,
+                   name: str | None = None,
                    language: Language | None = None, entry_point: str | None = None,
                    embed: Embed | None = None,
                    format_of: Sequence[tuple[str, str]] | Mapping[str, str] = (),
@@ -106,19 +108,40 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes, *, name: str | None =
                    options: Options | None = None) -> CustomOp:
     """Build an op from a compute shader: reflect it and infer its attributes.
 
-    ``shader`` is a path (``str`` or ``Path``; the language comes from the suffix unless
-    ``language`` is given), GLSL/HLSL source text (a ``str`` with ``language`` given), or
-    a SPIR-V module (``bytes``). ``format_of`` maps a binding (number, ``"set:binding"``
-    or variable name) to a VkFormat where the shader does not say. Raises
-    :class:`CodegenError` with diagnostics when the attributes cannot be made or do not
-    pass ``check``.
+    Say what the shader is, never leaving it to a guess: ``path=`` a shader file (the
+    language from its suffix unless ``language`` is given), ``source=`` GLSL/HLSL text
+    (with ``language``), or a SPIR-V module as ``bytes``. The positional ``shader`` is
+    kept for existing callers: ``bytes`` or a ``Path`` as above, a ``str`` is a path, or
+    source text when ``language`` is given; a one-line ``str`` with ``language`` that
+    names an existing file is refused as ambiguous (:class:`TypeError`). ``format_of``
+    maps a binding (number, ``"set:binding"`` or variable name) to a VkFormat where the
+    shader does not say. Raises :class:`CodegenError` with diagnostics when the
+    attributes cannot be made or do not pass ``check``.
     """
-    if isinstance(shader, bytes):
-        source = Shader("SPIR-V", spirv=shader)
+    if sum(x is not None for x in (shader, path, source)) != 1:
+        raise TypeError("op_from_shader: give exactly one of path=, source= or a SPIR-V "
+                        "module (bytes)")
+    if source is not None:
+        if language not in ("GLSL", "HLSL"):
+            raise TypeError('op_from_shader: source= needs language="GLSL" or "HLSL"')
+        read = Shader(language, source=source)
+    elif path is not None:
+        read = read_shader(path, language)
+    elif isinstance(shader, bytes):
+        read = Shader("SPIR-V", spirv=shader)
     elif isinstance(shader, str) and language in ("GLSL", "HLSL"):
-        source = Shader(language, source=shader)
+        if "\n" not in shader and Path(shader).is_file():
+            raise TypeError(f"op_from_shader: {shader!r} names a file but language= asks to "
+                            f"read it as {language} source text; pass path= or source=")
+        read = Shader(language, source=shader)
     else:
-        source = read_shader(shader, language)
+        assert shader is not None
+        read = read_shader(shader, language)
+    return _from_source(read, name, entry_point, embed, format_of, workgroup_sizes, options)
+
+
+def _from_source(source: Shader, name, entry_point, embed, format_of, workgroup_sizes,
+                 options) -> CustomOp:
     generated = generate(source, entry_point=entry_point, embed=embed, format_of=format_of,
                          workgroup_sizes=workgroup_sizes, options=options)
     if generated.attributes is None:

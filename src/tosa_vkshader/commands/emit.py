@@ -31,13 +31,23 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "emit", help="write a tosa.custom op (MLIR or .tosa) from an attribute file",
         description="Render a checked attribute file as a func.func holding a tosa.custom op "
-                    "(MLIR text that tosa-opt reads) or as a TOSA flatbuffer. Exit 0: "
-                    "written; 1: errors (nothing written); 2: usage.")
+                    "(MLIR text that tosa-opt reads) or as a TOSA flatbuffer. Warnings and "
+                    "notes about the op are printed on stderr. Exit 0: written; 1: errors "
+                    "(nothing written); 2: usage.",
+        epilog="example: tosa-vkshader emit mlir add.json --operands "
+               "'tensor<1x64xf32>,tensor<1x64xf32>' --results 'tensor<1x64xf32>' -o add.mlir",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("form", choices=("mlir", "tosa"))
     parser.add_argument("attrs", metavar="ATTRS", help="an attribute or op-object JSON file")
     parser.add_argument("--operands", metavar="TYPES",
-                        help="comma-separated operand types, e.g. 'tensor<1x16x16x4xi8>'")
-    parser.add_argument("--results", metavar="TYPES", help="comma-separated result types")
+                        help="the op's operand types, MLIR tensor types separated by commas, "
+                             "in operand order and quoted for the shell: --operands "
+                             "'tensor<1x16x16x4xi8>' for one, --operands "
+                             "'tensor<1x64xf32>,tensor<64xi8>' for two (commas inside a "
+                             "type, as in tensor<?x4xf32, #enc>, are kept); '' for none")
+    parser.add_argument("--results", metavar="TYPES",
+                        help="the op's result types, written like --operands: "
+                             "--results 'tensor<1x64xf32>'")
     parser.add_argument("--name", metavar="OP", help="operator_name (default: the op "
                         "object's, else the file's stem)")
     parser.add_argument("-o", "--output", metavar="FILE",
@@ -62,6 +72,18 @@ def _load(path: Path) -> dict | None:
         print(f"tosa-vkshader emit: {path} does not hold a JSON object", file=sys.stderr)
         return None
     return value
+
+
+def _notes(op: CustomOp, operands: list[str], results: list[str], options) -> list:
+    from ..codegen.emit import check_op
+
+    found, seen = [], set()
+    for diag in [*op.notes, *check_op(op, operands, results, options)]:
+        key = (diag.code, diag.pointer, diag.message)
+        if key not in seen:
+            seen.add(key)
+            found.append(diag.located(None))  # positions in generated text mean nothing
+    return found
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
     except CodegenError as exc:
         print_diagnostics(str(path), exc.diagnostics, summary=True)
         return EXIT_ERRORS
+    # The op is written, but never silently over its warnings and notes: those of the
+    # attributes and those that only show with the op's tensor types (VKS515, VKS518).
+    print_diagnostics(str(path), _notes(op, operands, results, options))
     if args.output and args.output != "-":
         try:
             write_atomic(args.output, data)

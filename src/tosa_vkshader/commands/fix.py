@@ -17,9 +17,10 @@ from collections import Counter
 from pathlib import Path
 
 from ..api import iter_files, validate
-from ..codegen.fix import fix_text
+from ..codegen.fix import fix_mlir, fix_text
 from ..diagnostics import Diagnostic, Severity
 from ..fsutil import read_limited, write_atomic
+from ..sources.recognise import is_op_document
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_config_arguments, options_from
 from ._common import print_diagnostics as show
 
@@ -33,7 +34,7 @@ def register(subparsers) -> None:
                     "remain that fix cannot repair (or a repair was ambiguous: the file is "
                     "left untouched); 2: usage.")
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="attribute files, or folders walked for *.json")
+                        help="attribute JSON and TOSA MLIR files, or folders walked for them")
     parser.add_argument("--diff", action="store_true",
                         help="print a unified diff of the repairs and write nothing")
     parser.add_argument("--embed", choices=("spirv",),
@@ -57,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     failed = False
     for path in iter_files(args.paths, options):
-        if not path.endswith(".json"):
-            continue  # MLIR and .tosa files are models: their ops are not rewritten here
+        if path.endswith(".tosa"):
+            continue  # a flatbuffer: its ops are not rewritten here
         try:
             data = read_limited(path, options.max_file_size)
         except OSError as exc:
@@ -66,8 +67,11 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             failed = True
             continue
-        result = fix_text(data, path, embed_spirv=args.embed == "spirv",
-                          sort_keys=args.sort_keys, options=options)
+        if not path.endswith(".mlir") and not is_op_document(data):
+            continue  # package.json and friends: not an op, nothing to repair
+        repair = fix_mlir if path.endswith(".mlir") else fix_text
+        result = repair(data, path, embed_spirv=args.embed == "spirv",
+                        sort_keys=args.sort_keys, options=options)
         show(path, result.diagnostics)
         if result.fixed is None:  # refused: the file stays as it is
             failed = True

@@ -51,6 +51,16 @@ def register(subparsers) -> None:
                              "\"dispatch\" (the number of workgroups)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="where to write the JSON (default: stdout)")
+    # The compiler flags a glslc command line for this shader would have.
+    parser.add_argument("-D", dest="macros", action="append", default=[],
+                        metavar="NAME[=VALUE]", help="define a macro, as glslc -D (repeatable; "
+                        "added to `macros` of [tool.tosa-vkshader])")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                        help="allow #include from DIR, as glslc -I (repeatable); includes are "
+                             "confined to these folders (and include-dirs of the config)")
+    parser.add_argument("--target-env", metavar="ENV",
+                        help="glslc's --target-env, e.g. vulkan1.2 (default: vulkan1.3, as "
+                             "the reference runtime)")
     add_config_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -86,8 +96,20 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.shader).is_file():
         print(f"tosa-vkshader new: {args.shader}: no such file", file=sys.stderr)
         return EXIT_USAGE
+    missing = [d for d in args.include_dirs if not Path(d).is_dir()]
+    for folder in missing:
+        print(f"tosa-vkshader new: -I {folder}: no such folder", file=sys.stderr)
+    if missing:
+        return EXIT_USAGE
+    options = options.with_overrides(
+        macros=(options.macros + tuple((m.partition("=")[0], m.partition("=")[2] if "=" in m
+                                        else None) for m in args.macros)) or None,
+        include_dirs=(options.include_dirs + tuple(str(Path(d).resolve())
+                                                   for d in args.include_dirs)) or None,
+        allow_includes=True if args.include_dirs else None,
+        target_env=args.target_env)
     try:
-        op = op_from_shader(args.shader, name=args.name, entry_point=args.entry_point,
+        op = op_from_shader(path=args.shader, name=args.name, entry_point=args.entry_point,
                             embed=args.embed, format_of=pairs,
                             workgroup_sizes=sizes or None, options=options)
     except CodegenError as exc:

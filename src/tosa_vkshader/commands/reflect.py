@@ -1,7 +1,9 @@
-"""`tosa-vkshader reflect FILE.spv|ATTRS.json`: what a SPIR-V module declares, per entry point.
+"""`tosa-vkshader reflect FILE.spv|SHADER.comp|ATTRS.json`: what a SPIR-V module declares,
+per entry point. GLSL/HLSL (a .comp/.glsl/.hlsl file, or the shader_code of attributes) is
+compiled first, as `check` compiles it.
 
-Exit codes: 0 reflected, 1 the module or the entry point has problems, 2 usage (missing
-file, unreadable JSON, no SPIR-V in the attributes).
+Exit codes: 0 reflected, 1 the module, the source or the entry point has problems, 2 usage
+or environment (missing file, unreadable JSON, no shader in the attributes, no compiler).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import binascii
 import json
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from ..diagnostics import Severity
 from ..fsutil import read_limited
@@ -24,9 +27,10 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "reflect", help="show a SPIR-V module's entry points, bindings and push constants",
-        description="Reflect a SPIR-V module (a .spv file, or the base64 shader_code of an "
-                    "attribute JSON file) in Vulkan's vocabulary.")
-    parser.add_argument("file", help="a .spv module or an attribute .json file")
+        description="Reflect a SPIR-V module (a .spv file, a GLSL/HLSL file compiled first, "
+                    "or the shader_code of an attribute JSON file) in Vulkan's vocabulary.")
+    parser.add_argument("file", help="a .spv module, a .comp/.glsl/.hlsl shader or an "
+                                     "attribute .json file")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--entry-point", help="entry point to reflect (default: the "
                         "attributes' entry_point, else the module's first)")
@@ -37,12 +41,29 @@ class UsageError(Exception):
     pass
 
 
+SOURCE_SUFFIXES = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL"}
+
+
+class Source(NamedTuple):
+    """GLSL/HLSL to compile before reflecting."""
+
+    language: str
+    text: str
+    entry_point: str | None
+
+
 def _module_bytes(path: Path) -> tuple[bytes, str | None]:
     """The SPIR-V bytes in ``path`` and the entry point its attributes name, if any."""
     try:
         raw = read_limited(path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    language = SOURCE_SUFFIXES.get(path.suffix.lower())
+    if language is not None:
+        try:
+            return Source(language, raw.decode("utf-8"), None), None
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{path} is not UTF-8 text: {exc}") from exc
     if path.suffix.lower() != ".json" and not raw.lstrip()[:1] == b"{":
         return raw, None
     document, problems = parse_json(raw, str(path))
@@ -52,15 +73,18 @@ def _module_bytes(path: Path) -> tuple[bytes, str | None]:
     if not isinstance(attrs, dict):
         raise UsageError(f"{path}: the attributes must be a JSON object")
     language, code = attrs.get("shader_language"), attrs.get("shader_code")
+    entry = attrs.get("entry_point")
+    entry = entry if isinstance(entry, str) and entry else None
+    if language in ("GLSL", "HLSL") and isinstance(code, str):
+        return Source(language, code, entry), entry
     if language != "SPIR-V" or not isinstance(code, str):
-        raise UsageError(f"{path}: reflect needs \"shader_language\": \"SPIR-V\" with base64 "
-                         f"shader_code (got shader_language {language!r})")
+        raise UsageError(f"{path}: reflect needs shader_code with shader_language SPIR-V, "
+                         f"GLSL or HLSL (got shader_language {language!r})")
     try:
         data = base64.b64decode(code, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise UsageError(f"{path}: shader_code is not base64: {exc}") from exc
-    entry = attrs.get("entry_point")
-    return data, entry if isinstance(entry, str) and entry else None
+    return data, entry
 
 
 def render_text(name: str, r: Reflection) -> str:
@@ -92,6 +116,29 @@ def render_text(name: str, r: Reflection) -> str:
     return "\n".join(lines)
 
 
+def _compile(source: Source, path: Path, entry: str | None) -> bytes | int:
+    """The SPIR-V ``source`` compiles to, or the exit code after printing why not."""
+    from ..config import ConfigError, load_options
+    from ..shader import build_shader
+    from ..shader.record import ShaderRequest
+    from ._common import exit_status, print_usage_diagnostics
+
+    try:
+        options = load_options(path.parent if path.parent.exists() else Path.cwd())
+    except ConfigError as exc:
+        print_usage_diagnostics(exc.diagnostics)
+        return EXIT_USAGE
+    request = ShaderRequest(source.language, source.text, entry or source.entry_point or
+                            "main", "/shader_code", "/entry_point")
+    outcome = build_shader(request, options)
+    for d in outcome.diagnostics:
+        where = f"{path}:{d.inner.line}:{d.inner.column}" if d.inner else str(path)
+        print(f"{where}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)
+    if outcome.shader is None:
+        return exit_status(outcome.diagnostics) or EXIT_PROBLEMS
+    return outcome.shader.spirv
+
+
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
@@ -99,6 +146,11 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"tosa-vkshader reflect: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if isinstance(data, Source):
+        compiled = _compile(data, path, args.entry_point or entry)
+        if isinstance(compiled, int):
+            return compiled
+        data = compiled
     module, diagnostics = read_module(data, "/shader_code")
     for d in diagnostics:
         print(f"{path}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)

@@ -18,7 +18,6 @@ from ._common import (
     EXIT_ERRORS,
     EXIT_OK,
     EXIT_USAGE,
-    add_config_arguments,
     options_from,
     print_diagnostics,
 )
@@ -60,8 +59,13 @@ def register(subparsers) -> None:
     parser.add_argument("--results", metavar="TYPES",
                         help="for an op JSON MODEL: comma-separated result types")
     parser.add_argument("--name", metavar="OP", help="for an op JSON MODEL: operator_name")
-    add_config_arguments(parser)
-    parser.set_defaults(run=run)
+    parser.add_argument("--config", type=Path, metavar="PYPROJECT",
+                        help="read [tool.tosa-vkshader] from this file instead of the "
+                             "nearest pyproject.toml")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="compile shaders afresh instead of using the compile cache")
+    # workgroup_sizes is read as the runtime reads it (a dispatch count): no choice here
+    parser.set_defaults(run=run, workgroup_semantics=None)
 
 
 def _usage(message: str) -> int:

@@ -35,30 +35,71 @@ class ProcessOutcome:
         return rc is not None and not self.timed_out and not self.flooded and rc not in (0, 1)
 
 
-def limit_memory(limit: int | None):
-    """A ``preexec_fn`` capping the child's address space at ``limit`` bytes (or None)."""
+def memory_cap(limit: int | None) -> int | None:
+    """The address-space cap for a compiler: ``limit``, but never above the limit this
+    process already has (raising a hard limit is refused, and an exception in the child
+    would fail the compile for a reason not its own). None: no cap."""
     if not limit or os.name != "posix":
         return None
     import resource
 
-    # Never above the limit this process already has: raising a hard limit is refused
-    # (and an exception in the child would fail the compile for a reason not its own).
     _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    return limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+
+
+def limit_memory(cap: int | None):
+    """A ``preexec_fn`` capping the child's address space at ``cap`` bytes (or None)."""
+    if cap is None:
+        return None
+    import resource
 
     def apply() -> None:  # runs in the child, between fork and exec
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     return apply
 
 
+def wait_for(proc: subprocess.Popen, timeout: float) -> int | None:
+    """Wait for the compiler to exit; raises :class:`subprocess.TimeoutExpired` when it
+    runs longer than ``timeout``. The one place a limit meets the clock: tests replace it
+    to stop a hanging compiler at a deterministic moment instead of racing a short limit.
+
+    Returns the process's peak resident size in bytes when the platform tells it
+    (``wait4``), else None.
+    """
+    if not hasattr(os, "wait4"):
+        proc.wait(timeout=timeout)
+        return None
+    reaped: list[tuple[int, int]] = []
+
+    def reap() -> None:  # wait4, unlike waitpid, gives the child's own peak resident size
+        try:
+            _pid, status, usage = os.wait4(proc.pid, 0)
+        except ChildProcessError:  # reaped by proc.wait() after a timeout
+            return
+        reaped.append((status, usage.ru_maxrss * 1024))  # Linux counts KiB
+
+    waiter = threading.Thread(target=reap, daemon=True)
+    waiter.start()
+    waiter.join(timeout)
+    if waiter.is_alive():  # it reaps the process once the caller has killed it
+        raise subprocess.TimeoutExpired(proc.args, timeout)
+    if not reaped:
+        proc.wait()
+        return None
+    status, peak = reaped[0]
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return peak
+
+
 def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int,
                  memory_limit: int | None = None) -> ProcessOutcome:
+    cap = memory_cap(memory_limit)
     try:
         # Its own process group, so that a kill also reaches anything it started.
         proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 start_new_session=os.name == "posix",
-                                preexec_fn=limit_memory(memory_limit))
+                                preexec_fn=limit_memory(cap))
     except OSError as exc:
         return ProcessOutcome(None, "", start_error=str(exc))
 
@@ -86,49 +127,19 @@ def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int,
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    timed_out, peak = _wait(proc, timeout, kill)
+    timed_out, peak = False, None
+    try:
+        peak = wait_for(proc, timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        kill()
+        proc.wait()
     reader.join(timeout=10)
     assert proc.stdout is not None
     proc.stdout.close()
     output = b"".join(chunks).decode("utf-8", "replace")
     is_flooded = flooded.is_set()
     rc = None if (timed_out or is_flooded) else proc.returncode
-    out_of_memory = bool(memory_limit and rc != 0 and peak is not None
-                         and peak >= _NEAR_LIMIT * memory_limit)
+    out_of_memory = bool(cap and rc != 0 and peak is not None and peak >= _NEAR_LIMIT * cap)
     return ProcessOutcome(rc, output, timed_out=timed_out and not is_flooded, flooded=is_flooded,
                           out_of_memory=out_of_memory and not timed_out and not is_flooded)
-
-
-def _wait(proc: subprocess.Popen, timeout: float, kill) -> tuple[bool, int | None]:
-    """Wait for ``proc`` at most ``timeout`` seconds (then kill it): (timed out, peak
-    resident bytes when known)."""
-    if not hasattr(os, "wait4"):
-        try:
-            proc.wait(timeout=timeout)
-            return False, None
-        except subprocess.TimeoutExpired:
-            kill()
-            proc.wait()
-            return True, None
-    reaped: list[tuple[int, int]] = []
-
-    def reap() -> None:  # wait4 gives the child's own peak resident size
-        try:
-            _pid, status, usage = os.wait4(proc.pid, 0)
-        except ChildProcessError:  # reaped elsewhere: no usage to read
-            return
-        reaped.append((status, usage.ru_maxrss * 1024))  # Linux counts KiB
-
-    waiter = threading.Thread(target=reap, daemon=True)
-    waiter.start()
-    waiter.join(timeout)
-    timed_out = waiter.is_alive()
-    if timed_out:
-        kill()
-        waiter.join()
-    if not reaped:
-        proc.wait()
-        return timed_out, None
-    status, peak = reaped[0]
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return timed_out, peak

@@ -25,6 +25,9 @@ def render_github(reports: list[Report]) -> str:
             loc = diag.location
             props = []
             message = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
+            if diag.inner is not None:
+                message += (f" [shader_code line {diag.inner.line}, column "
+                            f"{diag.inner.column}]")
             if loc is not None:
                 path = _escape(loc.path or report.path or "", property_value=True)
                 props.append(f"file={path}")

@@ -7,11 +7,14 @@ import json
 from .. import __version__
 from ..api import Report
 from ..diagnostics import Diagnostic, Severity
+from .fixes import fix_for
 
 JSON_FORMAT_VERSION = 1
 
 
-def diagnostic_to_dict(diag: Diagnostic) -> dict:
+def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict:
+    """One diagnostic; ``replacement`` is what `fix` writes in place of its location
+    (see report/fixes.py), when it is fixable."""
     loc = diag.location
     return {
         "code": diag.code,
@@ -28,6 +31,8 @@ def diagnostic_to_dict(diag: Diagnostic) -> dict:
             "line": diag.inner.line, "column": diag.inner.column,
         },
         "hint": diag.hint,
+        "fixable": replacement is not None,
+        "replacement": replacement,
         "target": diag.target,
         "docs": diag.rule.docs_url,
     }
@@ -42,7 +47,8 @@ def reports_to_dict(reports: list[Report]) -> dict:
         files.append({
             "path": report.path,
             "ok": report.ok,
-            "diagnostics": [diagnostic_to_dict(d) for d in report.diagnostics],
+            "diagnostics": [diagnostic_to_dict(d, fix_for(report, d))
+                            for d in report.diagnostics],
         })
     return {
         "version": JSON_FORMAT_VERSION,

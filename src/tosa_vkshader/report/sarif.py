@@ -9,6 +9,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..api import Report
 from ..diagnostics import RULES, Location, Severity
+from .fixes import fix_for
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -70,6 +71,28 @@ def render_sarif(reports: list[Report]) -> str:
                 result["properties"]["targetDevice"] = diag.target
             if diag.location is not None:
                 result["locations"] = [_location(diag.location, report.path)]
+            if diag.inner is not None:
+                # Inside shader_code: the shader's own line, as a property and as a
+                # related location naming it (the physical location is in the file).
+                result["properties"]["shaderLocation"] = {"line": diag.inner.line,
+                                                          "column": diag.inner.column}
+                if diag.location is not None:
+                    related = _location(diag.location, report.path)
+                    related["id"] = 1
+                    related["message"] = {"text": f"line {diag.inner.line}, column "
+                                                  f"{diag.inner.column} of shader_code"}
+                    result["relatedLocations"] = [related]
+            replacement = fix_for(report, diag)
+            if replacement is not None and diag.location is not None:
+                where = _location(diag.location, report.path)["physicalLocation"]
+                result["fixes"] = [{
+                    "description": {"text": diag.hint or "tosa-vkshader fix"},
+                    "artifactChanges": [{
+                        "artifactLocation": where["artifactLocation"],
+                        "replacements": [{"deletedRegion": where["region"],
+                                          "insertedContent": {"text": replacement}}],
+                    }],
+                }]
             results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,

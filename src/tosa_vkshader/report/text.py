@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ..api import Report
 from ..diagnostics import Diagnostic, Severity, resolve_pointer
+from .fixes import fix_for
 from .printable import printable
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m",
@@ -67,6 +68,7 @@ def _shader_line(report: Report, diag: Diagnostic, lines: _Lines) -> tuple[int, 
 def render_text(reports: list[Report], *, color: bool = False) -> str:
     out: list[str] = []
     totals = {s: 0 for s in Severity}
+    fixables = 0
     for report in reports:
         lines = _Lines(report)
         for diag in report.diagnostics:
@@ -95,12 +97,16 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                         width = max(1, min(loc.end_column - loc.column, len(shown)))
                     out.append(f"  {loc.line:>4} | {printable(shown)}")
                     out.append(f"       | {_pad(shown, loc.column - 1 - start)}{'^' * width}")
+            fixable = fix_for(report, diag) is not None
+            fixables += fixable
             if diag.hint:
-                out.append(f"       = help: {printable(diag.hint)}")
+                out.append(f"       = help: {printable(diag.hint)}" + (" [*]" if fixable else ""))
     files = len(reports)
     summary = (f"{totals[Severity.ERROR]} error(s), {totals[Severity.WARNING]} warning(s), "
                f"{totals[Severity.INFO]} note(s) in {files} file(s)")
     out.append(("" if not out else "\n") + summary)
+    if fixables:  # as ruff does: [*] marks what the fix command repairs
+        out.append(f"[*] {fixables} fixable with `tosa-vkshader fix`")
     return "\n".join(out) + "\n"
 
 

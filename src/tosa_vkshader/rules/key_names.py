@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, Severity, rule
@@ -88,6 +90,8 @@ _PROBLEM_RULES = {
 
 def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
     attrs = view.attrs
+    wanted = Counter(info.suggestion for info in view.keys.values()
+                     if info.kind is KeyKind.NEAR_MISS and info.suggestion)
     for key, info in view.keys.items():
         if info.kind in (KeyKind.TOP_LEVEL, KeyKind.EXTENSION, KeyKind.RESOURCE):
             continue
@@ -106,8 +110,12 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
                     severity = Severity.WARNING
                     message += (f"; `{info.suggestion}` is also present, and the converter "
                                 "ignores this key")
+            # `fix` renames it when the new name is free and wanted by no other key.
+            mechanical = info.suggestion and info.suggestion not in attrs and \
+                wanted[info.suggestion] == 1
             yield _PROBLEM_RULES[info.problem].at(
-                pointer, message, hint=hint, on_key=True, severity=severity)
+                pointer, message, hint=hint, on_key=True, severity=severity,
+                replacement=json.dumps(info.suggestion) if mechanical else None)
         elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
             yield UNKNOWN_RESOURCE_FIELD.at(
                 pointer, f"key `{key}`: `{info.field}` is not a resource field",

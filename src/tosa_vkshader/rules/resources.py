@@ -376,7 +376,8 @@ def _resource_type(view: AttributeView, resource: ResourceView,
         return
     if value != canonical:
         yield RESOURCE_TYPE_CASE.at(pointer, f'`{key}` is "{value}"; the canonical spelling '
-                                    f'is "{canonical}"', hint=f'write "{canonical}"')
+                                    f'is "{canonical}"', hint=f'write "{canonical}"',
+                                    replacement=f'"{canonical}"')
     if expected and expected != canonical:
         yield RESOURCE_TYPE_MISMATCH.at(
             pointer, f'`{key}` is "{value}" but `{resource.key("vkdescriptortype")}` is '

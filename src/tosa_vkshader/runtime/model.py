@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..sources.context import TensorType, parse_type
+from ..sources.context import TensorType, parse_type, storage_element
 from ..sources.escapes import EscapeError, decode_mlir
 from .errors import RunError
 from .rules import BAD_RUN_MODEL, UNSUPPORTED_INTERFACE
@@ -27,7 +27,7 @@ NUMPY_DTYPES = {
     "ui8": "uint8", "ui16": "uint16", "ui32": "uint32", "ui64": "uint64",
 }
 
-_FUNC = re.compile(r'(?<![\w.])func\.func\s+(?:(?:public|private|nested)\s+)?@("(?:[^"\\]|\\.)*"|'
+_FUNC = re.compile(r'(?<![\w.])func\.func\s+(?:(public|private|nested)\s+)?@("(?:[^"\\]|\\.)*"|'
                    r"[\w$.-]+)\s*\(")
 _ATTRS_STRING = re.compile(r'\bimplementation_attrs\s*=\s*"')
 
@@ -39,7 +39,8 @@ class Argument:
 
     @property
     def dtype(self) -> str | None:
-        return NUMPY_DTYPES.get(self.type.element or "")
+        """numpy's name for the stored element (a quantized type stores its integer)."""
+        return NUMPY_DTYPES.get(storage_element(self.type.element) or "")
 
     @property
     def shape(self) -> tuple[int, ...] | None:
@@ -63,14 +64,16 @@ class CustomOpText:
 
 
 def read_signature(text: str) -> Signature:
-    """The first ``func.func`` of the module (the converter's entry point)."""
-    match = _FUNC.search(text)
+    """The entry function: ``@main``, else the first public ``func.func``."""
+    functions = [m for m in _FUNC.finditer(text) if m.group(1) != "private"]
+    match = next((m for m in functions if m.group(2) == "main"),
+                 functions[0] if functions else None)
     if match is None:
         raise RunError([BAD_RUN_MODEL.at("", "the model has no `func.func` entry function")])
     close = _matching(text, match.end() - 1)
     if close is None:
         raise RunError([BAD_RUN_MODEL.at(
-            "", f"cannot read the arguments of `func.func @{match.group(1)}`")])
+            "", f"cannot read the arguments of `func.func @{match.group(2)}`")])
     arguments = []
     for index, part in enumerate(_split(text[match.end():close])):
         name, _, type_text = part.partition(":")
@@ -88,7 +91,7 @@ def read_signature(text: str) -> Signature:
             result_text = result_text[1:end if end is not None else len(result_text)]
         for index, part in enumerate(_split(result_text)):
             results.append(Argument(f"result_{index}", parse_type(_drop_attributes(part))))
-    signature = Signature(match.group(1), tuple(arguments), tuple(results))
+    signature = Signature(match.group(2), tuple(arguments), tuple(results))
     _require_runnable(signature)
     return signature
 

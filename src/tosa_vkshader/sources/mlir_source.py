@@ -92,6 +92,26 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
     return source
 
 
+def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the implementation_attrs string contents (inside the quotes) of each
+    VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly: what a tool
+    that rewrites an op's attributes in place (``fix``) edits."""
+    spans = []
+    found = candidates(text)
+    for index, (start, end, generic) in enumerate(found):
+        limit = found[index + 1][0] if index + 1 < len(found) else len(text)
+        try:
+            op = _Parser(text, end, limit).op(start, generic)
+        except _SyntaxError:
+            continue  # read_mlir reports it
+        if domain_kind(_string_value(text, op, "domain_name")) == "other":
+            continue
+        attrs = op.attributes.get("implementation_attrs")
+        if attrs is not None and attrs.string is not None:
+            spans.append(attrs.string)
+    return spans
+
+
 def candidates(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, generic form) of every ``tosa.custom`` op name that is code, in order.
 
