@@ -86,11 +86,18 @@ def test_severity_override_from_config(capsys, tmp_path, monkeypatch):
     assert code == 1 and "error[VKS228]" in out
 
 
-def test_workgroup_semantics_option_changes_the_limit_check(capsys):
-    bad = FIXTURES / "invalid" / "workgroup-over-guaranteed-limit.json"
-    assert "VKS203" in run(capsys, "check", str(bad))[1]
-    assert "VKS203" not in run(capsys, "check", str(bad), "--workgroup-semantics",
-                               "dispatch")[1]
+def test_workgroup_semantics_option_changes_the_limit_check(capsys, tmp_path):
+    attrs = json.loads((FIXTURES / "invalid" / "workgroup-over-guaranteed-limit.json")
+                       .read_text()) | {"workgroup_sizes": [256, 1, 1]}
+    path = tmp_path / "op.json"
+    path.write_text(json.dumps(attrs))
+    # By default (the runtime's reading) 256 is a workgroup count: within 65535.
+    assert "VKS203" not in run(capsys, "check", str(path))[1]
+    # Read as the local size (the spec's wording) it is over the guaranteed 128.
+    assert "VKS203" in run(capsys, "check", str(path), "--workgroup-semantics",
+                           "local-size")[1]
+    assert "VKS203" in run(capsys, "check", str(FIXTURES / "invalid" /
+                                                 "workgroup-over-guaranteed-limit.json"))[1]
 
 
 def test_stdin(capsys, monkeypatch):

@@ -12,11 +12,15 @@ from tosa_vkshader import Attributes, validate
 
 from strategies import any_json, mutated_attribute_objects, valid_attribute_objects
 
+# Valid by the spec, but refused for what the reference runtime does with them: uniform
+# buffers read zeros (VKS251), storage texel buffers do not run (VKS252).
+RUNTIME_ERRORS = {"VKS251", "VKS252"}
+
 
 @given(valid_attribute_objects())
 def test_objects_from_the_grammar_have_no_errors(attrs):
     report = validate(attrs)
-    assert report.ok, [str(d) for d in report.diagnostics]
+    assert {d.code for d in report.errors} <= RUNTIME_ERRORS, [str(d) for d in report.errors]
 
 
 @given(valid_attribute_objects())

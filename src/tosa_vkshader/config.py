@@ -13,15 +13,15 @@ from .selection import UNKNOWN_CODE, unknown_code
 from .toml_positions import option_locations, toml_error_position
 
 WorkgroupSemantics = Literal["local-size", "dispatch"]
-WORKGROUP_SEMANTICS: tuple[str, ...] = ("local-size", "dispatch")
+WORKGROUP_SEMANTICS: tuple[str, ...] = ("dispatch", "local-size")
 
 BAD_CONFIG = rule(
     "VKS901", "bad-config", Severity.ERROR,
     summary="The `[tool.tosa-vkshader]` table in pyproject.toml is invalid.",
     why="A misspelled option would otherwise be ignored silently and the check would run "
         "with settings the user did not choose.",
-    bad='[tool.tosa-vkshader]\nworkgroup-semantic = "dispatch"',
-    good='[tool.tosa-vkshader]\nworkgroup-semantics = "dispatch"',
+    bad='[tool.tosa-vkshader]\nworkgroup-semantic = "local-size"',
+    good='[tool.tosa-vkshader]\nworkgroup-semantics = "local-size"',
 )
 
 
@@ -51,7 +51,7 @@ class Options:
 
     select: tuple[str, ...] = ()  # code prefixes; empty means all
     ignore: tuple[str, ...] = ()  # code prefixes
-    workgroup_semantics: WorkgroupSemantics = "local-size"
+    workgroup_semantics: WorkgroupSemantics = "dispatch"  # the reference runtime's reading
     max_file_size: int = 16 * 1024 * 1024
     max_depth: int = 64
     target_env: str = "vulkan1.3"
@@ -160,7 +160,8 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
     elif name == "workgroup_semantics":
         if value not in WORKGROUP_SEMANTICS:
             _fail(f"`workgroup-semantics` is {value!r}",
-                  'use "local-size" (the spec) or "dispatch" (the reference converter)')
+                  'use "dispatch" (the reference runtime, default) or "local-size" '
+                  "(the spec's wording)")
         changes[name] = value
     elif name in ("max_file_size", "max_depth", "compile_memory_limit"):
         if type(value) is not int or value < 1:

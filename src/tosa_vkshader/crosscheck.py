@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
+from .dispatch import invocations
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
 
@@ -123,6 +124,21 @@ WORKGROUP_DISPATCH = rule(
         "the local size in each dimension: worth seeing next to the tensor shape.",
     bad='"workgroup_sizes": [64, 1, 1]   // with local size 128: 8192 invocations',
     good='"workgroup_sizes": [64, 1, 1]   // intended: 64 workgroups of 128',
+)
+WORKGROUP_READINGS_DIFFER = rule(
+    "VKS430", "workgroup-sizes-equals-local-size", Severity.INFO,
+    summary="`workgroup_sizes` equals the shader's local size: the spec's wording and the "
+            "reference runtime read it differently (workgroup-semantics = \"dispatch\").",
+    why="The attribute spec calls workgroup_sizes the local workgroup size, so producers "
+        "following it copy local_size_x/y/z. The reference converter writes it into the VGF "
+        "as the dispatch shape and the runtime launches that many workgroups, each of the "
+        "local size: an 8 x 8 shader with workgroup_sizes [8, 8, 1] runs 4,096 invocations. "
+        "That is right only when the results have at most that many elements (checked, "
+        "VKS518, when the op's tensor types are known).",
+    bad='"workgroup_sizes": [8, 8, 1]   // layout(local_size_x = 8, local_size_y = 8), '
+        'result tensor<1x128x128x1xi8>',
+    good='"workgroup_sizes": [16, 16, 1]   // 16 x 16 workgroups of 8 x 8 = 16,384 '
+         'invocations',
 )
 PUSH_CONSTANT_MISMATCH = rule(
     "VKS422", "push-constants-mismatch", Severity.ERROR,
@@ -459,8 +475,20 @@ class _Check:
             spec = (" (specialization constants: the pipeline gets these defaults unless "
                     "it specializes the SpecIds)")
         pointer = self.view.pointer("workgroup_sizes")
+        shapes_known = self.view.context is not None and self.view.context.results is not None
         if self.view.options.workgroup_semantics == "dispatch":
-            if sizes != shader:
+            if sizes == shader:
+                self.out.append(WORKGROUP_READINGS_DIFFER.at(
+                    pointer,
+                    f"workgroup_sizes {sizes} equals the shader's local size{spec}: the "
+                    "spec's wording reads it as the local size, but the reference runtime "
+                    f"dispatches {' x '.join(map(str, sizes))} workgroups of that size = "
+                    f"{invocations(sizes, shader)} invocations",
+                    hint=None if shapes_known else
+                    "make it the number of workgroups the results need (`tosa-vkshader new "
+                    "SHADER --results TYPES` computes it)"))
+            elif not shapes_known:
+                # (with the op's result types, VKS518 judges the invocations instead)
                 total = [a * b for a, b in zip(sizes, shader, strict=True)]
                 self.out.append(WORKGROUP_DISPATCH.at(
                     pointer,

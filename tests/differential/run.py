@@ -70,6 +70,13 @@ SUGGESTED: dict[str, tuple[str, str]] = {
                           "and reads the resource by vkformat, so values are misread"),
     "VKS516": ("runtime", "the tensor's rank differs from the shader's tensor type: the "
                           "runtime binds a tensor the shader cannot index"),
+    "VKS251": ("runtime", "a uniform buffer is bound as a storage buffer by the runtime: the "
+                          "uniform block reads zeros"),
+    "VKS252": ("runtime", "the runner refuses storage texel buffers: the op never runs"),
+    "VKS518": ("runtime", "workgroup_sizes x the local size launches fewer invocations than "
+                          "the result has elements: the runtime leaves the rest unwritten"),
+    "VKS520": ("runtime", "the op's results are returned in another order: the VGF's "
+                          "outputs follow the op's order, so they come back swapped"),
 }
 
 

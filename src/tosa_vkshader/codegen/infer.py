@@ -10,6 +10,7 @@ say is a diagnostic asking for it.
 from __future__ import annotations
 
 import base64
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,8 +19,10 @@ from typing import Literal
 from .. import registry
 from ..config import Options
 from ..diagnostics import Diagnostic, Location, Severity
+from ..dispatch import covering_workgroups, invocations, texels
 from ..model import Attributes, PushConstants, Resource
 from ..rules.resources import KIND_OF_DESCRIPTOR
+from ..sources.context import TensorType
 from ..spirv import Reflection, read_module, reflect
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module
@@ -37,6 +40,7 @@ from .rules import (
     SPECIALIZABLE_LOCAL_SIZE,
     UNBINDABLE,
     UNUSED_BINDING,
+    WORKGROUP_COMPUTED,
     WORKGROUP_CONTRADICTS,
     WORKGROUP_UNKNOWN,
 )
@@ -88,8 +92,10 @@ class _Run:
 def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | None = None,
              format_of: Sequence[tuple[str, str]] | Mapping[str, str] = (),
              workgroup_sizes: Sequence[int] | None = None,
+             results: Sequence[TensorType] | None = None,
              options: Options | None = None) -> Generated:
-    """Build and check the attribute object for ``shader``."""
+    """Build and check the attribute object for ``shader``. With the op's ``results``
+    (their tensor types), ``workgroup_sizes`` is computed to cover them."""
     options = options or Options()
     run = _Run(shader, options, Location(shader.path, 1, 1) if shader.path else None)
     run.out.extend(shader.diagnostics)
@@ -118,9 +124,10 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     if name is None:
         return Generated(None, run.out)
     reflection = reflect(module, name)
-    sizes = _workgroup(run, reflection, workgroup_sizes)
     resources = _resources(run, module, reflection, _format_overrides(run, reflection,
                                                                      format_of))
+    output_formats = [fmt for _b, fmt in resources[1]] if resources is not None else []
+    sizes = _workgroup(run, reflection, workgroup_sizes, results, output_formats)
     push = _push_constants(run, reflection.push_constants)
     if run.failed or sizes is None or resources is None:
         return Generated(None, run.out, reflection)
@@ -177,8 +184,9 @@ def _entry_point(run: _Run, module: Module, wanted: str | None) -> str | None:
 
 # -- workgroup size ----------------------------------------------------------------------
 
-def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None
-               ) -> tuple[int, int, int] | None:
+def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
+               results: Sequence[TensorType] | None,
+               output_formats: Sequence[str]) -> tuple[int, int, int] | None:
     flag = tuple(given) if given is not None else None
     if flag is not None and (len(flag) != 3 or any(type(v) is not int or v < 1 for v in flag)):
         run.add(WORKGROUP_UNKNOWN.at("", f"--workgroup-sizes {list(flag)} is not three "
@@ -186,19 +194,10 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None
         return None
     local = r.local_size
     known = local is not None and None not in local.values
-    if run.options.workgroup_semantics == "dispatch":
-        if flag is None:
-            shown = f" (its local size is {list(local.values)})" if known and local else ""
-            run.add(WORKGROUP_UNKNOWN.at(
-                "", "under workgroup-semantics = \"dispatch\" workgroup_sizes is the number "
-                    f"of workgroups, which the shader does not state{shown}",
-                hint="give it with --workgroup-sizes X,Y,Z, or use workgroup-semantics = "
-                     "\"local-size\""))
-            return None
+    dispatch = run.options.workgroup_semantics == "dispatch"
+    if flag is not None and (dispatch or not known):
         return flag  # type: ignore[return-value]
     if not known or local is None:
-        if flag is not None:
-            return flag  # type: ignore[return-value]
         run.add(WORKGROUP_UNKNOWN.at("", "the shader's local size is not a constant",
                                      hint="give it with --workgroup-sizes X,Y,Z"))
         return None
@@ -215,7 +214,35 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None
         run.add(SPECIALIZABLE_LOCAL_SIZE.at(
             "", f"the local size is {local.describe()}: workgroup_sizes is "
                 f"{list(values)}, what the pipeline gets without specialization"))
-    return values  # type: ignore[return-value]
+    sized = [(_units(t, output_formats[index] if index < len(output_formats) else None),
+              index, t) for index, t in enumerate(results or ()) if t.static_shape is not None]
+    if not sized:
+        return values  # type: ignore[return-value]
+    elements, index, tensor = max(sized, key=lambda item: (item[0], -item[1]))
+    unit = "elements" if elements == math.prod(tensor.static_shape or ()) else "texels"
+    if not dispatch:
+        run.add(WORKGROUP_COMPUTED.at(
+            "", f"workgroup_sizes is the shader's local size {list(values)} "
+                "(workgroup-semantics = \"local-size\", the spec's wording); the reference "
+                f"runtime would read it as {math.prod(values)} workgroups = "
+                f"{invocations(values, values)} invocations for result {index}'s {elements} "
+                f"{unit}"))
+        return values  # type: ignore[return-value]
+    counts = covering_workgroups(values, elements)
+    run.add(WORKGROUP_COMPUTED.at(
+        "", f"workgroup_sizes is {counts}, the number of workgroups (workgroup-semantics = "
+            f"\"dispatch\", the reference runtime's reading): {' x '.join(map(str, counts))} "
+            f"workgroups of local size {' x '.join(map(str, values))} = "
+            f"{invocations(counts, values)} invocations for result {index} "
+            f"({tensor.text}, {elements} {unit})"))
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def _units(tensor: TensorType, vkformat: str | None) -> int:
+    """What one invocation writes: an element, or a texel of a multi-component format."""
+    info = registry.format_info(vkformat) if vkformat else None
+    elements = math.prod(tensor.static_shape or ())
+    return texels(elements, len(info.components)) if info is not None else elements
 
 
 # -- resources ---------------------------------------------------------------------------

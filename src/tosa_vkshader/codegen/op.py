@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Options
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 from ..model import Attributes
 from .errors import CodegenError
 from .infer import Embed, generate
@@ -105,6 +105,8 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
                    embed: Embed | None = None,
                    format_of: Sequence[tuple[str, str]] | Mapping[str, str] = (),
                    workgroup_sizes: Sequence[int] | None = None,
+                   operands: Sequence[str] | None = None,
+                   results: Sequence[str] | None = None,
                    options: Options | None = None) -> CustomOp:
     """Build an op from a compute shader: reflect it and infer its attributes.
 
@@ -115,8 +117,10 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
     source text when ``language`` is given; a one-line ``str`` with ``language`` that
     names an existing file is refused as ambiguous (:class:`TypeError`). ``format_of``
     maps a binding (number, ``"set:binding"`` or variable name) to a VkFormat where the
-    shader does not say. Raises :class:`CodegenError` with diagnostics when the
-    attributes cannot be made or do not pass ``check``.
+    shader does not say. ``results`` (MLIR tensor types) make ``workgroup_sizes`` the
+    number of workgroups that covers them; with ``operands`` as well the op is then
+    checked with its types, as ``emit`` does. Raises :class:`CodegenError` with
+    diagnostics when the attributes cannot be made or do not pass ``check``.
     """
     if sum(x is not None for x in (shader, path, source)) != 1:
         raise TypeError("op_from_shader: give exactly one of path=, source= or a SPIR-V "
@@ -137,13 +141,32 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
     else:
         assert shader is not None
         read = read_shader(shader, language)
-    return _from_source(read, name, entry_point, embed, format_of, workgroup_sizes, options)
+    op = _from_source(read, name, entry_point, embed, format_of, workgroup_sizes, results,
+                      options)
+    if operands is None or results is None:
+        return op
+    # With the op's types: checked as a model would be (counts, formats, coverage).
+    from .emit import check_op
+
+    in_model = check_op(op, operands, results, options)
+    notes = [d for d in op.notes if d.code not in {x.code for x in in_model}]
+    if any(d.severity is Severity.ERROR for d in in_model):
+        raise CodegenError([*notes, *in_model])
+    return CustomOp(op.attributes, op.name, (*notes, *in_model))
 
 
 def _from_source(source: Shader, name, entry_point, embed, format_of, workgroup_sizes,
-                 options) -> CustomOp:
+                 results, options) -> CustomOp:
+    from .emit import parse_types
+
+    parsed_results = None
+    if results is not None:
+        parsed_results, bad = parse_types(results, "result")
+        if bad:
+            raise CodegenError(bad)
     generated = generate(source, entry_point=entry_point, embed=embed, format_of=format_of,
-                         workgroup_sizes=workgroup_sizes, options=options)
+                         workgroup_sizes=workgroup_sizes, results=parsed_results,
+                         options=options)
     if generated.attributes is None:
         raise CodegenError(generated.diagnostics)
     if name is None:

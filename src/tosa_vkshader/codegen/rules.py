@@ -85,13 +85,13 @@ UNUSED_BINDING = rule(
 )
 WORKGROUP_UNKNOWN = rule(
     "VKS608", "workgroup-sizes-unknown", Severity.ERROR,
-    summary="`workgroup_sizes` cannot be derived: under workgroup-semantics = \"dispatch\" "
-            "it is the number of workgroups, which no shader states; or the local size is "
-            "not a constant.",
-    why="The dispatch shape depends on the tensor shapes and how the shader tiles them; "
-        "writing the local size there would launch the wrong number of invocations.",
-    bad="tosa-vkshader new relu.comp --workgroup-semantics dispatch",
-    good="tosa-vkshader new relu.comp --workgroup-semantics dispatch --workgroup-sizes 16,16,1",
+    summary="`workgroup_sizes` cannot be derived: the shader's local size is not a "
+            "constant, or `--workgroup-sizes` is not three positive integers.",
+    why="Without a local size neither reading of workgroup_sizes can be computed: the "
+        "number of workgroups covering the results needs it, and so does the spec's "
+        "local-size reading.",
+    bad="tosa-vkshader new tiled.comp   # layout(local_size_x_id = 0) in; no default",
+    good="tosa-vkshader new tiled.comp --workgroup-sizes 16,16,1",
 )
 WORKGROUP_CONTRADICTS = rule(
     "VKS609", "workgroup-sizes-contradict-shader", Severity.ERROR,
@@ -196,4 +196,16 @@ FIX_EMBED_FAILED = rule(
         "embed, and the source must stay.",
     bad='"shader_language": "GLSL", "shader_code": "void main( {"',
     good='"shader_language": "GLSL", "shader_code": "void main() {}"',
+)
+WORKGROUP_COMPUTED = rule(
+    "VKS521", "workgroup-sizes-from-shapes", Severity.INFO,
+    summary="`new` was given the op's result types: it says which reading of "
+            "`workgroup_sizes` it wrote and how many invocations cover which result.",
+    why="workgroup_sizes is read two ways: the spec's wording calls it the local size, the "
+        "reference converter and runtime use it as the number of workgroups. Under the "
+        "runtime's reading (workgroup-semantics = \"dispatch\", the default) `new` computes "
+        "the workgroups that cover the largest result, so the op runs right as written.",
+    bad="tosa-vkshader new relu.comp   # workgroup_sizes = local size: 64 x 64 invocations",
+    good="tosa-vkshader new relu.comp --operands 'tensor<1x256x384xf32>' "
+         "--results 'tensor<1x256x384xf32>'   # [1536, 1, 1]",
 )

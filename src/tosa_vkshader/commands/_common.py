@@ -28,7 +28,7 @@ def exit_status(diagnostics: list[Diagnostic]) -> int:
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workgroup-semantics", choices=WORKGROUP_SEMANTICS,
                         help="how to read workgroup_sizes (default: from pyproject.toml, "
-                             "else local-size)")
+                             "else dispatch: the number of workgroups, as the reference runtime)")
     parser.add_argument("--config", type=Path, metavar="PYPROJECT",
                         help="read [tool.tosa-vkshader] from this file instead of the "
                              "nearest pyproject.toml")

@@ -28,7 +28,8 @@ def register(subparsers) -> None:
     parser.add_argument("--ignore", metavar="CODES",
                         help="comma-separated codes or prefixes not to report")
     parser.add_argument("--workgroup-semantics", choices=WORKGROUP_SEMANTICS,
-                        help="how to read workgroup_sizes (default: local-size, as the spec)")
+                        help="how to read workgroup_sizes (default: dispatch, the number of "
+                             "workgroups, as the reference runtime does)")
     parser.add_argument("--config", type=Path, metavar="PYPROJECT",
                         help="read [tool.tosa-vkshader] from this file for every checked "
                              "file, instead of the pyproject.toml nearest to each file")

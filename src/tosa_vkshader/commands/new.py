@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from ..codegen import CodegenError, op_from_shader
+from ..codegen.emit import split_types
 from ..fsutil import write_atomic
 from ._common import (
     EXIT_OK,
@@ -47,8 +48,14 @@ def register(subparsers) -> None:
                         help="the compute entry point (default: main for GLSL, the "
                              "[numthreads] function for HLSL, the only one of a .spv)")
     parser.add_argument("--workgroup-sizes", metavar="X,Y,Z",
-                        help="workgroup_sizes to write; needed under workgroup-semantics "
-                             "\"dispatch\" (the number of workgroups)")
+                        help="workgroup_sizes to write (default: computed from --results, "
+                             "else the shader's local size)")
+    parser.add_argument("--operands", metavar="TYPES",
+                        help="the op's operand types (comma-separated MLIR tensor types); "
+                             "with --results the op is checked as in a model")
+    parser.add_argument("--results", metavar="TYPES",
+                        help="the op's result types: workgroup_sizes becomes the number of "
+                             "workgroups that covers them (workgroup-semantics dispatch)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="where to write the JSON (default: stdout)")
     # The compiler flags a glslc command line for this shader would have.
@@ -93,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     sizes = _sizes(args.workgroup_sizes)
     if options is None or pairs is None or sizes is False:
         return EXIT_USAGE
+    operands = split_types(args.operands) if args.operands is not None else None
+    results = split_types(args.results) if args.results is not None else None
     if not Path(args.shader).is_file():
         print(f"tosa-vkshader new: {args.shader}: no such file", file=sys.stderr)
         return EXIT_USAGE
@@ -111,12 +120,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         op = op_from_shader(path=args.shader, name=args.name, entry_point=args.entry_point,
                             embed=args.embed, format_of=pairs,
-                            workgroup_sizes=sizes or None, options=options)
+                            workgroup_sizes=sizes or None, operands=operands,
+                            results=results, options=options)
     except CodegenError as exc:
         print_diagnostics(args.shader, exc.diagnostics, summary=True)
         return exit_status(exc.diagnostics)
     print_diagnostics(args.shader, op.notes)
-    document = op.to_op_object() if args.name else op.attrs
+    document = op.to_op_object(operands, results) if args.name else op.attrs
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     if args.output and args.output != "-":
         try:

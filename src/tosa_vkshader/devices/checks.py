@@ -135,7 +135,7 @@ def check_workgroup(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diag
     sizes, said = _limit(profile, "maxComputeWorkGroupSize")
     if isinstance(sizes, list) and len(sizes) == 3:
         for axis, (value, most) in enumerate(zip(needs.local_size, sizes, strict=True)):
-            if value is not None and isinstance(most, int) and value > most:
+            if value is not None and type(most) is int and value > most:
                 yield R.LOCAL_SIZE.at(
                     needs.code_pointer,
                     f"local_size_{'xyz'[axis]} is {value} (local size {needs.local_size_text})"
@@ -148,7 +148,7 @@ def check_workgroup(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diag
         for value in needs.local_size:
             invocations *= value or 0
         most, said = _limit(profile, "maxComputeWorkGroupInvocations")
-        if isinstance(most, int) and invocations > most:
+        if type(most) is int and invocations > most:
             yield R.INVOCATIONS.at(
                 needs.code_pointer,
                 f"the local size {needs.local_size_text} is {invocations} invocations per "
@@ -160,7 +160,7 @@ def check_workgroup(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diag
 
 def check_memory(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnostic]:
     most, said = _limit(profile, "maxComputeSharedMemorySize")
-    if needs.workgroup_memory and isinstance(most, int) and needs.workgroup_memory > most:
+    if needs.workgroup_memory and type(most) is int and needs.workgroup_memory > most:
         yield R.SHARED_MEMORY.at(
             needs.code_pointer,
             f"the shader's shared (Workgroup) variables take at least "
@@ -168,7 +168,7 @@ def check_memory(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnos
             f"(maxComputeSharedMemorySize {said})",
             hint="use smaller tiles, or fewer shared arrays", target=profile.name)
     most, said = _limit(profile, "maxPushConstantsSize")
-    if needs.push_constants and isinstance(most, int) and needs.push_constants > most:
+    if needs.push_constants and type(most) is int and needs.push_constants > most:
         yield R.PUSH_CONSTANTS.at(
             needs.push_pointer,
             f"the shader's push-constant block is {needs.push_constants} bytes, but the "
@@ -182,7 +182,7 @@ def check_dispatch(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagn
     if needs.dispatch is None or not (isinstance(counts, list) and len(counts) == 3):
         return
     for axis, (value, most) in enumerate(zip(needs.dispatch, counts, strict=True)):
-        if isinstance(most, int) and value > most:
+        if type(most) is int and value > most:
             yield R.DISPATCH.at(
                 f"{needs.dispatch_pointer}/{axis}",
                 f"workgroup_sizes[{axis}] is {value}: dispatched as a workgroup count it "
@@ -193,7 +193,7 @@ def check_dispatch(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagn
 
 def check_descriptors(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnostic]:
     most, said = _limit(profile, "maxBoundDescriptorSets")
-    if isinstance(most, int) and needs.descriptor_sets > most:
+    if type(most) is int and needs.descriptor_sets > most:
         yield R.DESCRIPTORS.at(
             needs.code_pointer,
             f"the shader uses descriptor set {needs.descriptor_sets - 1} "
@@ -208,9 +208,18 @@ def check_descriptors(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Di
         if descriptor_type == "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER":
             key = "maxPerStageDescriptorSamplers"
             per_limit[key] = per_limit.get(key, 0) + count
+    tensors = dict(needs.descriptors).get("VK_DESCRIPTOR_TYPE_TENSOR_ARM", 0)
+    most = profile.properties.get(TENSOR_PROPERTIES, {}).get(
+        "maxPerStageDescriptorSetStorageTensors")
+    if tensors and type(most) is int and tensors > most:
+        yield R.DESCRIPTORS.at(
+            needs.code_pointer,
+            f"the shader declares {tensors} tensor descriptors, but the device allows {most} "
+            f"per stage (maxPerStageDescriptorSetStorageTensors of {_where(profile)})",
+            hint="pack several tensors into one, or use fewer bindings", target=profile.name)
     for limit, count in sorted(per_limit.items()):
         most, said = _limit(profile, limit)
-        if isinstance(most, int) and count > most:
+        if type(most) is int and count > most:
             yield R.DESCRIPTORS.at(
                 needs.code_pointer,
                 f"the shader declares {count} descriptors counted by {limit}, but the "
@@ -223,7 +232,7 @@ def check_resources(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diag
     most, said = _limit(profile, "maxStorageBufferRange")
     for res in needs.resources:
         if res.descriptor_type.startswith("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER") and \
-                res.bytes is not None and isinstance(most, int) and res.bytes > most:
+                res.bytes is not None and type(most) is int and res.bytes > most:
             shape = "x".join(map(str, res.shape or ()))
             yield R.BUFFER_RANGE.at(
                 res.pointer,
@@ -252,33 +261,29 @@ def check_tensors(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagno
     if "VK_ARM_tensors" not in profile.extensions:
         if "SPV_ARM_tensors" in needs.extensions:
             return  # VKS701 already says the device lacks VK_ARM_tensors
-        pointer, what, _, _ = needs.tensors[0]
-        yield R.TENSOR.at(pointer, f"{what} is a tensor, but {_where(profile)} has no "
-                                   f"VK_ARM_tensors", target=profile.name)
+        first = needs.tensors[0]
+        yield R.TENSOR.at(first.pointer, f"{first.what} is a tensor, but {_where(profile)} "
+                                         f"has no VK_ARM_tensors", target=profile.name)
         return
     props = profile.properties.get(TENSOR_PROPERTIES, {})
-    for pointer, what, shape, rank in needs.tensors:
-        most = props.get("maxTensorDimensionCount")
-        if rank is not None and isinstance(most, int) and rank > most:
-            yield R.TENSOR.at(pointer, f"{what} has rank {rank}, but the device allows "
-                                       f"{most} (maxTensorDimensionCount of "
-                                       f"{_where(profile)})", target=profile.name)
-        if shape is None:
-            continue
-        most = props.get("maxPerDimensionTensorElements")
-        if isinstance(most, int) and max(shape, default=0) > most:
-            yield R.TENSOR.at(pointer, f"{what} has a dimension of {max(shape)} elements, "
-                                       f"but the device allows {most} "
-                                       f"(maxPerDimensionTensorElements of "
-                                       f"{_where(profile)})", target=profile.name)
-        elements = 1
-        for d in shape:
-            elements *= d
-        most = props.get("maxTensorElements")
-        if isinstance(most, int) and elements > most:
-            yield R.TENSOR.at(pointer, f"{what} has {elements} elements, but the device "
-                                       f"allows {most} (maxTensorElements of "
-                                       f"{_where(profile)})", target=profile.name)
+    for tensor in needs.tensors:
+        sizes = []
+        if tensor.rank is not None:
+            sizes.append(("maxTensorDimensionCount", tensor.rank, f"rank {tensor.rank}"))
+        if tensor.shape:
+            largest = max(tensor.shape)
+            sizes.append(("maxPerDimensionTensorElements", largest,
+                          f"a dimension of {largest} elements"))
+            elements = 1
+            for d in tensor.shape:
+                elements *= d
+            sizes.append(("maxTensorElements", elements, f"{elements} elements"))
+        for limit, value, text in sizes:
+            most = props.get(limit)
+            if type(most) is int and value > most:
+                yield R.TENSOR.at(tensor.pointer, f"{tensor.what} has {text}, but the device "
+                                                  f"allows {most} ({limit} of "
+                                                  f"{_where(profile)})", target=profile.name)
 
 
 CHECKS = (check_capabilities, check_workgroup, check_memory, check_dispatch,

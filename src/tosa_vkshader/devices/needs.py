@@ -28,6 +28,16 @@ class SizedResource:
 
 
 @dataclass(frozen=True, slots=True)
+class TensorNeed:
+    """A tensor the op binds or the shader declares, with what is known of its size."""
+
+    pointer: str  # the resource's binding key, or shader_code for the shader's own
+    what: str  # how messages name it
+    shape: tuple[int, ...] | None  # static shape, when known
+    rank: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class ShaderNeeds:
     code_pointer: str  # shader_code: where shader-wide findings point
     capabilities: tuple[str, ...]
@@ -43,8 +53,7 @@ class ShaderNeeds:
     # VK_DESCRIPTOR_TYPE_* -> descriptors of that type the shader declares (arrays counted)
     descriptors: tuple[tuple[str, int], ...]
     resources: tuple[SizedResource, ...]
-    tensors: tuple[tuple[str, str, tuple[int, ...] | None, int | None], ...]
-    # (pointer, what, shape, rank) of every tensor binding in the shader or the attributes
+    tensors: tuple[TensorNeed, ...]
 
 
 def _texel_bytes(vkformat: str | None) -> int | None:
@@ -83,14 +92,15 @@ def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: 
             math.prod(shape) * texel if shape is not None and texel else None))
         if descriptor_type == "VK_DESCRIPTOR_TYPE_TENSOR_ARM":
             rank = len(shape) if shape is not None else (model.rank if model else None)
-            tensors.append((pointer, f"{resource.name} ({model.text if model else 'tensor'})",
-                            shape, rank))
+            tensors.append(TensorNeed(
+                pointer, f"{resource.name} ({model.text if model else 'tensor'})", shape, rank))
     for binding in reflection.bindings:
         if binding.resource == "tensor" and binding.tensor_rank is not None:
-            tensors.append((code_pointer, f"the shader's tensor {binding.name!r} at set "
-                                          f"{binding.set}, binding {binding.binding}",
-                            binding.tensor_shape if binding.tensor_shape
-                            and all(binding.tensor_shape) else None, binding.tensor_rank))
+            shape = binding.tensor_shape if binding.tensor_shape and all(
+                binding.tensor_shape) else None
+            tensors.append(TensorNeed(
+                code_pointer, f"the shader's tensor {binding.name!r} at set {binding.set}, "
+                              f"binding {binding.binding}", shape, binding.tensor_rank))
     push = reflection.push_constants
     return ShaderNeeds(
         code_pointer=code_pointer,

@@ -123,8 +123,9 @@ DESCRIPTORS = rule(
             "compute stage, than the device allows.",
     why="`maxBoundDescriptorSets` bounds the highest set index + 1, and "
         "`maxPerStageDescriptorStorageBuffers`, `...UniformBuffers`, `...StorageImages`, "
-        "`...SampledImages` bound the descriptors of each kind (Vulkan 1.3 guarantees "
-        "only 4 storage buffers per stage).",
+        "`...SampledImages` (and VK_ARM_tensors' `maxPerStageDescriptorSetStorageTensors`) "
+        "bound the descriptors of each kind (Vulkan 1.3 guarantees only 4 storage buffers "
+        "per stage).",
     bad="six storage buffers in one shader  // target: 4 per stage",
     good="pack the data into four buffers, or target a device that allows six",
 )

@@ -15,6 +15,7 @@ from .context import check_context
 from .key_names import check_keys
 from .push_constants import check_push_constants
 from .resources import check_resources
+from .runtime import check_runtime
 from .shader_fields import check_entry_point, check_language_and_code, check_workgroup_sizes
 from .value_types import check_value_types
 
@@ -32,6 +33,7 @@ CHECKS: tuple[Check, ...] = (
     check_language_and_code,
     check_push_constants,
     check_resources,
+    check_runtime,
     # The shader stage runs after these rules: where it shows that the model and the
     # shader disagree on a tensor's element type, it restates VKS514/VKS515 with the hint
     # that fits, and the later diagnostic replaces this one (check.finish).
@@ -55,6 +57,7 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     from ..crosscheck import FORMAT_MISMATCH, crosscheck
     from ..devices import check_targets
     from .context import check_context_against_shader, element_conflicts
+    from .shader_fields import check_local_size_limits
 
     # Where the model and the shader disagree on a tensor's element type, no vkformat fits
     # both: VKS415's "use <the shader's format>" would only trade it for VKS514.
@@ -62,4 +65,5 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     cross = [replace(d, hint=conflicts[d.pointer])
              if d.code == FORMAT_MISMATCH.code and d.pointer in conflicts else d
              for d in crosscheck(view, shader)]
-    return cross + check_context_against_shader(view, shader) + check_targets(view, shader)
+    return (cross + check_context_against_shader(view, shader)
+            + list(check_local_size_limits(view, shader)) + check_targets(view, shader))

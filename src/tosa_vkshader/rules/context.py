@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from .. import registry
 from ..diagnostics import Diagnostic, Severity, rule
+from ..dispatch import covering_workgroups, dispatched, invocations, texels
 from ..sources.context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
 from ..view import AttributeView, ResourceView
 
@@ -113,16 +114,18 @@ SHAPE_MISMATCH = rule(
     good='tensor<1x64xf32>  bound to a shader tensor of shape [1, 64]',
 )
 DISPATCH_COVERAGE = rule(
-    "VKS518", "dispatch-does-not-cover-output", Severity.WARNING,
-    summary="With workgroup-semantics = \"dispatch\", workgroup_sizes times the shader's "
-            "local size launches fewer invocations than a result has elements.",
-    why="Under the converter's reading, workgroup_sizes is the number of workgroups; if "
-        "they launch fewer invocations than the output has elements, part of the output is "
-        "never written unless each invocation writes several elements.",
+    "VKS518", "dispatch-does-not-cover-output", Severity.ERROR,
+    summary="The invocations the runtime launches (workgroup_sizes times the shader's local "
+            "size) are fewer than a result has elements (workgroup-semantics = "
+            "\"dispatch\", the default).",
+    why="The reference converter writes workgroup_sizes into the VGF as the dispatch shape "
+        "and the runtime dispatches exactly that many workgroups: measured on lavapipe, an "
+        "op whose workgroup_sizes equals its local size computed 4,096 of 16,384 elements "
+        "and left the rest as they were. Ignore this rule for a shader that deliberately "
+        "loops so that each invocation writes several elements.",
     bad='"workgroup_sizes": [4, 1, 1]  // local size 64, result tensor<1x1024xf32>',
     good='"workgroup_sizes": [16, 1, 1]  // 16 x 64 = 1024 invocations',
 )
-
 UNSUPPORTED_TENSOR_TYPE = rule(
     "VKS530", "unsupported-tensor-type", Severity.ERROR,
     summary="An operand or result type is one TOSA's verifier rejects: not a tensor "
@@ -149,6 +152,19 @@ REPEATED_OPERAND = rule(
         "binding disappears and the shader reads an unbound resource there.",
     bad="tosa.custom %a, %a {...} : (tensor<8xf32>, tensor<8xf32>) -> ...",
     good="%b = tosa.identity %a ...   tosa.custom %a, %b {...} ...",
+)
+RESULTS_RETURNED_SWAPPED = rule(
+    "VKS520", "results-returned-swapped", Severity.ERROR,
+    summary="The function returns the results of one multi-result custom op in another "
+            "order than the op produces them: on the reference runtime they come back "
+            "swapped.",
+    why="The converter orders the VGF's outputs by the custom op's results, not by the "
+        "function's return: measured on lavapipe, `return %0#1, %0#0` hands the model's "
+        "first output the data of result 0. (Separate ops, and plain TOSA ops, keep the "
+        "return order.)",
+    bad='%0:2 = tosa.custom %x {...} : (...) -> (...)\n  return %0#1, %0#0 : ...',
+    good='%0:2 = tosa.custom %x {...} : (...) -> (...)\n  return %0#0, %0#1 : ...   '
+         '// or swap output_0_* and output_1_* and the op\'s result types',
 )
 
 
@@ -239,6 +255,7 @@ def check_context(view: AttributeView) -> Iterator[Diagnostic]:
     yield from _check_names(context)
     yield from _check_tensor_types(context)
     yield from _check_wiring(context)
+    yield from _check_return_order(context)
     for direction, noun, missing_rule, extra_rule in _DIRECTIONS:
         tensors = context.operands if direction == "input" else context.results
         if tensors is None:
@@ -338,6 +355,22 @@ def _check_names(context: OpContext) -> Iterator[Diagnostic]:
             "", f"domain_name is {domain!r}, which the converter does not treat as a Vulkan "
                 "shader op",
             hint=f"use {VULKAN_DOMAIN!r}").located(context.place("domain_name"))
+
+
+def _check_return_order(context: OpContext) -> Iterator[Diagnostic]:
+    order = context.returned
+    if order is None or len(order) < 2 or list(order) == sorted(order) \
+            or len(set(order)) != len(order):
+        return
+    listed = ", ".join(f"result {k}" for k in order)
+    yield RESULTS_RETURNED_SWAPPED.at(
+        "", f"the function returns this op's results in the order {listed}, but the "
+            "reference converter orders the VGF's outputs by the op's results "
+            f"({', '.join(f'result {k}' for k in sorted(order))}): the runtime hands each "
+            "returned value another result's data",
+        hint="return the op's results in their own order, or reorder the op's results "
+             "(its output_N attributes and result types) to the order returned").located(
+        context.place("op"))
 
 
 def _check_element(view: AttributeView, resource: ResourceView, noun: str, index: int,
@@ -488,6 +521,18 @@ def _check_tensor(view, resource, noun, tensor, shader) -> Iterator[Diagnostic]:
             return
 
 
+def _units(resource: ResourceView | None, tensor: TensorType) -> tuple[int, str]:
+    """How many things the dispatch must cover for ``tensor``, and what they are called:
+    its elements, or the texels of a multi-component vkformat (one per invocation)."""
+    elements = math.prod(tensor.static_shape or ())
+    vkformat = resource.str_value("vkformat") if resource is not None else None
+    info = registry.format_info(vkformat) if vkformat else None
+    count = texels(elements, len(info.components)) if info is not None else elements
+    if count == elements:
+        return elements, "elements"
+    return count, f"texels of {info.name}"  # type: ignore[union-attr]
+
+
 def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
                     reflection: Reflection) -> Iterator[Diagnostic]:
     sizes = view.attrs.get("workgroup_sizes")
@@ -497,23 +542,26 @@ def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
         return
     if local is None or any(v is None or v < 1 for v in local.values):
         return
-    groups = math.prod(sizes)
-    per_group = math.prod(v for v in local.values if v is not None)
-    invocations = groups * per_group
-    sized = [(math.prod(t.static_shape), index, t) for index, t in enumerate(results)
+    shader = [v for v in local.values if v is not None]
+    launched = invocations(sizes, shader)
+    outputs = {r.index: r for r in view.of_direction("output")}
+    sized = [(_units(outputs.get(index), t), index, t) for index, t in enumerate(results)
              if t.static_shape is not None]
     if not sized:
         return
     # The largest result names the gap; smaller ones are covered when it is.
-    elements, index, tensor = max(sized, key=lambda item: (item[0], -item[1]))
-    if invocations >= elements:
+    (elements, unit), index, tensor = max(sized, key=lambda item: (item[0][0], -item[1]))
+    if launched >= elements:
         return
-    needed = -(-elements // per_group)
+    groups = dispatched(sizes)
+    truncated = "" if groups == sizes else \
+        f" (the converter keeps the low 32 bits of {sizes}: {groups})"
+    cover = covering_workgroups(shader, elements)
     yield DISPATCH_COVERAGE.at(
         view.pointer("workgroup_sizes"),
-        f"workgroup_sizes {sizes} dispatches {' x '.join(map(str, sizes))} workgroups of "
-        f"local size {' x '.join(str(v) for v in local.values)} = {invocations} "
-        f"invocations, but result {index} ({tensor.text}) has {elements} elements: "
-        f"{elements - invocations} are not covered unless each invocation writes several",
-        hint=f"dispatch at least {needed} workgroups in total, e.g. workgroup_sizes "
-             f"[{needed}, 1, 1]")
+        f"workgroup_sizes {sizes} dispatches {' x '.join(map(str, groups))} workgroups"
+        f"{truncated} of local size {' x '.join(map(str, shader))} = {launched} invocations, "
+        f"but result {index} ({tensor.text}) has {elements} {unit}: the runtime leaves "
+        f"{elements - launched} of them unwritten",
+        hint=f"use workgroup_sizes {cover} ({' x '.join(map(str, cover))} workgroups x "
+             f"{math.prod(shader)} = {invocations(cover, shader)} invocations)")

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
 from ..spirv_base64 import HEADER_BYTES, decode_spirv, has_magic
 from ..view import AttributeView
 from .value_types import describe
+
+if TYPE_CHECKING:
+    from ..shader import Shader
 
 SHADER_LANGUAGES = ("", "SPIR-V", "GLSL", "HLSL")
 # Vulkan's guaranteed minimums (maxComputeWorkGroupSize, ...Invocations, ...Count).
@@ -37,7 +41,8 @@ BAD_WORKGROUP_SHAPE = rule(
 )
 WORKGROUP_OVER_LIMIT = rule(
     "VKS203", "workgroup-over-guaranteed-limit", Severity.WARNING,
-    summary="`workgroup_sizes` exceeds what every Vulkan device guarantees.",
+    summary="`workgroup_sizes`, or the shader's local size, exceeds what every Vulkan "
+            "device guarantees.",
     why="Vulkan guarantees a local size of at least 128 x 128 x 64 with 128 invocations in "
         "total, and 65535 workgroups per dimension. Larger values work only on devices "
         "that report higher limits. Not reported when target devices are configured: "
@@ -120,6 +125,16 @@ def check_entry_point(view: AttributeView) -> Iterator[Diagnostic]:
                                      f"`entry_point` {describe(value)} {what}", hint=hint)
 
 
+def local_size_over_limits(sizes: list[int]) -> list[str]:
+    """How a local size exceeds Vulkan's guaranteed limits (empty when it does not)."""
+    over = [f"{'xyz'[i]}={s} > {limit}" for i, (s, limit) in
+            enumerate(zip(sizes, GUARANTEED_LOCAL_SIZE, strict=True)) if s > limit]
+    total = sizes[0] * sizes[1] * sizes[2]
+    if total > GUARANTEED_INVOCATIONS:
+        over.append(f"{total} invocations > {GUARANTEED_INVOCATIONS}")
+    return over
+
+
 def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
     sizes = view.attrs.get("workgroup_sizes")
     if not isinstance(sizes, list):
@@ -158,11 +173,7 @@ def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
                 pointer, f"`workgroup_sizes` {sizes} read as a dispatch shape exceeds the "
                 f"guaranteed {GUARANTEED_GROUP_COUNT} workgroups per dimension")
         return
-    over = [f"{'xyz'[i]}={s} > {limit}" for i, (s, limit) in
-            enumerate(zip(sizes, GUARANTEED_LOCAL_SIZE, strict=True)) if s > limit]
-    total = sizes[0] * sizes[1] * sizes[2]
-    if total > GUARANTEED_INVOCATIONS:
-        over.append(f"{total} invocations > {GUARANTEED_INVOCATIONS}")
+    over = local_size_over_limits(sizes)
     if over:
         yield WORKGROUP_OVER_LIMIT.at(
             pointer, f"`workgroup_sizes` {sizes} exceeds Vulkan's guaranteed limits "
@@ -269,3 +280,20 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
             hint='this looks like shader source: set "shader_language" to "GLSL" or "HLSL" '
                  "and put the text in shader_code" if looks_like_text else
                  "base64-encode the .spv file produced by the compiler")
+
+
+def check_local_size_limits(view: AttributeView, shader: Shader) -> Iterator[Diagnostic]:
+    """Under the runtime's reading workgroup_sizes is a workgroup count, so Vulkan's
+    guaranteed local-size limits apply to the shader's own local size."""
+    local = shader.reflection.local_size if shader.reflection is not None else None
+    if view.options.workgroup_semantics != "dispatch" or local is None \
+            or None in local.values or view.options.target_device:
+        return  # (with target devices, VKS702/VKS703 check each device's own limits)
+    over = local_size_over_limits([v for v in local.values if v is not None])
+    if over:
+        yield WORKGROUP_OVER_LIMIT.at(
+            view.pointer("shader_code"),
+            f"the shader's local size {local.describe()} exceeds Vulkan's guaranteed limits "
+            f"({'; '.join(over)})",
+            hint="keep x*y*z <= 128 (e.g. 8 x 8 x 1 or 128 x 1 x 1) unless every target "
+                 "device reports larger maxComputeWorkGroup* limits")

@@ -121,6 +121,9 @@ class OpContext:
     # and whether anything consumes each result. None when the source does not say.
     operand_values: tuple[str, ...] | None = None
     results_used: tuple[bool, ...] | None = None
+    # The op's result indices in the order the enclosing function returns them (only
+    # results returned directly), when the source shows it (MLIR).
+    returned: tuple[int, ...] | None = None
     # Where op-level things are ("operator_name", "domain_name", "op"), for diagnostics
     # about them: they are not inside the attribute object, so no pointer reaches them.
     places: dict[str, Location] = field(default_factory=dict)

@@ -178,7 +178,7 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
     context = OpContext(operator_name=_string_value(text, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
                         operand_values=op.operand_values, results_used=results_used,
-                        locate=host.location)
+                        returned=_returned_results(text, op), locate=host.location)
     context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
         attribute = op.attributes.get(name)
@@ -272,6 +272,36 @@ def _function_starts(text: str) -> list[int]:
             starts.append(pos)
         pos = text.find(FUNCTION, end)
     return starts
+
+
+_RESULT_NAMES = re.compile(r"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
+_RETURN = re.compile(r"(?<![\w.])(?:func\.)?return\b")
+
+
+def _returned_results(text: str, op: _CustomOp) -> tuple[int, ...] | None:
+    """The op's result indices in the order the function's ``return`` lists them (only
+    the results it returns directly), or None when that cannot be read."""
+    line_start = text.rfind("\n", 0, op.start) + 1
+    names = _RESULT_NAMES.search(text, line_start, op.start)
+    if names is None:
+        return None
+    pack, _, count = names.group(1).partition(":")
+    if count:
+        result_of = {f"{pack}#{k}": k for k in range(int(count))}
+    else:
+        listed = [name.strip() for name in names.group(1).split(",")]
+        result_of = {name: k for k, name in enumerate(listed)}
+        if len(listed) == 1:
+            result_of[f"{listed[0]}#0"] = 0
+    for found in _RETURN.finditer(text, op.end):
+        prefix = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
+        if "//" in prefix or prefix.count('"') % 2:
+            continue  # inside a comment or a string (neither spans lines in MLIR)
+        line_end = text.find("\n", found.end())
+        operands = text[found.end() : line_end if line_end >= 0 else len(text)]
+        values = _SSA.findall(operands.partition(":")[0])
+        return tuple(result_of[v] for v in values if v in result_of)
+    return None
 
 
 class _Offsets:

@@ -35,7 +35,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "select": {**_CODES, "description": "code prefixes to report (default: all)"},
             "ignore": {**_CODES, "description": "code prefixes not to report"},
-            "workgroup_semantics": {"enum": ["local-size", "dispatch"]},
+            "workgroup_semantics": {"enum": ["dispatch", "local-size"]},
             "target_env": {"enum": list(TARGET_ENVS)},
             "target_device": {
                 "description": "shipped target-device profiles to check against (VKS7xx)",

@@ -1,0 +1,327 @@
+"""`check` judges an op the way the reference converter and runtime treat it.
+
+Each rule is demonstrated on the real toolchain (Arm ML SDK 0.11.0 wheels, lavapipe):
+through `tosa-vkshader run` (tosa_vkshader.run), or, where `run` deliberately helps (it
+supplies push constants, embeds HLSL), by converting the op and reading the VGF back or
+running the scenario runner directly (tests/toolchain.py). Results are compared with numpy.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from toolchain import RunnerRefused, convert, run_raw
+
+import tosa_vkshader
+from tosa_vkshader import Options, validate
+from tosa_vkshader.cli import main
+from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.diagnostics import Severity
+
+from conftest import FIXTURES
+
+pytestmark = pytest.mark.runtime
+
+HEADER = "#version 460\n"
+ADD_ONE = HEADER + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = x[i] + 1.0; }
+"""
+# An 8 x 8 tile per workgroup over a 128-wide image, one element per invocation.
+IMAGE_DOUBLE = HEADER + """layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.y * 128u + gl_GlobalInvocationID.x;
+    y[i] = 2.0 * x[i];
+}
+"""
+SCALE_PUSH = HEADER + """layout(local_size_x = 64) in;
+layout(push_constant) uniform P { float scale; } p;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = p.scale * x[i]; }
+"""
+SCALE_UNIFORM = HEADER + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) uniform Params { float scale; } params;
+layout(set = 0, binding = 2) writeonly buffer Out { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = params.scale * x[i]; }
+"""
+SCALE_STORAGE = SCALE_UNIFORM.replace("uniform Params", "readonly buffer Params")
+TEXEL_COPY = HEADER + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1, r32f) uniform writeonly imageBuffer y;
+void main() { int i = int(gl_GlobalInvocationID.x); imageStore(y, i, vec4(x[i])); }
+"""
+HLSL_ADD_ONE = """RWStructuredBuffer<float> y : register(u1);
+StructuredBuffer<float> x : register(t0);
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) { y[id.x] = x[id.x] + 1.0; }
+"""
+
+
+def lowered(*codes: str) -> Options:
+    """Options that turn these errors into warnings, as a user would in pyproject.toml,
+    to watch what the runtime does with such an op."""
+    return Options(severity={code: Severity.WARNING for code in codes})
+
+
+def mlir_of(shader: str, operands: list[str], results: list[str], *,
+            workgroup_sizes: list[int] | None = None, options: Options | None = None,
+            **kwargs) -> str:
+    op = op_from_shader(shader, language=kwargs.pop("language", "GLSL"),
+                        workgroup_sizes=workgroup_sizes, options=options, **kwargs)
+    return op.to_mlir(operands, results, options=options)
+
+
+def codes(text: str, options: Options | None = None, path: str = "model.mlir") -> list[str]:
+    return sorted({d.code for d in validate(text, options, path=path).diagnostics})
+
+
+def errors(text: str, options: Options | None = None) -> list[str]:
+    return sorted({d.code for d in validate(text, options, path="model.mlir").errors})
+
+
+# -- workgroup_sizes: the runtime's reading is the default ------------------------------
+
+def test_an_op_that_runs_right_gets_no_error_by_default():
+    """[32, 1, 1] workgroups of 64 cover 2,048 elements: converts and computes right, so
+    the default reading has nothing against it; the spec's literal reading (local-size)
+    still calls it a mismatch (VKS420), as configured."""
+    t = "tensor<2048xf32>"
+    mlir = mlir_of(ADD_ONE, [t], [t], workgroup_sizes=[32, 1, 1])
+    x = np.linspace(-3, 3, 2048, dtype=np.float32)
+    [y] = tosa_vkshader.run(mlir, [x])
+    np.testing.assert_array_equal(y, x + 1)
+    assert errors(mlir) == []
+    assert "VKS420" in errors(mlir, Options(workgroup_semantics="local-size"))
+
+
+def test_the_local_size_as_workgroup_count_gets_a_note_naming_both_readings():
+    attrs = op_from_shader(ADD_ONE, language="GLSL").attrs  # no shapes: the local size
+    [note] = validate(attrs).diagnostics
+    assert (note.code, note.severity.label) == ("VKS430", "info")
+    assert "[64, 1, 1]" in note.message and "4096 invocations" in note.message
+    assert "spec" in note.message and "runtime" in note.message
+
+
+def test_dispatch_coverage_is_an_error_naming_both_numbers_and_the_fix(tmp_path):
+    """[8, 8, 1] (the local size) on a 128 x 128 result: the runtime computes the
+    top-left 64 x 64 and leaves 12,288 elements as they were."""
+    t = "tensor<1x128x128x1xf32>"
+    x = np.arange(128 * 128, dtype=np.float32).reshape(1, 128, 128, 1)
+    short = mlir_of(IMAGE_DOUBLE, [t], [t], workgroup_sizes=[8, 8, 1],
+                    options=lowered("VKS518"))
+    [d] = [d for d in validate(short, path="model.mlir").diagnostics if d.code == "VKS518"]
+    assert d.severity is Severity.ERROR and d.pointer == "/workgroup_sizes"
+    assert "4096 invocations" in d.message and "16384 elements" in d.message
+    assert "[16, 16, 1]" in d.hint
+
+    [y] = tosa_vkshader.run(short, [x], options=lowered("VKS518"))
+    computed = np.zeros((128, 128), dtype=bool)
+    computed[:64, :64] = True
+    np.testing.assert_array_equal(y[0, :, :, 0][computed], 2 * x[0, :, :, 0][computed])
+    assert np.count_nonzero(y[0, :, :, 0][~computed] == 2 * x[0, :, :, 0][~computed]) <= 1
+
+    fixed = mlir_of(IMAGE_DOUBLE, [t], [t], workgroup_sizes=[16, 16, 1])
+    assert errors(fixed) == []
+    [y] = tosa_vkshader.run(fixed, [x])
+    np.testing.assert_array_equal(y, 2 * x)
+
+
+def test_the_dispatch_the_converter_writes_is_the_attribute(tmp_path):
+    t = "tensor<1x128x128x1xf32>"
+    dump = convert(mlir_of(IMAGE_DOUBLE, [t], [t], workgroup_sizes=[16, 16, 1]), tmp_path)
+    [segment] = dump["model_sequence"]["segments"]
+    assert segment["dispatch_shape"] == [16, 16, 1]
+
+
+# -- push constants ---------------------------------------------------------------------
+
+def test_push_constants_are_dropped_by_the_converter_and_read_zeros(tmp_path):
+    t = "tensor<64xf32>"
+    mlir = mlir_of(SCALE_PUSH, [t], [t], workgroup_sizes=[1, 1, 1])
+    [d] = [d for d in validate(mlir, path="model.mlir").diagnostics if d.code == "VKS250"]
+    assert d.severity is Severity.WARNING and d.pointer == "/push_constants"
+    assert "zeros" in d.message and "tosa-vkshader run" in d.message
+
+    dump = convert(mlir, tmp_path / "vgf")
+    assert dump["model_sequence"]["segments"][0]["push_constant_ranges"] == []
+    x = np.arange(1, 65, dtype=np.float32)
+    [y] = run_raw(mlir, [x], tmp_path / "raw")  # a runner nobody told about them
+    np.testing.assert_array_equal(y, np.zeros(64, dtype=np.float32))
+    [y] = tosa_vkshader.run(mlir, [x], push_constants=np.float32(2.5).tobytes())
+    np.testing.assert_array_equal(y, 2.5 * x)
+
+
+# -- descriptor types ---------------------------------------------------------------------
+
+def test_a_uniform_buffer_reads_zeros_on_the_runtime():
+    t, one = "tensor<64xf32>", "tensor<1xf32>"
+    x = np.arange(64, dtype=np.float32)
+    scale = np.array([3.0], dtype=np.float32)
+    uniform = mlir_of(SCALE_UNIFORM, [t, one], [t], workgroup_sizes=[1, 1, 1],
+                      options=lowered("VKS251"), format_of={"params": "VK_FORMAT_R32_SFLOAT"})
+    [d] = [d for d in validate(uniform, path="model.mlir").errors]
+    assert d.code == "VKS251" and d.pointer == "/input_1_vkdescriptortype"
+    assert "storage buffer" in d.message and "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER" in d.hint
+    [y] = tosa_vkshader.run(uniform, [x, scale], options=lowered("VKS251"))
+    np.testing.assert_array_equal(y, np.zeros(64, dtype=np.float32))
+
+    storage = mlir_of(SCALE_STORAGE, [t, one], [t], workgroup_sizes=[1, 1, 1])
+    assert errors(storage) == []
+    [y] = tosa_vkshader.run(storage, [x, scale])
+    np.testing.assert_array_equal(y, 3 * x)
+
+
+def test_a_storage_texel_buffer_converts_but_does_not_run(tmp_path):
+    t = "tensor<64xf32>"
+    mlir = mlir_of(TEXEL_COPY, [t], [t], workgroup_sizes=[1, 1, 1], options=lowered("VKS252"))
+    [d] = validate(mlir, path="model.mlir").errors
+    assert d.code == "VKS252" and d.pointer == "/output_0_vkdescriptortype"
+    assert "STORAGE_TEXEL_BUFFER" in d.message and "STORAGE_BUFFER" in d.hint
+    dump = convert(mlir, tmp_path)  # the converter takes it...
+    assert "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER" in {
+        r["vk_descriptor_type"] for r in dump["resources"]}
+    with pytest.raises(RunnerRefused):  # ...the runner does not
+        run_raw(mlir, [np.zeros(64, dtype=np.float32)], tmp_path)
+
+
+@pytest.mark.parametrize("descriptor", ["VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC",
+                                        "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
+                                        "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER"])
+def test_types_the_runtime_has_not_been_shown_to_run_are_warnings(valid_attrs, descriptor):
+    report = validate(valid_attrs | {"input_0_vkdescriptortype": descriptor})
+    [d] = [d for d in report.diagnostics if d.code == "VKS253"]
+    assert d.severity is Severity.WARNING and descriptor in d.message
+
+
+def test_aliases_are_left_to_the_name_rules(valid_attrs):
+    attrs = valid_attrs | {
+        "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK_EXT"}
+    assert "VKS253" not in {d.code for d in validate(attrs).diagnostics}
+
+
+# -- HLSL ---------------------------------------------------------------------------------
+
+def test_hlsl_converts_but_the_runtime_cannot_compile_it(tmp_path):
+    t = "tensor<64xf32>"
+    options = Options(target_env="vulkan1.1")
+    mlir = mlir_of(HLSL_ADD_ONE, [t], [t], language="HLSL", workgroup_sizes=[1, 1, 1],
+                   options=options)
+    [d] = [d for d in validate(mlir, options, path="model.mlir").diagnostics
+           if d.code == "VKS254"]
+    assert d.severity is Severity.WARNING and d.pointer == "/shader_language"
+    assert "fix" in d.hint and "--embed spirv" in d.hint
+    with pytest.raises(RunnerRefused, match="HLSL shaders are not supported"):
+        run_raw(mlir, [np.zeros(64, dtype=np.float32)], tmp_path)
+
+
+# -- results returned in another order -------------------------------------------------
+
+def test_a_multi_result_op_returned_out_of_order_comes_back_swapped():
+    model = FIXTURES / "models" / "returned-swapped.mlir"
+    [d] = tosa_vkshader.check_file(model).errors
+    assert d.code == "VKS520" and "result 1, result 0" in d.message
+    assert (d.location.line, d.location.column) == (5, 12)
+
+    x = np.arange(64, dtype=np.float32)
+    first, second = tosa_vkshader.run(model, [x], options=lowered("VKS520"))
+    # The model says: return (x * 2, x + 1). The runtime hands back the op's order.
+    np.testing.assert_array_equal(first, x + 1)
+    np.testing.assert_array_equal(second, x * 2)
+
+    in_order = model.read_text().replace("return %0#1, %0#0", "return %0#0, %0#1")
+    assert errors(in_order) == []
+    first, second = tosa_vkshader.run(in_order, [x])
+    np.testing.assert_array_equal(first, x + 1)
+    np.testing.assert_array_equal(second, x * 2)
+
+
+# -- new and emit write ops that run right ----------------------------------------------
+
+def test_new_computes_the_workgroups_from_the_results_and_emit_runs_right(tmp_path, capsys):
+    shader = tmp_path / "add_one.comp"
+    shader.write_text(ADD_ONE)
+    t = "tensor<1x256x384xf32>"  # 98,304 elements: the user report's shape
+    op_json = tmp_path / "op.json"
+    assert main(["new", str(shader), "--operands", t, "--results", t, "--name", "add_one",
+                 "-o", str(op_json)]) == 0
+    err = capsys.readouterr().err
+    assert "info[VKS521]" in err and '"dispatch"' in err and "[1536, 1, 1]" in err
+    written = json.loads(op_json.read_text())
+    assert written["implementation_attrs"]["workgroup_sizes"] == [1536, 1, 1]
+    assert written["inputs"] == [t] and written["outputs"] == [t]
+
+    mlir = tmp_path / "op.mlir"
+    assert main(["emit", "mlir", str(op_json), "-o", str(mlir)]) == 0
+    x = np.random.default_rng(7).standard_normal((1, 256, 384)).astype(np.float32)
+    [y] = tosa_vkshader.run(mlir, [x])
+    np.testing.assert_array_equal(y, x + 1)
+
+
+def test_new_says_which_reading_it_used_under_local_size(tmp_path):
+    op = op_from_shader(ADD_ONE, language="GLSL", results=["tensor<4096xf32>"],
+                        options=Options(workgroup_semantics="local-size"))
+    assert op.attrs["workgroup_sizes"] == [64, 1, 1]
+    [note] = [d for d in op.notes if d.code == "VKS521"]
+    assert '"local-size"' in note.message and "4096 invocations" in note.message
+
+
+def test_emit_refuses_a_dispatch_that_cannot_cover_its_results(tmp_path, capsys):
+    shader = tmp_path / "add_one.comp"
+    shader.write_text(ADD_ONE)
+    attrs = tmp_path / "op.json"
+    assert main(["new", str(shader), "-o", str(attrs)]) == 0  # no shapes: the local size
+    out = tmp_path / "op.mlir"
+    t = "tensor<1x256x384xf32>"
+    assert main(["emit", "mlir", str(attrs), "--operands", t, "--results", t,
+                 "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "error[VKS518]" in err and "4096 invocations" in err and "98304 elements" in err
+    assert "[1536, 1, 1]" in err
+    assert not out.exists()
+
+
+def test_new_with_uncovering_workgroup_sizes_and_types_is_refused(tmp_path):
+    with pytest.raises(tosa_vkshader.codegen.CodegenError) as info:
+        op_from_shader(ADD_ONE, language="GLSL", workgroup_sizes=[2, 1, 1],
+                       operands=["tensor<1024xf32>"], results=["tensor<1024xf32>"])
+    assert "VKS518" in {d.code for d in info.value.diagnostics}
+
+
+def test_coverage_uses_what_the_converter_keeps_of_huge_values():
+    """[2^32 + 1, 1, 1] is dispatched as 1 workgroup (the converter keeps 32 bits)."""
+    op = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": "add_one",
+          "inputs": ["tensor<4096xf32>"], "outputs": ["tensor<4096xf32>"],
+          "implementation_attrs": op_from_shader(ADD_ONE, language="GLSL").attrs
+          | {"workgroup_sizes": [2**32 + 1, 1, 1]}}
+    [d] = [d for d in validate(json.dumps(op)).diagnostics if d.code == "VKS518"]
+    assert "low 32 bits" in d.message and "64 invocations" in d.message
+
+
+
+VEC4_COPY = HEADER + """layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) readonly buffer In { vec4 x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { vec4 y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = x[i]; }
+"""
+
+
+def test_a_multi_component_format_is_covered_texel_by_texel():
+    """A vec4 buffer over tensor<32x4xf32>: each invocation writes one texel of four
+    elements, so 32 invocations cover the 128 elements."""
+    t = "tensor<32x4xf32>"
+    op = op_from_shader(VEC4_COPY, language="GLSL", operands=[t], results=[t])
+    assert op.attrs["output_0_vkformat"] == "VK_FORMAT_R32G32B32A32_SFLOAT"
+    assert op.attrs["workgroup_sizes"] == [2, 1, 1]
+    document = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": "copy",
+                "inputs": [t], "outputs": [t],
+                "implementation_attrs": op.attrs | {"workgroup_sizes": [1, 1, 1]}}
+    [d] = [d for d in validate(json.dumps(document)).errors]
+    assert d.code == "VKS518"
+    assert "32 texels of VK_FORMAT_R32G32B32A32_SFLOAT" in d.message and "[2, 1, 1]" in d.hint
