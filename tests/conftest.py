@@ -40,6 +40,18 @@ def _private_compile_cache(tmp_path_factory, monkeypatch):
                        str(tmp_path_factory.getbasetemp() / "compile-cache"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _shaderc_glslc_unless_asked():
+    """The suite's GLSL expectations are written for shaderc's glslc (batched, fast); the
+    reference runtime's compiler (the scenario runner's glslc, chosen by default when it
+    is installed) is tested in tests/test_compile_reference.py, which asks for it with
+    the ``reference_glslc`` fixture. Session-wide, so module fixtures see it too."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("TOSA_VKSHADER_REFERENCE_GLSLC", "")
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def valid_attrs() -> dict:
     return json.loads((FIXTURES / "valid" / "multi-resource.json").read_text())

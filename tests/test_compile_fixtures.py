@@ -14,6 +14,7 @@ import pytest
 
 from tosa_vkshader.check import finish
 from tosa_vkshader.compile import CompileRequest, compile_many
+from tosa_vkshader.compile.compiler import REFERENCE, REFERENCE_ENV, locate_reference
 from tosa_vkshader.config import Options
 from tosa_vkshader.sources.json_source import read_json
 
@@ -26,11 +27,18 @@ CASES = [(folder / name, expected)
          for name, expected in json.loads((folder / "expected.json").read_text()).items()]
 
 
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    """All fixtures in one compile_many call, as a multi-op check would do it."""
+@pytest.fixture(scope="module", params=["shaderc", "reference"])
+def compiled(request, tmp_path_factory):
+    """All fixtures in one compile_many call, as a multi-op check would do it; once with
+    shaderc's glslc and once with the reference runtime's compiler (the scenario runner's
+    glslc, for the GLSL fixtures), which must report the same codes at the same places."""
     mp = pytest.MonkeyPatch()
     mp.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    if request.param == "reference":
+        mp.delenv(REFERENCE_ENV)
+        if locate_reference() is None:
+            mp.undo()
+            pytest.skip("the scenario-runner wheel (with its glslc) is not installed")
     sources, requests = [], []
     for path, _ in CASES:
         source = read_json(path.read_bytes(), str(path), Options())
@@ -40,6 +48,10 @@ def compiled(tmp_path_factory):
                                        attrs["entry_point"]))
     results = compile_many(requests)
     mp.undo()
+    if request.param == "reference":
+        kinds = {r.compiler.kind for r, q in zip(results, requests, strict=True)
+                 if q.language == "GLSL" and r.compiler is not None}
+        assert kinds == {REFERENCE}
     return {path: (source, result)
             for (path, _), source, result in zip(CASES, sources, results, strict=True)}
 

@@ -312,3 +312,28 @@ def test_check_exit_codes_follow_the_verdicts(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "warning[VKS229]" in out and "error[VKS240]" in out
     assert "help: write `VK_FORMAT_A8_UNORM`" in out
+
+
+# -- where we stay stricter than the converter, the diagnostic says so and why ---------------
+
+@pytest.mark.parametrize("text,code,why", [
+    (_text(_with(BUFFER_OP), '"input_0_binding": 0'), "VKS103", "the spec asks for"),
+    (json.dumps(_with(BUFFER_OP, input_00_binding=0)), "VKS111", "the spec forbids"),
+    (json.dumps(_with(BUFFER_OP, workgroup_sizes=[0, 1, 1])), "VKS202", "dispatch nothing"),
+    (json.dumps(_with(BUFFER_OP, output_0_binding=0)), "VKS222", "the converter does not"),
+    (json.dumps(_with(BUFFER_OP, shader_language="GLSL", shader_code="")), "VKS205",
+     "the converter accepts empty code"),
+])
+def test_stricter_than_the_converter_says_so_and_why(text, code, why):
+    (diag,) = _by_code(validate(text))[code]
+    assert diag.severity is Severity.ERROR and "converter" in diag.message
+    assert why in diag.message
+
+
+def test_an_empty_operator_name_converts_so_it_warns_a_missing_one_is_an_error():
+    text = _mlir(json.dumps(BUFFER_OP)).replace('operator_name = "op"', 'operator_name = ""')
+    report = validate(text, path="model.mlir")
+    assert report.ok and _by_code(report)["VKS504"][0].severity is Severity.WARNING
+    missing = _mlir(json.dumps(BUFFER_OP)).replace('operator_name = "op", ', "")
+    (diag,) = _by_code(validate(missing, path="model.mlir"))["VKS504"]
+    assert diag.severity is Severity.ERROR

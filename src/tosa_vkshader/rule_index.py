@@ -65,6 +65,7 @@ SEVERITIES = {
     "VKS305": "error",
     "VKS306": "error",
     "VKS307": "error",
+    "VKS308": "error",
     "VKS400": "error",
     "VKS401": "error",
     "VKS402": "error",

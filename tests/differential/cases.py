@@ -15,7 +15,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,7 +141,7 @@ class Case:
     wiring: str = "plain"
     # Raw bytes spliced into implementation_attrs as MLIR \XX escapes (invalid UTF-8)
     raw_prefix: bytes = b""
-    notes: dict = field(default_factory=dict, compare=False)
+    operator_name: str = "op"
 
     def attrs(self) -> object:
         """The attributes as the reference's JSON parser reads them (the last duplicate
@@ -172,7 +172,7 @@ class Case:
             f"  func.func @main({args}) -> ({signature}) {{",
             f"    %0{':' + str(len(self.results)) if len(self.results) > 1 else ''} = "
             f"tosa.custom {', '.join(operands)} {{domain_name = \"{DOMAIN}\", "
-            f"operator_name = \"op\", implementation_attrs = \"{attrs}\"}} : "
+            f"operator_name = \"{self.operator_name}\", implementation_attrs = \"{attrs}\"}} : "
             f"({', '.join(operand_types)}) -> {result_sig}",
             f"    return {values} : {signature}" if returned else "    return",
             "  }",
@@ -446,6 +446,8 @@ def _type_cases(base, text, case):
         yield case("wiring:same-operand", text, wiring="same-operand")
     if len(base.results) > 1:
         yield case("wiring:unused-result", text, wiring="unused-result")
+    yield case("operator-name:empty", text, operator_name="")
+    yield case("operator-name:spaces", text, operator_name="my kernel")
 
 
 def _push_constant_cases(base, attrs, case, with_value):

@@ -51,6 +51,8 @@ def register(subparsers) -> None:
     parser.add_argument("--target-env", metavar="ENV", help="e.g. vulkan1.3 (the default)")
     parser.add_argument("--glslc", metavar="PATH", help="the glslc to use")
     parser.add_argument("--no-cache", action="store_true", help="do not use the compile cache")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="say which compiler (and glslang version) produced the SPIR-V")
     parser.add_argument("--config", type=Path, metavar="PYPROJECT",
                         help="read [tool.tosa-vkshader] from this file")
     parser.set_defaults(run=run)
@@ -123,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
         return _report(str(path), diagnostics, source, EXIT_ERRORS)
     if diagnostics:
         _report(str(path), diagnostics, source, EXIT_OK)
+    if args.verbose and result.compiler is not None:
+        print(f"{path}: compiled by {result.compiler.summary} ({result.compiler.path})"
+              f"{' [cached]' if result.cached else ''}", file=sys.stderr)
     return _write(args.output, result.spirv)
 
 

@@ -14,7 +14,7 @@ import binascii
 import json
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..diagnostics import Severity
 from ..fsutil import read_limited
@@ -116,8 +116,9 @@ def render_text(name: str, r: Reflection) -> str:
     return "\n".join(lines)
 
 
-def _compile(source: Source, path: Path, entry: str | None) -> bytes | int:
-    """The SPIR-V ``source`` compiles to, or the exit code after printing why not."""
+def _compile(source: Source, path: Path, entry: str | None) -> tuple[bytes, Any] | int:
+    """The SPIR-V ``source`` compiles to and the compiler that produced it, or the exit
+    code after printing why not."""
     from ..config import ConfigError, load_options
     from ..shader import build_shader
     from ..shader.record import ShaderRequest
@@ -136,7 +137,7 @@ def _compile(source: Source, path: Path, entry: str | None) -> bytes | int:
         print(f"{where}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)
     if outcome.shader is None:
         return exit_status(outcome.diagnostics) or EXIT_PROBLEMS
-    return outcome.shader.spirv
+    return outcome.shader.spirv, outcome.shader.compiler
 
 
 def run(args: argparse.Namespace) -> int:
@@ -146,11 +147,12 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"tosa-vkshader reflect: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    compiler = None
     if isinstance(data, Source):
         compiled = _compile(data, path, args.entry_point or entry)
         if isinstance(compiled, int):
             return compiled
-        data = compiled
+        data, compiler = compiled
     module, diagnostics = read_module(data, "/shader_code")
     for d in diagnostics:
         print(f"{path}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)
@@ -159,9 +161,13 @@ def run(args: argparse.Namespace) -> int:
     wanted = args.entry_point or entry
     reflection = reflect(module, wanted)
     if args.format == "json":
-        print(json.dumps(reflection.to_dict(), indent=2))
+        # "compiler": which compiler produced the module (null for SPIR-V given as is)
+        print(json.dumps({**reflection.to_dict(),
+                          "compiler": compiler.to_dict() if compiler else None}, indent=2))
     else:
         print(render_text(str(path), reflection))
+        if compiler is not None:
+            print(f"compiled by: {compiler.summary} ({compiler.path})")
     if reflection.entry_point is None:
         print(f"{path}: no entry point {wanted!r} in the module", file=sys.stderr)
         return EXIT_PROBLEMS

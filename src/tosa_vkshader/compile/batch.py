@@ -19,19 +19,29 @@ from typing import Any
 from ..cachedir import default_cache_dir
 from ..diagnostics import Severity, rule
 from .cache import Cache, Entry, StoredDiagnostic
-from .compiler import CompilerInfo, CompilerUnavailable, compiler_info, missing_diagnostic
+from .compiler import (
+    REFERENCE,
+    CompilerInfo,
+    CompilerUnavailable,
+    compiler_info,
+    info_for,
+    locate_reference,
+    missing_diagnostic,
+)
 from .diagnose import ENTRY_POINT_NOT_FOUND
 from .includes import check_includes
 from .options import (
     COMPILE_CONFIG,
     DEFAULT_GLSL_VERSION,
+    DEFAULT_TARGET_ENV,
     CompileOptions,
     Macro,
     include_roots,
     macro_problems,
 )
+from .reference import compile_reference, refusals
 from .request import CompileRequest, CompileResult
-from .runner import GroupRunner, Job
+from .runner import GroupRunner, Job, Outcome
 from .scan import declares_local_size, directives, has_version
 
 GLSL_ENTRY_NOT_MAIN = rule(
@@ -171,47 +181,89 @@ def _for_twin(result: CompileResult, first: CompileRequest,
         replace(d, pointer=pointers.get(d.pointer, d.pointer)) for d in result.diagnostics])
 
 
+def select_compiler(language: str, opts: CompileOptions,
+                    versions: dict[str, str] | None = None) -> CompilerInfo:
+    """The compiler for ``language``: the configured ``glslc`` when set; else, for GLSL,
+    the reference runtime's compiler (the scenario runner's glslc) when it is installed
+    and the target is the reference's own (Vulkan 1.3, default SPIR-V); else shaderc's
+    ``glslc``. HLSL always needs shaderc's (the reference compiler reads only GLSL).
+    Raises :class:`CompilerUnavailable`."""
+    if opts.glslc:
+        info = compiler_info(opts.glslc, opts.timeout, versions)
+        if language == "GLSL" or info.kind != REFERENCE:
+            return info
+        return compiler_info(None, opts.timeout, versions)
+    reference = locate_reference() if language == "GLSL" else None
+    if (reference is not None and opts.target_env == DEFAULT_TARGET_ENV
+            and not opts.target_spv):
+        return info_for(reference, opts.timeout, versions)
+    return compiler_info(None, opts.timeout, versions)
+
+
 def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
                   cache: Cache | None, results: list[CompileResult]) -> None:
     versions = cache.load_versions() if cache is not None else {}
     known = dict(versions)
-    try:
-        info = compiler_info(opts.glslc, opts.timeout, versions)
-    except CompilerUnavailable as exc:
-        for job in todo:
-            results[job.index].diagnostics.append(
-                missing_diagnostic(job.request.code_pointer, exc.diagnostic_message))
-        return
+    chosen: dict[str, CompilerInfo | CompilerUnavailable] = {}
+    for language in sorted({job.request.language for job in todo}):
+        try:
+            chosen[language] = select_compiler(language, opts, versions)
+        except CompilerUnavailable as exc:
+            chosen[language] = exc
     if cache is not None and versions != known:
         cache.save_versions(versions)
     pending: dict[str, list[Job]] = {}
+    compiler_of: dict[str, CompilerInfo] = {}
     for job in todo:
+        info = chosen[job.request.language]
+        if isinstance(info, CompilerUnavailable):
+            results[job.index].diagnostics.append(
+                missing_diagnostic(job.request.code_pointer, info.diagnostic_message))
+            continue
+        macros = tuple(opts.macros) + job.request.macros
+        if info.kind == REFERENCE:
+            refused = refusals(job, macros, roots)
+            if refused:
+                results[job.index].diagnostics.extend(refused)
+                continue
         job.key = _cache_key(job, info, opts, roots)
         entry = cache.get(job.key) if cache is not None else None
         if entry is not None:
             _apply(results[job.index], job, entry, cached=True, compiler=info)
         else:
             pending.setdefault(job.key, []).append(job)
+            compiler_of[job.key] = info
     if not pending:
         return
-    by_macros: dict[tuple[Macro, ...], list[Job]] = {}
-    for same in pending.values():
-        first = same[0]
-        by_macros.setdefault(tuple(opts.macros) + first.request.macros, []).append(first)
-    for macros, same_macros in by_macros.items():
+    reference_jobs: list[Job] = []
+    by_macros: dict[tuple[CompilerInfo, tuple[Macro, ...]], list[Job]] = {}
+    for key, same in pending.items():
+        first, info = same[0], compiler_of[key]
+        if info.kind == REFERENCE:
+            reference_jobs.append(first)
+        else:
+            macros = tuple(opts.macros) + first.request.macros
+            by_macros.setdefault((info, macros), []).append(first)
+    if reference_jobs:
+        info = compiler_of[reference_jobs[0].key]
+        outcomes = compile_reference(
+            reference_jobs, info, opts, roots,
+            {job.index: tuple(opts.macros) + job.request.macros for job in reference_jobs})
+        _store(reference_jobs, outcomes, info, cache, pending, results)
+    for (info, macros), same_macros in by_macros.items():
         for start in range(0, len(same_macros), MAX_INPUTS_PER_PROCESS):
             jobs = same_macros[start:start + MAX_INPUTS_PER_PROCESS]
-            _run_group(jobs, info, opts, roots, macros, cache, pending, results)
+            with tempfile.TemporaryDirectory(prefix="tosa-vkshader-") as tmp:
+                group = GroupRunner(jobs, info, opts, roots, macros, tmp)
+                group.run(group.inputs)
+            _store(jobs, group.outcomes, info, cache, pending, results)
 
 
-def _run_group(jobs: list[Job], info: CompilerInfo, opts: CompileOptions, roots: list[str],
-               macros: tuple[Macro, ...], cache: Cache | None,
-               pending: dict[str, list[Job]], results: list[CompileResult]) -> None:
-    with tempfile.TemporaryDirectory(prefix="tosa-vkshader-") as tmp:
-        group = GroupRunner(jobs, info, opts, roots, macros, tmp)
-        group.run(group.inputs)
+def _store(jobs: list[Job], outcomes: dict[int, Outcome], info: CompilerInfo,
+           cache: Cache | None, pending: dict[str, list[Job]],
+           results: list[CompileResult]) -> None:
     for job in jobs:
-        outcome = group.outcomes[job.index]
+        outcome = outcomes[job.index]
         entry = Entry(outcome.spirv, tuple(
             StoredDiagnostic.of(d, job.request.entry_pointer or "")
             for d in outcome.diagnostics))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import shutil
@@ -25,6 +26,12 @@ INSTALL_HINT = ("install it with `apt-get install glslc` (Debian/Ubuntu) or the 
                 "(https://vulkan.lunarg.com), or set `glslc` in [tool.tosa-vkshader] to its path")
 
 _GLSLANG_VERSION = re.compile(r"^glslang\s+(\d+)\.(\d+)(?:\.(\d+))?", re.MULTILINE)
+# The scenario runner's compiler prints JSON naming its glslang commit, e.g.
+# "glslang=vulkan-sdk-1.4.357.0-0-g168d452".
+_REFERENCE_GLSLANG = re.compile(r'"glslang=(?P<tag>[^"\s]+?)(?:-\d+-g[0-9a-f]+)?"')
+
+REFERENCE_ENV = "TOSA_VKSHADER_REFERENCE_GLSLC"
+SHADERC, REFERENCE = "glslc (shaderc)", "reference glslc (scenario-runner)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +48,27 @@ class CompilerInfo:
         return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
 
     @property
+    def kind(self) -> str:
+        """:data:`REFERENCE` for the scenario runner's compiler (``--input/--output``, one
+        GLSL file per process), :data:`SHADERC` for shaderc's ``glslc``."""
+        return REFERENCE if _REFERENCE_GLSLANG.search(self.version_text) else SHADERC
+
+    @property
+    def glslang(self) -> str:
+        """The glslang it is built on, as its ``--version`` names it."""
+        match = _REFERENCE_GLSLANG.search(self.version_text)
+        if match is not None:
+            return match.group("tag")
+        version = self.glslang_version
+        return ".".join(map(str, version)) if version else "unknown"
+
+    @property
     def summary(self) -> str:
-        return ", ".join(line for line in self.version_text.splitlines()[:3] if line)
+        """One line naming the compiler and its glslang, for verbose and JSON output."""
+        return f"{self.kind}, glslang {self.glslang}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.kind, "glslang": self.glslang, "path": self.path}
 
     @property
     def identity(self) -> str:
@@ -82,6 +108,26 @@ def locate_glslc(configured: str | None) -> str:
     return str(Path(found).resolve())
 
 
+def locate_reference() -> str | None:
+    """The scenario runner wheel's glslc (the compiler the reference runtime uses), or
+    None. ``$TOSA_VKSHADER_REFERENCE_GLSLC`` overrides where it is looked for; set to an
+    empty string it means "none", which falls back to shaderc's glslc."""
+    if REFERENCE_ENV in os.environ:
+        wanted = os.environ[REFERENCE_ENV]
+        return _executable(wanted) if wanted else None
+    try:
+        spec = importlib.util.find_spec("scenario_runner")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        found = _executable(os.path.join(folder, "binaries", "bin", "glslc"))
+        if found is not None:
+            return found
+    return None
+
+
 def _stat_key(path: str) -> str:
     st = os.stat(path)
     return f"{path}\0{st.st_size}\0{st.st_mtime_ns}"
@@ -104,7 +150,12 @@ def compiler_info(configured: str | None, timeout: float,
                   version_memo: dict[str, str] | None = None) -> CompilerInfo:
     """Locate the compiler and read its version. ``version_memo`` maps a binary's
     path/size/mtime to its version text so warm runs start no process."""
-    path = locate_glslc(configured)
+    return info_for(locate_glslc(configured), timeout, version_memo)
+
+
+def info_for(path: str, timeout: float, version_memo: dict[str, str] | None = None
+             ) -> CompilerInfo:
+    """The :class:`CompilerInfo` of the compiler at ``path`` (an existing executable)."""
     key = _stat_key(path)
     if version_memo is not None and key in version_memo:
         return CompilerInfo(path, version_memo[key], key)

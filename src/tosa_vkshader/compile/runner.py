@@ -166,7 +166,7 @@ class GroupRunner:
                     item.job.request.code_pointer, f"glslc rejected its options: {text}",
                     hint="check `target-env` and the other compile settings")], False))
             return []
-        spirv = {id(item): _read_spirv(item.output) for item in inputs}
+        spirv = {id(item): read_spirv(item.output) for item in inputs}
         owned: dict[int, list[tuple[CompilerMessage, bool]]] = {id(i): [] for i in inputs}
         by_name = {item.printed: item for item in inputs}
         ambiguous: set[int] = set()
@@ -260,7 +260,7 @@ def _mebibytes(size: int) -> str:
     return f"{size / 1024 ** 3:g} GiB" if size >= 1024 ** 3 else f"{size / 1024 ** 2:g} MiB"
 
 
-def _read_spirv(path: Path) -> bytes | None:
+def read_spirv(path: Path) -> bytes | None:
     try:
         data = path.read_bytes()
     except FileNotFoundError:

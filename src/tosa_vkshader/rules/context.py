@@ -39,7 +39,8 @@ MISSING_OPERATOR_NAME = rule(
     "VKS504", "missing-operator-name", Severity.ERROR,
     summary="The custom op has no `operator_name`, or it is empty.",
     why="The operator name identifies the kernel in the model and in the converter's "
-        "output; TOSA requires it for every custom op.",
+        "output; TOSA's verifier requires the attribute (a missing one is an error). An "
+        "empty name converts and runs, so it is reported as a warning.",
     bad='operator_name = ""',
     good='operator_name = "fused_gelu"',
 )
@@ -344,10 +345,15 @@ def _range(direction: str, count: int) -> str:
 def _check_names(context: OpContext) -> Iterator[Diagnostic]:
     name = context.operator_name
     if name is None or not name.strip():
-        what = "has no operator_name" if name is None else "has an empty operator_name"
+        # Missing: TOSA's verifier refuses the op. Empty: the converter accepts it and the
+        # op runs, so it is only a warning.
+        what = "has no operator_name" if name is None else \
+            "has an empty operator_name (the reference converter accepts it; name the " \
+            "kernel so the model and the VGF say which one it is)"
         yield MISSING_OPERATOR_NAME.at(
             "", f"the custom op {what}",
-            hint="name the kernel, e.g. operator_name = \"my_kernel\"").located(
+            hint="name the kernel, e.g. operator_name = \"my_kernel\"",
+            severity=None if name is None else Severity.WARNING).located(
             context.place("operator_name"))
     domain = context.domain_name
     if domain is not None and domain != VULKAN_DOMAIN:

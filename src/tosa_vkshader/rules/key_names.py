@@ -110,6 +110,9 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
                     severity = Severity.WARNING
                     message += (f"; `{info.suggestion}` is also present, and the converter "
                                 "ignores this key")
+            if info.problem is KeyProblem.LEADING_ZERO:
+                message += ("; the spec forbids leading zeros, and the converter ignores the "
+                            "key, so its value never reaches the runtime")
             # `fix` renames it when the new name is free and wanted by no other key.
             mechanical = info.suggestion and info.suggestion not in attrs and \
                 wanted[info.suggestion] == 1

@@ -523,6 +523,7 @@ def _collisions(view: AttributeView) -> Iterator[Diagnostic]:
             yield BINDING_COLLISION.at(
                 other.pointer("binding", view.base),
                 f"{other.name} uses set {dset}, binding {binding}, already used by "
-                f"{users[0].name}",
+                f"{users[0].name} (the converter does not check; at run time the shader "
+                "sees only one of them)",
                 hint=f"give {other.name} a free binding, e.g. "
                      f"{max(b for (s, b) in slots if s == dset) + 1}")

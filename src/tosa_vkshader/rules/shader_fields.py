@@ -150,10 +150,13 @@ def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
             good = False
             hint = (f"write {int(size)}" if isinstance(size, float) and size.is_integer()
                     and size >= 1 else "each dimension is an integer >= 1")
+            zero = (" (stricter than the converter, which writes 0: the spec requires >= 1 "
+                    "and the runtime would dispatch nothing)" if type(size) is int
+                    and size == 0 else "")
             yield BAD_WORKGROUP_SHAPE.at(
                 f"{pointer}/{position}",
                 f"`workgroup_sizes[{position}]` is {describe(size)}; it must be an integer "
-                ">= 1", hint=hint)
+                f">= 1{zero}", hint=hint)
     if not good or len(sizes) != 3:
         return
     for position, size in enumerate(sizes):
@@ -217,7 +220,9 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
         what = "is empty" if "shader_code" in attrs else "is missing"
         yield LANGUAGE_CODE_PAIRING.at(
             view.pointer("shader_code") if "shader_code" in attrs else view.pointer(),
-            f'`shader_language` is "{language}" but `shader_code` {what}',
+            f'`shader_language` is "{language}" but `shader_code` {what}'
+            + (" (the converter accepts empty code; the runtime has nothing to compile)"
+               if "shader_code" in attrs else ""),
             hint='add the shader to `shader_code`, or set `shader_language` to ""')
     elif has_code and not has_language:
         guess = "SPIR-V" if code.startswith("AwIjB") else "GLSL"

@@ -290,7 +290,9 @@ def parse_json(
             ptr = pointer_join(obj_pointer, key)
             problems.append(
                 DUPLICATE_KEY.at(ptr, f"key `{key}` appears more than once; the last value "
-                                      "wins here but other readers may keep the first",
+                                      "wins here and in the reference converter, but other "
+                                      "readers may keep the first (stricter than the "
+                                      "converter: the spec asks for deterministic keys)",
                                  hint=f"keep a single `{key}`", on_key=True)
             )
     return doc, problems
