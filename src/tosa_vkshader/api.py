@@ -138,13 +138,15 @@ def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
 def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
     """The file's ops; for JSON that holds no op (``package.json``), a note when the file
     was named (``explicit``), nothing at all when a folder walk found it."""
-    from .sources.io import UNREADABLE
+    from .fsutil import read_limited
+    from .sources.io import refusal
 
     try:
-        data = Path(name).read_bytes()
-    except OSError as exc:
-        diag = UNREADABLE.at("", f"cannot read {name}: {exc.strerror or exc}")
-        return SourceFile(name, diagnostics=[diag])
+        data = read_limited(name, options.max_file_size)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        if isinstance(exc, ValueError):
+            exc = OSError("the path contains a NUL byte")
+        return SourceFile(name, diagnostics=[refusal(name, exc)])
     if Path(name).suffix.lower() not in (".mlir", ".tosa"):
         from .sources.recognise import NOT_AN_OP_DOCUMENT, is_op_document
 
@@ -168,20 +170,26 @@ def iter_files(paths: Iterable[str | os.PathLike[str]],
                options: Options | Callable[[str], Options]) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
     models (``*.json``, ``*.mlir``, ``*.tosa``), skipping the ``exclude`` patterns of the
-    options (or of each file's options, when ``options`` maps a path to them)."""
-    for name, _explicit in _files_and_origin(paths, options):
-        yield name
+    options (or of each file's options, when ``options`` maps a path to them); links that
+    lead out of a walked folder are left out."""
+    for name, _explicit, outside in _files_and_origin(paths, options):
+        if outside is None:
+            yield name
 
 
 def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
                       options: Options | Callable[[str], Options]
-                      ) -> Iterator[tuple[str, bool]]:
-    """(file, named explicitly) for the files of ``paths``, folders walked."""
+                      ) -> Iterator[tuple[str, bool, str | None]]:
+    """(file, named explicitly, walked folder it leads out of) for the files of
+    ``paths``, folders walked. A link out of the folder being walked is never read (see
+    VKS940): its third element names that folder; it is None for every other file."""
+    from .fsutil import link_leaves
+
     options_for = options if callable(options) else (lambda _path: options)
     for given in paths:
         name = os.fspath(given)
         if not os.path.isdir(name):
-            yield name, True
+            yield name, True, None
             continue
         for folder, subfolders, files in os.walk(name):
             subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
@@ -189,8 +197,10 @@ def _files_and_origin(paths: Iterable[str | os.PathLike[str]],
                 if not file_name.endswith(ATTRIBUTE_SUFFIXES):
                     continue
                 full = os.path.join(folder, file_name)
-                if not _excluded(full, options_for(full).exclude):
-                    yield full, False
+                if _excluded(full, options_for(full).exclude):
+                    continue
+                leaves = os.path.islink(full) and link_leaves(full, name)
+                yield full, False, name if leaves else None
 
 
 def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
@@ -222,12 +232,13 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
     files = list(_files_and_origin(paths, config_for))
     # Files that share a configuration are checked together (one compile batch each).
     groups: dict[int, tuple[Options, list[int]]] = {}
-    for index, (path, _explicit) in enumerate(files):
+    for index, (path, _explicit, _outside) in enumerate(files):
         file_options = config_for(path)
         groups.setdefault(id(file_options), (file_options, []))[1].append(index)
     reports: list[Report | None] = [None] * len(files)
     for file_options, indices in groups.values():
-        read = [(i, _read_file(files[i][0], file_options, explicit=files[i][1]))
+        read = [(i, _read_file(files[i][0], file_options, explicit=files[i][1])
+                 if files[i][2] is None else _not_followed(files[i][0], files[i][2]))
                 for i in indices]
         read = [(i, source) for i, source in read if source is not None]
         checked = check_sources([source for _, source in read], file_options)
@@ -250,7 +261,8 @@ def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | 
         options = options.with_overrides(target_device=tuple(SHIPPED))
     targets = load_targets(options.target_device)
     read = (_read_file(name, options, explicit=explicit)
-            for name, explicit in _files_and_origin(paths, options))
+            for name, explicit, outside in _files_and_origin(paths, options)
+            if outside is None)
     ops = [op for source in read if source is not None for op in source.ops]
     verdicts = []
     for op, diagnostics in zip(ops, check_ops(ops, options), strict=True):
@@ -258,6 +270,14 @@ def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | 
         whole = Diagnostic("VKS102", Severity.INFO, "", pointer=op.base)
         verdicts.append(verdict(op.path, op.name, op.locate(whole), diagnostics, targets))
     return targets, verdicts
+
+
+def _not_followed(path: str, root: str) -> SourceFile:
+    from .sources.io import LINK_LEAVES_FOLDER
+
+    return SourceFile(path, diagnostics=[LINK_LEAVES_FOLDER.at(
+        "", f"{path} is a link to a place outside {root}; it is not followed",
+        hint="name the link's target on the command line to check it")])
 
 
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 
 from . import __version__
@@ -13,6 +14,24 @@ COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", 
             "devices")
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+# The shell's convention: 128 + the signal's number.
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised like Ctrl-C's KeyboardInterrupt so that the same clean-up runs
+    (temporary files beside an output are removed, compiler processes are killed)."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def _stop_on_sigterm() -> None:
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread (e.g. main() called from a worker thread)
+        pass
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -44,11 +63,19 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    if args.command != "serve":  # the server has its own shutdown
+        _stop_on_sigterm()
     try:
         return args.run(args)
     except BrokenPipeError:  # e.g. `tosa-vkshader check . | head`
         sys.stderr.close()
         return EXIT_ERRORS
+    except KeyboardInterrupt:
+        print("tosa-vkshader: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("tosa-vkshader: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -63,6 +64,7 @@ class Options:
     allow_includes: bool = False
     cache: bool = True
     compile_timeout: float = 30.0
+    compile_memory_limit: int = 2 * 1024 ** 3  # bytes of address space per compiler process
     # Target devices: shipped profile names or Vulkan Profiles JSON files (resolved paths).
     # Empty: no target-device rules run.
     target_device: tuple[str, ...] = ()
@@ -139,6 +141,8 @@ def options_from_table(table: dict[str, Any], path: str = "pyproject.toml",
 def _option(key: str, value: Any, path: str) -> dict[str, Any]:
     """One option's field and parsed value; raises _BadOption when it is unusable."""
     changes: dict[str, Any] = {}
+    if _has_nul(value):
+        _fail(f"`{key}` contains a NUL byte, which no path, name or argument can hold")
     name = _KEY_TO_FIELD.get(key)
     if name is None:
         import difflib
@@ -159,7 +163,7 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
                   'use "dispatch" (the reference runtime, default) or "local-size" '
                   "(the spec's wording)")
         changes[name] = value
-    elif name in ("max_file_size", "max_depth"):
+    elif name in ("max_file_size", "max_depth", "compile_memory_limit"):
         if type(value) is not int or value < 1:
             _fail(f"`{key}` must be a positive integer, got {value!r}")
         changes[name] = value
@@ -172,7 +176,7 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
             _fail(f"`{key}` must be true or false, got {value!r}")
         changes[name] = value
     elif name == "compile_timeout":
-        if type(value) not in (int, float) or value <= 0:
+        if type(value) not in (int, float) or not 0 < value < math.inf:
             _fail(f"`compile-timeout` must be a positive number of seconds, got {value!r}")
         changes[name] = float(value)
     elif name == "macros":
@@ -205,6 +209,16 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
     return changes
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\0" in value
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    return False
+
+
 def find_pyproject(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` (a folder, or a file's folder) that
     has a ``[tool.tosa-vkshader]`` table. As with ruff, a pyproject.toml without the table
@@ -228,9 +242,11 @@ def _has_table(path: Path) -> bool:
     import tomllib  # only for a pyproject.toml that names the tool
 
     try:
-        return "tosa-vkshader" in tomllib.loads(text).get("tool", {})
+        tool = tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError:
         return True  # it names the tool: load_options reports where it is broken
+    # `tool = 5` beside a mention of the tool: load_options says what is wrong with it
+    return not isinstance(tool, dict) or "tosa-vkshader" in tool
 
 
 class ConfigResolver:
@@ -277,7 +293,11 @@ def load_options(start: Path | None = None, config_file: Path | None = None) -> 
         line, column = toml_error_position(exc)
         raise ConfigError(BAD_CONFIG.at("", f"cannot read {path}: {exc}")
                           .located(Location(str(path), line, column))) from None
-    table = data.get("tool", {}).get("tosa-vkshader")
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(BAD_CONFIG.at("", f"`tool` must be a table, got {tool!r:.40}")
+                          .located(Location(str(path), 1, 1)))
+    table = tool.get("tosa-vkshader")
     if table is None:
         return Options()
     if not isinstance(table, dict):

@@ -595,7 +595,9 @@ def _parse_push_constants(text: str) -> list[tuple[str, int]] | None:
             continue
         name, sep, size = part.partition(":")
         size = size.strip()
-        if not sep or not name.strip() or not size.isdigit():
+        # ASCII and short: `int` refuses "²" (a digit to isdigit) and 5000-digit sizes.
+        if not sep or not name.strip() or not (size.isascii() and size.isdigit()
+                                               and len(size) <= 18):
             return None
         result.append((name.strip(), int(size)))
     return result

@@ -47,6 +47,12 @@ RESOURCE_PREFIX_PATTERN = rf"^(input|output)_{INDEX_PATTERN}_"
 RESOURCE_KEY_RE = re.compile(
     rf"^(input|output)_{INDEX_PATTERN}_({'|'.join(RESOURCE_FIELDS)})$"
 )
+# No op has 10**19 operands; longer indices are reported, never turned into numbers that
+# a rule could loop over (and Python refuses to convert more than 4300 digits anyway).
+MAX_INDEX_DIGITS = 19
+# Keys longer than this are classified without being cached: a cache of hostile keys
+# would keep megabytes alive in a long-running server.
+_MAX_CACHED_KEY = 200
 # A valid prefix followed by any lower-case field name: a future field, not a typo.
 RESOURCE_ANY_FIELD_RE = re.compile(rf"^(input|output)_{INDEX_PATTERN}_([a-z][a-z0-9_]*)$")
 
@@ -102,6 +108,7 @@ class KeyProblem(enum.Enum):
     BAD_INDEX = "bad-index"
     MALFORMED_RESOURCE = "malformed-resource"
     TOP_LEVEL_TYPO = "top-level-typo"
+    INDEX_TOO_LARGE = "index-too-large"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,25 +140,44 @@ def resource_key(direction: str, index: int, field: str) -> str:
     return f"{direction}_{index}_{field}"
 
 
-@lru_cache(maxsize=4096)
 def classify(key: str) -> KeyInfo:
+    if len(key) > _MAX_CACHED_KEY:
+        return _classify(key)
+    return _classify_cached(key)
+
+
+def _too_large(key: str, direction: str, field: str, index_text: str) -> KeyInfo:
+    return KeyInfo(
+        key, KeyKind.NEAR_MISS, direction, None, field, KeyProblem.INDEX_TOO_LARGE,
+        f"the index has {len(index_text)} digits; indices number the op's operands and "
+        f"results and have at most {MAX_INDEX_DIGITS}")
+
+
+def _classify(key: str) -> KeyInfo:
     if key in TOP_LEVEL_KEYS:
         return KeyInfo(key, KeyKind.TOP_LEVEL)
     if key in EXTENSION_KEYS:
         return KeyInfo(key, KeyKind.EXTENSION)
     match = RESOURCE_KEY_RE.match(key)
     if match:
+        if len(match[2]) > MAX_INDEX_DIGITS:
+            return _too_large(key, match[1], match[3], match[2])
         return KeyInfo(key, KeyKind.RESOURCE, match[1], int(match[2]), match[3])
     resource_miss = _resource_near_miss(key)
     if resource_miss is not None:
         return resource_miss
     match = RESOURCE_ANY_FIELD_RE.match(key)
     if match:
+        if len(match[2]) > MAX_INDEX_DIGITS:
+            return _too_large(key, match[1], match[3], match[2])
         return KeyInfo(key, KeyKind.RESOURCE_UNKNOWN_FIELD, match[1], int(match[2]), match[3])
     top_miss = _top_level_near_miss(key)
     if top_miss is not None:
         return top_miss
     return KeyInfo(key, KeyKind.UNKNOWN)
+
+
+_classify_cached = lru_cache(maxsize=4096)(_classify)
 
 
 def _normalise_direction(token: str) -> tuple[str | None, list[str]]:
@@ -202,6 +228,7 @@ def _normalise_field(tokens: list[str]) -> tuple[str | None, list[str]]:
 # Anything that starts like a number (Unicode digits included: `\d` in the reference
 # schema's patterns matches them), or nothing at all.
 _INDEX_LIKE_RE = re.compile(r"^(?:-?\d\w*|)$")
+_HEX_INDEX_RE = re.compile(r"0[xX][0-9a-fA-F]+")
 
 
 def _resource_near_miss(key: str) -> KeyInfo | None:
@@ -236,13 +263,18 @@ def _resource_near_miss(key: str) -> KeyInfo | None:
     elif index_text.startswith("-"):
         problem = KeyProblem.BAD_INDEX
         problems.insert(0, f"index {index_text} is negative; indices start at 0")
-    elif index_text[:2] in ("0x", "0X"):
+    elif _HEX_INDEX_RE.fullmatch(index_text):
+        digits = index_text[2:].lstrip("0")
+        if len(digits) > MAX_INDEX_DIGITS:
+            return _too_large(key, direction, field, index_text)
         problem = KeyProblem.BAD_INDEX
         index = int(index_text, 16)
         problems.insert(0, f"index `{index_text}` is hexadecimal; write it in decimal ({index})")
     elif not (index_text.isascii() and index_text.isdigit()):
         problem = KeyProblem.BAD_INDEX
         problems.insert(0, f"index `{index_text}` is not a decimal integer")
+    elif len(index_text.lstrip("0")) > MAX_INDEX_DIGITS:
+        return _too_large(key, direction, field, index_text)
     else:
         index = int(index_text)
         if index_text != str(index):

@@ -190,9 +190,15 @@ def render_tosa(op: CustomOp, operands: Sequence[str], results: Sequence[str], *
     return bytes(serializer.serialize())
 
 
+MAX_TOSA_DIM = 2**31 - 1
+
+
 def _unserializable(t: TensorType) -> str | None:
     if t.element not in TOSA_DTYPES:
         return f"TOSA has no DType for element type {t.element}"
     if t.static_shape is None:
         return "TOSA tensors need a static shape"
+    too_large = [d for d in t.static_shape if d > MAX_TOSA_DIM]
+    if too_large:
+        return f"dimension {too_large[0]} does not fit the int32 that .tosa shapes hold"
     return None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import difflib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,9 @@ class _Repair:
         self.problems.append(diagnostic)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = False,
              sort_keys: bool = False, options: Options | None = None) -> FixResult:
     """Repair one attribute file's text (an attribute object, or an op object whose
@@ -137,7 +141,7 @@ def fix_text(data: bytes | str, path: str | None = None, *, embed_spirv: bool = 
         result.fixed = original
     elif sort_keys:
         whole = {**value, "implementation_attrs": fixed} if base else fixed
-        result.fixed = json.dumps(whole, indent=2, ensure_ascii=False) + "\n"
+        result.fixed = _dumps(whole, indent=2) + "\n"
     else:
         bom = "\ufeff" if original.startswith("\ufeff") else ""
         result.replacements = edit_spans(document, base, repair.edits)
@@ -221,7 +225,14 @@ def edit_spans(document: JsonDocument, base: str, edits: list[Edit]
 
 
 def _token(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _dumps(value)
+
+
+def _dumps(value: Any, indent: int | None = None) -> str:
+    """JSON with text as it is, but a lone surrogate (which has no UTF-8 form) as its
+    escape, so that the file can always be written."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                               json.dumps(value, indent=indent, ensure_ascii=False))
 
 
 def fix_attributes(attrs: dict[str, Any], repair: _Repair | None = None, *,

@@ -11,6 +11,7 @@ from typing import Literal
 from ..compile import CompileOptions, CompileRequest, compile_many
 from ..config import Options
 from ..diagnostics import Diagnostic, Location
+from ..fsutil import read_limited
 from .rules import SHADER_UNREADABLE
 
 Language = Literal["GLSL", "HLSL", "SPIR-V"]
@@ -51,7 +52,7 @@ def read_shader(path: str | os.PathLike[str], language: Language | None = None) 
             hint="use .comp/.glsl (GLSL), .hlsl (HLSL) or .spv (SPIR-V)").located(where))
         return shader
     try:
-        data = Path(name).read_bytes()
+        data = read_limited(name)
     except OSError as exc:
         shader = Shader(lang, name)
         shader.diagnostics.append(SHADER_UNREADABLE.at(

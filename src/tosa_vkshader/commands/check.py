@@ -112,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if "-" in args.paths:
             options = config.options_for(Path(stdin_name) if stdin_name else Path.cwd())
-            reports.append(validate(sys.stdin.buffer.read(), options,
-                                    path=stdin_name or "<stdin>"))
+            # At most one byte over the limit: enough to be reported as too large.
+            data = sys.stdin.buffer.read(options.max_file_size + 1)
+            reports.append(validate(data, options, path=stdin_name or "<stdin>"))
         reports.extend(check_paths(file_paths, config=config))
     except ConfigError as exc:  # a config found only while walking a folder
         print_usage_diagnostics(exc.diagnostics)
@@ -125,7 +126,12 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         from ..fsutil import write_atomic
 
-        write_atomic(args.output, text.encode("utf-8"))
+        try:
+            write_atomic(args.output, text.encode("utf-8"))
+        except OSError as exc:
+            print(f"tosa-vkshader check: cannot write {args.output}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return exit_status([d for r in reports for d in r.diagnostics])

@@ -19,6 +19,7 @@ from ..api import Report
 from ..check import finish
 from ..config import ConfigError, Options, load_options
 from ..diagnostics import Diagnostic, InnerPosition, Location
+from ..fsutil import read_limited
 from ..report import get_reporter
 from ..sources.base import SourceFile
 from ..sources.json_source import read_json
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         print_usage_diagnostics(exc.diagnostics)
         return EXIT_USAGE
     try:
-        data = path.read_bytes()
+        data = read_limited(path, options.max_file_size)
     except OSError as exc:
         print(f"tosa-vkshader compile: {args.input}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE

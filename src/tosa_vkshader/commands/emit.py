@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..codegen import CodegenError, CustomOp
 from ..codegen.emit import split_types
-from ..fsutil import write_atomic
+from ..fsutil import read_limited, write_atomic
+from ..sources.jsontext import parse_json
 from ._common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -57,10 +58,16 @@ def register(subparsers) -> None:
 
 def _load(path: Path) -> dict | None:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        print(f"tosa-vkshader emit: cannot read {path}: {exc}", file=sys.stderr)
+        document, problems = parse_json(read_limited(path), str(path))
+    except OSError as exc:
+        print(f"tosa-vkshader emit: cannot read {path}: {exc.strerror or exc}",
+              file=sys.stderr)
         return None
+    if document is None:
+        print(f"tosa-vkshader emit: cannot read {path}: {problems[0].message}",
+              file=sys.stderr)
+        return None
+    value = document.value
     if not isinstance(value, dict):
         print(f"tosa-vkshader emit: {path} does not hold a JSON object", file=sys.stderr)
         return None

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..api import iter_files, validate
 from ..codegen.fix import fix_mlir, fix_text
 from ..diagnostics import Diagnostic, Severity
-from ..fsutil import write_atomic
+from ..fsutil import read_limited, write_atomic
 from ..sources.recognise import is_op_document
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_config_arguments, options_from
 from ._common import print_diagnostics as show
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         if path.endswith(".tosa"):
             continue  # a flatbuffer: its ops are not rewritten here
         try:
-            data = Path(path).read_bytes()
+            data = read_limited(path, options.max_file_size)
         except OSError as exc:
             print(f"tosa-vkshader fix: cannot read {path}: {exc.strerror or exc}",
                   file=sys.stderr)
@@ -91,7 +91,12 @@ def run(args: argparse.Namespace) -> int:
         if args.diff:
             sys.stdout.write(result.diff())
             continue
-        write_atomic(path, result.fixed.encode("utf-8"))
+        try:
+            write_atomic(path, result.fixed.encode("utf-8"))
+        except OSError as exc:
+            print(f"tosa-vkshader fix: cannot write {path}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            failed = True
     return EXIT_ERRORS if failed else EXIT_OK
 
 

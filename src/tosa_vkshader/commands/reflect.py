@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..diagnostics import Severity
+from ..fsutil import read_limited
+from ..sources.jsontext import parse_json
 from ..spirv import Reflection, read_module, reflect
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -53,7 +55,7 @@ class Source(NamedTuple):
 def _module_bytes(path: Path) -> tuple[bytes, str | None]:
     """The SPIR-V bytes in ``path`` and the entry point its attributes name, if any."""
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
     language = SOURCE_SUFFIXES.get(path.suffix.lower())
@@ -64,10 +66,10 @@ def _module_bytes(path: Path) -> tuple[bytes, str | None]:
             raise UsageError(f"{path} is not UTF-8 text: {exc}") from exc
     if path.suffix.lower() != ".json" and not raw.lstrip()[:1] == b"{":
         return raw, None
-    try:
-        attrs = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{path} is not valid JSON: {exc}") from exc
+    document, problems = parse_json(raw, str(path))
+    if document is None:
+        raise UsageError(f"{path} is not valid JSON: {problems[0].message}")
+    attrs = document.value
     if not isinstance(attrs, dict):
         raise UsageError(f"{path}: the attributes must be a JSON object")
     language, code = attrs.get("shader_language"), attrs.get("shader_code")

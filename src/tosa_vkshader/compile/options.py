@@ -17,6 +17,9 @@ from ..diagnostics import Diagnostic, Severity, rule
 DEFAULT_TARGET_ENV = "vulkan1.3"  # the reference runtime: Vulkan 1.3, SPIR-V 1.6
 DEFAULT_GLSL_VERSION = 460  # the reference runtime's default `#version`
 DEFAULT_TIMEOUT = 30.0
+# Address space per compiler process: far above what glslc needs for a real shader
+# (tens of MiB), far below what a preprocessor bomb reaches (8.5 GB in 30 s).
+DEFAULT_MEMORY_LIMIT = 2 * 1024 ** 3
 DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024
 
 Macro = tuple[str, str | None]
@@ -66,6 +69,7 @@ class CompileOptions:
     cache_dir: str | None = None  # None: $TOSA_VKSHADER_CACHE_DIR, else the user cache dir
     cache_max_bytes: int = DEFAULT_CACHE_MAX_BYTES
     timeout: float = DEFAULT_TIMEOUT  # seconds per compiler process
+    memory_limit: int = DEFAULT_MEMORY_LIMIT  # bytes of address space per compiler process
     output_limit: int = 256 * 1024  # bytes of compiler output allowed per source
 
     @classmethod
@@ -79,6 +83,7 @@ class CompileOptions:
             allow_includes=options.allow_includes,
             cache=options.cache,
             timeout=options.compile_timeout,
+            memory_limit=getattr(options, "compile_memory_limit", DEFAULT_MEMORY_LIMIT),
         )
         return replace(made, **overrides) if overrides else made
 

@@ -45,6 +45,16 @@ COMPILER_FLOOD = rule(
     bad="(a shader producing thousands of errors, or a compiler dumping its built-ins)",
     good="(fix the first error the diagnostic shows, then check again)",
 )
+COMPILER_MEMORY = rule(
+    "VKS942", "compiler-memory-limit", Severity.ERROR,
+    summary="Compiling the shader needed more memory than the limit (2 GiB by default).",
+    why="A few lines of nested macros can make the compiler allocate gigabytes; every "
+        "compiler process runs with a cap (`compile-memory-limit`, bytes of address "
+        "space) so that one shader cannot take the machine or the server.",
+    bad="#define A x x x x x x x x\n#define B A A A A A A A A\n... (nested ten deep)",
+    good='[tool.tosa-vkshader]\ncompile-memory-limit = 4294967296   # if the shader really '
+         'needs it',
+)
 
 MAX_DIAGNOSTICS_PER_SHADER = 50
 _SPIRV_MAGIC = (0x07230203).to_bytes(4, "little")
@@ -120,11 +130,13 @@ class GroupRunner:
         for item in inputs:
             item.output.unlink(missing_ok=True)
         limit = self.opts.output_limit * len(inputs)
-        outcome = run_compiler(self.argv(inputs), self.tmp, self.opts.timeout, limit)
+        outcome = run_compiler(self.argv(inputs), self.tmp, self.opts.timeout, limit,
+                               self.opts.memory_limit)
         undecided = self._settle(inputs, outcome)
         if not undecided:
             return
-        failed = outcome.timed_out or outcome.flooded or outcome.crashed
+        failed = (outcome.timed_out or outcome.flooded or outcome.crashed
+                  or outcome.out_of_memory)
         if failed:
             # glslc works in order: the first input it did not finish is the likely culprit.
             parts = [undecided[:1], undecided[1:]]
@@ -201,6 +213,13 @@ class GroupRunner:
                 pointer, f"the compiler printed more than {self.opts.output_limit // 1024} KiB "
                          "for this shader and was stopped" + (f"; it began: {first[:200]}"
                                                                if first else ""))], False)
+        if outcome.out_of_memory:
+            return Outcome(None, [COMPILER_MEMORY.at(
+                pointer, f"the compiler reached the memory limit of "
+                         f"{_mebibytes(self.opts.memory_limit)} and was stopped",
+                hint="a macro that expands to millions of tokens does this; if the shader "
+                     "really needs more, raise `compile-memory-limit` in "
+                     "[tool.tosa-vkshader]")], False)
         if outcome.timed_out:
             return Outcome(None, [COMPILER_TIMEOUT.at(
                 pointer, f"the compiler did not finish within {self.opts.timeout:g} s and was "
@@ -235,6 +254,10 @@ class GroupRunner:
 
     def _finish(self, item: _Input, outcome: Outcome) -> None:
         self.outcomes[item.job.index] = outcome
+
+
+def _mebibytes(size: int) -> str:
+    return f"{size / 1024 ** 3:g} GiB" if size >= 1024 ** 3 else f"{size / 1024 ** 2:g} MiB"
 
 
 def read_spirv(path: Path) -> bytes | None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from ..api import Report
 from ..diagnostics import Severity
+from .printable import printable
 
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def _escape(text: str, *, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # GitHub's own escapes for %, CR and LF; then no other control character or lone
+    # surrogate can reach the log.
+    text = printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
     if property_value:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text

@@ -7,6 +7,7 @@ from dataclasses import replace
 from ..api import Report
 from ..diagnostics import Diagnostic, Severity, resolve_pointer
 from .fixes import fix_for
+from .printable import printable
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m",
            Severity.INFO: "\033[1;36m"}
@@ -14,7 +15,38 @@ _RESET = "\033[0m"
 _MAX_SHOWN = 160
 
 
-def _shader_line(report: Report, diag: Diagnostic) -> tuple[int, str] | None:
+class _Lines:
+    """The lines of one report's file and of its shader values, each split once.
+
+    Every diagnostic shows a line; on a minified file (one line of megabytes) finding it
+    again for each diagnostic made the report quadratic.
+    """
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self._file: dict[int, str] = {}
+        self._values: dict[int, list[str]] = {}
+
+    def file_line(self, number: int) -> str:
+        if number not in self._file:
+            self._file[number] = self.report.line_text(number)
+        return self._file[number]
+
+    def value_lines(self, value: str) -> list[str]:
+        key = id(value)  # the values live in the report's source for the whole render
+        if key not in self._values:
+            self._values[key] = value.split("\n")
+        return self._values[key]
+
+
+def _clip(text: str, column: int) -> tuple[str, int]:
+    """At most _MAX_SHOWN characters of ``text`` around 1-based ``column``, and the
+    offset of the first one shown."""
+    start = max(0, column - 1 - _MAX_SHOWN // 2) if len(text) > _MAX_SHOWN else 0
+    return text[start:start + _MAX_SHOWN], start
+
+
+def _shader_line(report: Report, diag: Diagnostic, lines: _Lines) -> tuple[int, str] | None:
     """(line number, text) of the shader source line a diagnostic points into."""
     if diag.inner is None or report.source is None:
         return None
@@ -27,9 +59,9 @@ def _shader_line(report: Report, diag: Diagnostic) -> tuple[int, str] | None:
         value = resolve_pointer(op.attributes, diag.pointer[len(op.base):]) \
             if diag.pointer.startswith(op.base) else None
         if isinstance(value, str) and "\n" in value:  # one-line values read fine in place
-            lines = value.split("\n")
-            if 1 <= diag.inner.line <= len(lines):
-                return diag.inner.line, lines[diag.inner.line - 1].rstrip("\r")
+            split = lines.value_lines(value)
+            if 1 <= diag.inner.line <= len(split):
+                return diag.inner.line, split[diag.inner.line - 1].rstrip("\r")
     return None
 
 
@@ -38,41 +70,37 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
     totals = {s: 0 for s in Severity}
     fixables = 0
     for report in reports:
+        lines = _Lines(report)
         for diag in report.diagnostics:
             totals[diag.severity] += 1
             loc = diag.location
-            where = str(loc) if loc else report.path or "<input>"
+            where = printable(str(loc) if loc else report.path or "<input>")
             label = diag.severity.label
             if color:
                 label = f"{_COLORS[diag.severity]}{label}{_RESET}"
-            out.append(f"{where}: {label}[{diag.code}] {diag.message}")
-            shader_line = _shader_line(report, diag)
+            out.append(f"{where}: {label}[{diag.code}] {printable(diag.message)}")
+            shader_line = _shader_line(report, diag, lines)
             if shader_line is not None:
                 # Inside an embedded shader the JSON line is one long string: show the
                 # shader's own line instead.
                 number, text = shader_line
-                column = diag.inner.column
-                start = max(0, column - 1 - _MAX_SHOWN // 2) if len(text) > _MAX_SHOWN else 0
-                key = diag.pointer.rsplit("/", 1)[-1]
-                out.append(f"  {number:>4} | {text[start:start + _MAX_SHOWN]}   "
-                           f"(line {number} of `{key}`)")
-                out.append(f"       | {' ' * max(0, column - 1 - start)}^")
+                shown, start = _clip(text, diag.inner.column)
+                key = printable(diag.pointer.rsplit("/", 1)[-1])
+                out.append(f"  {number:>4} | {printable(shown)}   (line {number} of `{key}`)")
+                out.append(f"       | {_pad(shown, diag.inner.column - 1 - start)}^")
             elif loc:
-                line = report.line_text(loc.line)
+                line = lines.file_line(loc.line)
                 if line:
-                    start = 0
-                    if len(line) > _MAX_SHOWN:
-                        start = max(0, loc.column - 1 - _MAX_SHOWN // 2)
-                    shown = line[start:start + _MAX_SHOWN]
+                    shown, start = _clip(line, loc.column)
                     width = 1
                     if loc.end_line == loc.line and loc.end_column:
                         width = max(1, min(loc.end_column - loc.column, len(shown)))
-                    out.append(f"  {loc.line:>4} | {shown}")
-                    out.append(f"       | {' ' * (loc.column - 1 - start)}{'^' * width}")
+                    out.append(f"  {loc.line:>4} | {printable(shown)}")
+                    out.append(f"       | {_pad(shown, loc.column - 1 - start)}{'^' * width}")
             fixable = fix_for(report, diag) is not None
             fixables += fixable
             if diag.hint:
-                out.append(f"       = help: {diag.hint}" + (" [*]" if fixable else ""))
+                out.append(f"       = help: {printable(diag.hint)}" + (" [*]" if fixable else ""))
     files = len(reports)
     summary = (f"{totals[Severity.ERROR]} error(s), {totals[Severity.WARNING]} warning(s), "
                f"{totals[Severity.INFO]} note(s) in {files} file(s)")
@@ -80,3 +108,8 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
     if fixables:  # as ruff does: [*] marks what the fix command repairs
         out.append(f"[*] {fixables} fixable with `tosa-vkshader fix`")
     return "\n".join(out) + "\n"
+
+
+def _pad(shown: str, before: int) -> str:
+    """Spaces up to the caret: as wide as the escaped text before it."""
+    return " " * len(printable(shown[:max(0, before)]))

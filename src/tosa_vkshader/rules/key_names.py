@@ -44,6 +44,15 @@ BAD_INDEX = rule(
     bad='{"input_-1_binding": 0, "input_0x1_binding": 1}',
     good='{"input_0_binding": 0, "input_1_binding": 1}',
 )
+INDEX_TOO_LARGE = rule(
+    "VKS107", "resource-index-too-large", Severity.ERROR,
+    summary="A resource index has more than 19 digits.",
+    why="Indices number the op's operands and results, 0..n-1; the converter reads only "
+        "those, so an index with 20 or more digits never describes a tensor. The checker "
+        "reports it without ever treating it as a number.",
+    bad='{"input_123456789012345678901234567890_binding": 0}',
+    good='{"input_1_binding": 0}',
+)
 MISSPELLED_KEY = rule(
     "VKS114", "misspelled-key", Severity.ERROR,
     summary="A top-level key is a near miss of a known key (`entrypoint`, `workgroup_size`).",
@@ -75,6 +84,7 @@ _PROBLEM_RULES = {
     KeyProblem.BAD_INDEX: BAD_INDEX,
     KeyProblem.MALFORMED_RESOURCE: MALFORMED_RESOURCE_KEY,
     KeyProblem.TOP_LEVEL_TYPO: MISSPELLED_KEY,
+    KeyProblem.INDEX_TOO_LARGE: INDEX_TOO_LARGE,
 }
 
 

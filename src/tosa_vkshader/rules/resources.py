@@ -464,20 +464,52 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
             f"`{resource.key('vkformat')}`: {problem} (descriptor type {descriptor})", hint=hint)
 
 
+# A message lists at most this many missing ranges (and as many indices): an 80-byte file
+# can claim `input_99999999999_binding`, and no rule may loop or allocate by that number.
+MAX_LISTED = 5
+
+
 def _contiguity(view: AttributeView) -> Iterator[Diagnostic]:
     for direction in ("input", "output"):
-        indices = sorted(r.index for r in view.of_direction(direction))
-        if not indices:
+        indices = [r.index for r in view.of_direction(direction)]
+        gaps = missing_ranges(indices)
+        if not gaps:
             continue
-        expected = set(range(indices[-1] + 1))
-        gaps = sorted(expected - set(indices))
-        if gaps:
-            listed = ", ".join(f"{direction}_{i}" for i in gaps)
-            yield NON_CONTIGUOUS.at(
-                view.base, f"{direction} indices are {indices}: {listed} "
-                f"{'is' if len(gaps) == 1 else 'are'} missing",
-                hint=f"number {direction}s 0..{len(indices) - 1} in the order of the op's "
-                     f"{'operands' if direction == 'input' else 'results'}")
+        missing = sum(last - first + 1 for first, last in gaps)
+        listed = ", ".join(_describe_range(direction, first, last)
+                           for first, last in gaps[:MAX_LISTED])
+        if len(gaps) > MAX_LISTED:
+            listed += f" and {len(gaps) - MAX_LISTED} more ranges"
+        present = ", ".join(str(i) for i in indices[:MAX_LISTED])
+        if len(indices) > MAX_LISTED:
+            present += f", ... ({len(indices)} in all)"
+        yield NON_CONTIGUOUS.at(
+            view.base, f"{direction} indices are [{present}]: {listed} "
+            f"{'is' if missing == 1 else 'are'} missing",
+            hint=f"number {direction}s 0..{len(indices) - 1} in the order of the op's "
+                 f"{'operands' if direction == 'input' else 'results'}")
+
+
+def missing_ranges(indices: list[int]) -> list[tuple[int, int]]:
+    """The gaps in sorted, distinct indices as (first, last) pairs, from 0 on.
+
+    Costs one step per index present, whatever their values.
+    """
+    gaps = []
+    expected = 0
+    for index in indices:
+        if index > expected:
+            gaps.append((expected, index - 1))
+        expected = index + 1
+    return gaps
+
+
+def _describe_range(direction: str, first: int, last: int) -> str:
+    if first == last:
+        return f"{direction}_{first}"
+    if last == first + 1:
+        return f"{direction}_{first}, {direction}_{last}"
+    return f"{direction}_{first} … {direction}_{last}"
 
 
 def _collisions(view: AttributeView) -> Iterator[Diagnostic]:

@@ -29,6 +29,9 @@ class TextFile:
     text: str
     path: str | None
     _line_starts: list[int] | None = field(default=None, repr=False)
+    # The line asked for last: reporters ask for the same (possibly megabytes long,
+    # minified) line once per diagnostic on it.
+    _last_line: tuple[int, str] | None = field(default=None, repr=False)
 
     def line_starts(self) -> list[int]:
         """Where each line starts; built on the first position asked for (a file without
@@ -56,12 +59,16 @@ class TextFile:
         return Location(self.path, line, col, end_line, end_col)
 
     def line_text(self, line: int) -> str:
+        if self._last_line is not None and self._last_line[0] == line:
+            return self._last_line[1]
         starts = self.line_starts()
         if line < 1 or line > len(starts):
             return ""
         start = starts[line - 1]
         end = self.text.find("\n", start)
-        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
+        text = self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
+        self._last_line = (line, text)
+        return text
 
 
 class OffsetMap:

@@ -50,6 +50,9 @@ def render_tensor(element: str, shape: tuple[int | None, ...] | None) -> str:
     return f"tensor<{dims}{element}>"
 
 
+# MLIR dimensions are int64; a longer run of digits is not a shape (and `int` refuses
+# more than 4300 digits).
+MAX_DIM_DIGITS = 19
 _TENSOR_RE = re.compile(r"tensor<\s*(.*)>\s*\Z", re.DOTALL)
 _DIMS_RE = re.compile(r"((?:(?:\d+|\?)x)*)(.*)\Z", re.DOTALL)
 _QUANT_STORAGE_RE = re.compile(r"!quant\.\w+<\s*([a-z]+\d+)")
@@ -71,7 +74,10 @@ def parse_type(text: str) -> TensorType:
     element = _element(rest)
     if not element:
         return TensorType(text, None, None)
-    shape = tuple(None if d == "?" else int(d) for d in dims_text.split("x")[:-1])
+    dims = dims_text.split("x")[:-1]
+    if any(len(d) > MAX_DIM_DIGITS for d in dims):
+        return TensorType(text, None, None)  # not an int64 dimension: never converted
+    shape = tuple(None if d == "?" else int(d) for d in dims)
     if element.startswith("!"):  # e.g. a quantized element type: keep it as written
         return TensorType(text, element, shape)
     return TensorType.tensor(element, shape)

@@ -122,6 +122,7 @@ class JsonDocument:
     value: Any = None
     _spans: dict[str, Span] | None = field(default=None, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
+    _last_line: tuple[int, str] | None = field(default=None, repr=False)  # see line_text
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (object pointer, key)
 
     # -- positions ---------------------------------------------------------------
@@ -185,6 +186,10 @@ class JsonDocument:
         return span.value_start, span.value_end
 
     def line_text(self, line: int) -> str:
+        # The line asked for last is kept: reporters ask for the same (possibly megabytes
+        # long, minified) line once per diagnostic on it.
+        if self._last_line is not None and self._last_line[0] == line:
+            return self._last_line[1]
         if self._line_starts is None:
             self.offset_to_line_col(0)
         assert self._line_starts is not None
@@ -192,7 +197,9 @@ class JsonDocument:
             return ""
         start = self._line_starts[line - 1]
         end = self.text.find("\n", start)
-        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
+        text = self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
+        self._last_line = (line, text)
+        return text
 
 
 def _find_depth_violation(value: Any, limit: int) -> bool:
