@@ -182,18 +182,18 @@ start = time.perf_counter()
 child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 _, status, usage = os.wait4(child.pid, 0)
 print(json.dumps([time.perf_counter() - start, usage.ru_maxrss / 1024,
-                  os.waitstatus_to_exitcode(status)]))
+                  os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime]))
 """
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
-    """Wall seconds, peak RSS in MiB, exit code of one process. A small runner process
-    starts it, so that the peak memory is the tool's own, not this script's (a forked
-    child starts with its parent's pages)."""
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int, float]:
+    """Wall seconds, peak RSS in MiB, exit code and CPU seconds (user + system, children
+    included) of one process. A small runner process starts it, so that the peak memory is
+    the tool's own, not this script's (a forked child starts with its parent's pages)."""
     done = subprocess.run([sys.executable, "-S", "-c", RUNNER, *command], env=env,
                           capture_output=True, text=True, check=True)
-    wall, rss, code = json.loads(done.stdout)
-    return wall, rss, code
+    wall, rss, code, cpu = json.loads(done.stdout)
+    return wall, rss, code, cpu
 
 
 def ours(*args: str) -> list[str]:
@@ -201,13 +201,15 @@ def ours(*args: str) -> list[str]:
 
 
 def measure(tools: dict[str, tuple[list[str], Callable[[], dict[str, str]]]],
-            repeat: int) -> dict[str, tuple[float, float, int]]:
-    """Median wall, max peak RSS and the first exit code of each tool, interleaved."""
-    runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in tools}
+            repeat: int) -> dict[str, tuple[float, float, int, float]]:
+    """Median wall, max peak RSS, the first exit code and median CPU of each tool,
+    interleaved."""
+    runs: dict[str, list[tuple[float, float, int, float]]] = {name: [] for name in tools}
     for _ in range(repeat):
         for name, (command, env) in tools.items():
             runs[name].append(timed(command, env()))
-    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[0][2])
+    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[0][2],
+                   statistics.median(r[3] for r in rs))
             for name, rs in runs.items()}
 
 
@@ -272,21 +274,22 @@ def main() -> int:
                                   warm)}))
         for key, title, tools in sections:
             results = measure(tools, args.repeat)
-            print(f"{title}: median of {args.repeat}, wall / peak RSS / exit")
-            for name, (wall, rss, code) in results.items():
-                print(f"  {name:<36} {wall:7.3f} s  {rss:7.1f} MiB  exit {code}")
-            warm_s = results["ours (warm cache)"][0]
-            cold_s = results["ours (cold cache)"][0]
+            print(f"{title}: median of {args.repeat}, wall / CPU / peak RSS / exit")
+            for name, (wall, rss, code, cpu) in results.items():
+                print(f"  {name:<36} {wall:7.3f} s  {cpu:7.3f} s  {rss:7.1f} MiB  exit {code}")
+            warm_s, cold_s = results["ours (warm cache)"][0], results["ours (cold cache)"][0]
             other = {"a": "check-jsonschema", "b": "glue", "c": "tosa-opt (console command)"}
             ratios[key] = warm_s / results[other[key]][0]
-            print(f"  ratio ours (warm) / {other[key]}: {ratios[key]:.2f} "
-                  f"(target <= {TARGETS[key]}); cold: {cold_s / results[other[key]][0]:.2f}; "
-                  f"warm/cold {warm_s / cold_s:.2f}")
+            cpu_ratio = results["ours (warm cache)"][3] / results[other[key]][3]
+            print(f"  ratio ours (warm) / {other[key]}: wall {ratios[key]:.2f}, CPU "
+                  f"{cpu_ratio:.2f} (target <= {TARGETS[key]}); cold: wall "
+                  f"{cold_s / results[other[key]][0]:.2f}; warm/cold wall {warm_s / cold_s:.2f}")
             if key == "a":
-                ratios["a-json"] = (results["ours, JSON-only half"][0]
-                                    / results["check-jsonschema, JSON-only half"][0])
-                print(f"  ratio JSON-only half: {ratios['a-json']:.2f} "
-                      f"(target <= {TARGETS['a-json']})")
+                half, theirs = results["ours, JSON-only half"], \
+                    results["check-jsonschema, JSON-only half"]
+                ratios["a-json"] = half[0] / theirs[0]
+                print(f"  ratio JSON-only half: wall {ratios['a-json']:.2f}, CPU "
+                      f"{half[3] / theirs[3]:.2f} (target <= {TARGETS['a-json']})")
             if key == "c":
                 ratio_bin = warm_s / results["tosa-opt (binary)"][0]
                 rss = max(results["ours (warm cache)"][1], results["ours (cold cache)"][1])
