@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -134,6 +135,7 @@ def test_too_few_workgroups_leave_elements_uncomputed(capsys, tmp_path):
     assert not np.any(got[32:] == (a + b)[32:])
     kept = Path(err.split("work directory kept: ", 1)[1].split()[0])
     assert {"model.vgf", "scenario.json", "model.mlir"} <= {p.name for p in kept.iterdir()}
+    shutil.rmtree(kept)  # kept for the user; the test cleans up after itself
 
 
 def test_float16_op_json_with_operand_types(capsys, tmp_path):
