@@ -8,6 +8,8 @@ import shutil
 import pytest
 from hostile_helpers import run_cli, text
 
+from tosa_vkshader.compile.compiler import REFERENCE_ENV, locate_reference
+
 GOOD = ('{"entry_point": "main", "workgroup_sizes": [1, 1, 1], '
         '"input_0_binding": 0, "input_0_descriptorset": 0, '
         '"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", '
@@ -80,7 +82,9 @@ def test_an_mlir_model_with_an_absurd_dimension_is_checked(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("glslc") is None, reason="needs glslc")
-def test_a_macro_bomb_ends_at_the_memory_limit_with_a_diagnostic(tmp_path):
+@pytest.mark.parametrize("compiler", ["shaderc", "reference"])
+def test_a_macro_bomb_ends_at_the_memory_limit_with_a_diagnostic(tmp_path, monkeypatch,
+                                                                 compiler):
     # Each level repeats the one below 16 times: the argument of F expands to 16**9
     # tokens, which glslc holds in memory (gigabytes) before it could complain.
     lines = ["#version 450", "layout(local_size_x = 1) in;", "#define F(a) a",
@@ -90,7 +94,15 @@ def test_a_macro_bomb_ends_at_the_memory_limit_with_a_diagnostic(tmp_path):
     (tmp_path / "bomb.comp").write_text("\n".join(lines) + "\n")
     (tmp_path / "pyproject.toml").write_text(
         "[tool.tosa-vkshader]\ncompile-memory-limit = 268435456\ncompile-timeout = 600\n")
-    result = run_cli("compile", "bomb.comp", "-o", "bomb.spv", "--no-cache", cwd=tmp_path)
+    env = {}
+    if compiler == "reference":  # the scenario-runner wheel's glslc, run per file
+        monkeypatch.delenv(REFERENCE_ENV)
+        found = locate_reference()
+        if found is None:
+            pytest.skip("the scenario-runner wheel (with its glslc) is not installed")
+        env[REFERENCE_ENV] = found
+    result = run_cli("compile", "bomb.comp", "-o", "bomb.spv", "--no-cache",
+                     cwd=tmp_path, env=env)
     out = _no_traceback(result, 1)
     assert "VKS942" in out and "memory limit of 256 MiB" in out
     assert not (tmp_path / "bomb.spv").exists()

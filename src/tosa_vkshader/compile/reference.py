@@ -39,6 +39,7 @@ from .runner import (
     MAX_DIAGNOSTICS_PER_SHADER,
     Job,
     Outcome,
+    out_of_memory,
     read_spirv,
 )
 
@@ -135,7 +136,8 @@ def compile_reference(jobs: list[Job], info: CompilerInfo, opts: CompileOptions,
             with open(source, "w", encoding="utf-8", errors="replace", newline="") as handle:
                 handle.write(job.text)
             argv = _argv(info, str(source), str(output), macros_of[job.index], roots)
-            done = run_compiler(argv, str(folder), opts.timeout, opts.output_limit)
+            done = run_compiler(argv, str(folder), opts.timeout, opts.output_limit,
+                                opts.memory_limit)
             return job.index, _outcome(job, info, opts, done, read_spirv(output))
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -153,6 +155,8 @@ def _outcome(job: Job, info: CompilerInfo, opts: CompileOptions, done, spirv: by
         return Outcome(None, [COMPILER_FLOOD.at(
             pointer, f"the compiler printed more than {opts.output_limit // 1024} KiB for "
                      "this shader and was stopped")], False)
+    if done.out_of_memory:
+        return Outcome(None, [out_of_memory(pointer, opts)], False)
     if done.timed_out:
         return Outcome(None, [COMPILER_TIMEOUT.at(
             pointer, f"the compiler did not finish within {opts.timeout:g} s and was stopped",
@@ -160,6 +164,10 @@ def _outcome(job: Job, info: CompilerInfo, opts: CompileOptions, done, spirv: by
                  "that large")], False)
     messages = parse_reference_output(done.output)
     driver = [m for m in messages if m.tool == "glslc"]
+    if any("bad_alloc" in m.full_text for m in driver):
+        # Under the address-space limit an allocation fails before the resident size
+        # nears it, and this compiler reports the exception as a driver error.
+        return Outcome(None, [out_of_memory(pointer, opts)], False)
     if driver:
         text = "; ".join(m.full_text for m in driver)
         return Outcome(None, [COMPILE_CONFIG.at(

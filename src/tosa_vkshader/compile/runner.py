@@ -214,12 +214,7 @@ class GroupRunner:
                          "for this shader and was stopped" + (f"; it began: {first[:200]}"
                                                                if first else ""))], False)
         if outcome.out_of_memory:
-            return Outcome(None, [COMPILER_MEMORY.at(
-                pointer, f"the compiler reached the memory limit of "
-                         f"{_mebibytes(self.opts.memory_limit)} and was stopped",
-                hint="a macro that expands to millions of tokens does this; if the shader "
-                     "really needs more, raise `compile-memory-limit` in "
-                     "[tool.tosa-vkshader]")], False)
+            return Outcome(None, [out_of_memory(pointer, self.opts)], False)
         if outcome.timed_out:
             return Outcome(None, [COMPILER_TIMEOUT.at(
                 pointer, f"the compiler did not finish within {self.opts.timeout:g} s and was "
@@ -254,6 +249,15 @@ class GroupRunner:
 
     def _finish(self, item: _Input, outcome: Outcome) -> None:
         self.outcomes[item.job.index] = outcome
+
+
+def out_of_memory(pointer: str, opts: CompileOptions) -> Diagnostic:
+    """A compiler process stopped at ``compile-memory-limit`` (whichever compiler ran)."""
+    return COMPILER_MEMORY.at(
+        pointer, f"the compiler reached the memory limit of {_mebibytes(opts.memory_limit)} "
+                 "and was stopped",
+        hint="a macro that expands to millions of tokens does this; if the shader really "
+             "needs more, raise `compile-memory-limit` in [tool.tosa-vkshader]")
 
 
 def _mebibytes(size: int) -> str:
