@@ -163,3 +163,22 @@ def test_github_annotation_properties_are_escaped(capsys, tmp_path):
     assert annotations
     assert annotations[0][1]["file"] == str(odd).replace("%", "%25").replace(
         ":", "%3A").replace(",", "%2C")
+
+
+def test_every_docs_reference_leads_to_documentation_that_exists(capsys):
+    """The `docs` of a JSON diagnostic is a command that prints the rule's documentation,
+    and SARIF embeds that documentation, so neither points at a page that may not exist."""
+    main(["check", "--format", "json", str(FIXTURES / "invalid" / "leading-zero-index.json")])
+    report = json.loads(capsys.readouterr().out)
+    diagnostics = [d for f in report["files"] for d in f["diagnostics"]]
+    assert diagnostics
+    for diag in diagnostics:
+        program, command, code = diag["docs"].split()
+        assert (program, command, code) == ("tosa-vkshader", "rule", diag["code"])
+        assert main([command, code]) == 0
+        assert code in capsys.readouterr().out
+    log, _ = _sarif(capsys, FIXTURES / "invalid" / "leading-zero-index.json")
+    for rule in log["runs"][0]["tool"]["driver"]["rules"]:
+        assert "helpUri" not in rule
+        assert rule["id"] in rule["help"]["markdown"]
+        assert f"tosa-vkshader rule {rule['id']}" in rule["help"]["text"]

@@ -82,7 +82,7 @@ def test_attribute_object(client):
     found = {d["code"]: d for d in diagnostics(check(client, attributes=attrs))}
     assert found["VKS112"]["pointer"] == "/input_0_bindng"
     assert found["VKS112"]["hint"] == "did you mean `input_0_binding`?"
-    assert found["VKS112"]["docs"].endswith("docs/rules.md#vks112")
+    assert found["VKS112"]["docs"] == "tosa-vkshader rule VKS112"
 
 
 def test_op_object_with_object_attrs(client):

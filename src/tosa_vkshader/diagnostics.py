@@ -11,7 +11,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-RULE_DOCS_URL = "https://github.com/tosa-vkshader/tosa-vkshader/blob/main/docs/rules.md"
 
 
 class Severity(enum.IntEnum):
@@ -138,8 +137,17 @@ class Rule:
         )
 
     @property
-    def docs_url(self) -> str:
-        return f"{RULE_DOCS_URL}#{self.code.lower()}"
+    def docs(self) -> str:
+        """Where this rule's documentation is, wherever the tool is installed: the command
+        that prints it (the same text as docs/rules.md and the web's /v1/rules/CODE)."""
+        return f"tosa-vkshader rule {self.code}"
+
+    @property
+    def help_markdown(self) -> str:
+        """The rule's documentation as Markdown, for reports that embed it (SARIF)."""
+        return (f"**{self.code} {self.name}**: {self.summary}\n\n{self.why}\n\n"
+                f"Bad:\n\n```\n{self.bad}\n```\n\nGood:\n\n```\n{self.good}\n```\n\n"
+                f"More: `{self.docs}`")
 
 
 RULES: dict[str, Rule] = {}

@@ -34,7 +34,7 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
         "fixable": replacement is not None,
         "replacement": replacement,
         "target": diag.target,
-        "docs": diag.rule.docs_url,
+        "docs": diag.rule.docs,
     }
 
 

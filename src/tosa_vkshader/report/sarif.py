@@ -53,7 +53,8 @@ def render_sarif(reports: list[Report]) -> str:
         "name": RULES[code].name,
         "shortDescription": {"text": RULES[code].summary},
         "fullDescription": {"text": RULES[code].why},
-        "helpUri": RULES[code].docs_url,
+        "help": {"text": f"{RULES[code].summary} {RULES[code].why} ({RULES[code].docs})",
+                 "markdown": RULES[code].help_markdown},
         "defaultConfiguration": {"level": _LEVELS[RULES[code].severity]},
     } for code in rule_ids]
     results = []
@@ -101,7 +102,6 @@ def render_sarif(reports: list[Report]) -> str:
             "tool": {"driver": {
                 "name": "tosa-vkshader",
                 "version": __version__,
-                "informationUri": "https://github.com/tosa-vkshader/tosa-vkshader",
                 "rules": rules,
             }},
             "columnKind": "unicodeCodePoints",

@@ -169,7 +169,9 @@ SCHEMAS: dict[str, Any] = {
                 "description": "line and column inside the decoded shader_code",
                 "properties": {"line": {"type": "integer"}, "column": {"type": "integer"}}},
             "hint": {"type": ["string", "null"]},
-            "docs": {"type": "string", "format": "uri"},
+            "docs": {"type": "string", "description": "the command that prints the "
+                     "rule's documentation (also served at /v1/rules/{code})",
+                     "example": "tosa-vkshader rule VKS112"},
         },
     },
     "Report": {

@@ -30,7 +30,7 @@ def rule_document(code_or_name: str) -> dict[str, Any] | None:
         return None
     return {"code": found.code, "name": found.name, "severity": found.severity.label,
             "group": found.group, "summary": found.summary, "why": found.why,
-            "bad": found.bad, "good": found.good, "docs": found.docs_url}
+            "bad": found.bad, "good": found.good, "docs": found.docs}
 
 
 def _inline(text: str) -> str:
