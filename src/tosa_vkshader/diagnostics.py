@@ -12,7 +12,6 @@ import enum
 from dataclasses import dataclass, field, replace
 
 
-
 class Severity(enum.IntEnum):
     """How bad a diagnostic is. Ordered so that ``max()`` gives the worst."""
 
