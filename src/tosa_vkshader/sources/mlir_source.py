@@ -87,8 +87,9 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
             source.diagnostics.append(MLIR_SYNTAX.at(
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
+    returns = _return_sites(text) if ops else []
     for op, used in zip(ops, _results_used(text, ops), strict=True):
-        _add_op(source, host, op, options, used)
+        _add_op(source, host, op, options, used, returns)
     return source
 
 
@@ -170,7 +171,7 @@ class _CodeScanner:
 
 
 def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
-            results_used: tuple[bool, ...] | None) -> None:
+            results_used: tuple[bool, ...] | None, returns: list[tuple[int, int]]) -> None:
     text = host.text
     domain = _string_value(text, op, "domain_name")
     if domain_kind(domain) == "other":
@@ -178,7 +179,8 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
     context = OpContext(operator_name=_string_value(text, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
                         operand_values=op.operand_values, results_used=results_used,
-                        returned=_returned_results(text, op), locate=host.location)
+                        returned=_returned_results(text, op, returns),
+                        locate=host.location)
     context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
         attribute = op.attributes.get(name)
@@ -275,10 +277,30 @@ def _function_starts(text: str) -> list[int]:
 
 
 _RESULT_NAMES = re.compile(r"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
-_RETURN = re.compile(r"(?<![\w.])(?:func\.)?return\b")
+_RETURN = "return"
 
 
-def _returned_results(text: str, op: _CustomOp) -> tuple[int, ...] | None:
+def _return_sites(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every ``return`` / ``func.return`` keyword outside comments and
+    strings, in file order: one substring scan of the file, shared by all its ops."""
+    sites = []
+    pos = text.find(_RETURN)
+    while pos >= 0:
+        end = pos + len(_RETURN)
+        start = pos - 5 if text.startswith("func.", pos - 5) else pos
+        before = text[start - 1] if start > 0 else ""
+        after = text[end] if end < len(text) else ""
+        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_"):
+            prefix = text[text.rfind("\n", 0, start) + 1 : start]
+            # Neither a comment nor a string spans lines in MLIR.
+            if "//" not in prefix and prefix.count('"') % 2 == 0:
+                sites.append((start, end))
+        pos = text.find(_RETURN, end)
+    return sites
+
+
+def _returned_results(text: str, op: _CustomOp, returns: list[tuple[int, int]]
+                      ) -> tuple[int, ...] | None:
     """The op's result indices in the order the function's ``return`` lists them (only
     the results it returns directly), or None when that cannot be read."""
     line_start = text.rfind("\n", 0, op.start) + 1
@@ -293,15 +315,14 @@ def _returned_results(text: str, op: _CustomOp) -> tuple[int, ...] | None:
         result_of = {name: k for k, name in enumerate(listed)}
         if len(listed) == 1:
             result_of[f"{listed[0]}#0"] = 0
-    for found in _RETURN.finditer(text, op.end):
-        prefix = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
-        if "//" in prefix or prefix.count('"') % 2:
-            continue  # inside a comment or a string (neither spans lines in MLIR)
-        line_end = text.find("\n", found.end())
-        operands = text[found.end() : line_end if line_end >= 0 else len(text)]
-        values = _SSA.findall(operands.partition(":")[0])
-        return tuple(result_of[v] for v in values if v in result_of)
-    return None
+    following = bisect.bisect_left(returns, (op.end, 0))
+    if following == len(returns):
+        return None
+    end = returns[following][1]
+    line_end = text.find("\n", end)
+    operands = text[end : line_end if line_end >= 0 else len(text)]
+    values = _SSA.findall(operands.partition(":")[0])
+    return tuple(result_of[v] for v in values if v in result_of)
 
 
 class _Offsets:
