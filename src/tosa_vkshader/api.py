@@ -142,7 +142,7 @@ def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | N
     from .sources.io import refusal
 
     try:
-        data = read_limited(name, options.max_file_size)
+        data = read_limited(name, options.size_limit(name))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         if isinstance(exc, ValueError):
             exc = OSError("the path contains a NUL byte")

@@ -52,7 +52,10 @@ class Options:
     select: tuple[str, ...] = ()  # code prefixes; empty means all
     ignore: tuple[str, ...] = ()  # code prefixes
     workgroup_semantics: WorkgroupSemantics = "dispatch"  # the reference runtime's reading
-    max_file_size: int = 16 * 1024 * 1024
+    max_file_size: int = 16 * 1024 * 1024  # attribute JSON (and every file not a model)
+    # .mlir / .tosa models carry their weights, so they are much larger than attribute
+    # files; they are scanned, never parsed into objects, so memory stays near the size.
+    max_model_size: int = 1024 * 1024 * 1024
     max_depth: int = 64
     target_env: str = "vulkan1.3"
     severity: dict[str, Severity] = field(default_factory=dict)  # per-code override
@@ -68,6 +71,11 @@ class Options:
     # Target devices: shipped profile names or Vulkan Profiles JSON files (resolved paths).
     # Empty: no target-device rules run.
     target_device: tuple[str, ...] = ()
+
+    def size_limit(self, path: str) -> int:
+        """How many bytes of this file may be read: models (.mlir, .tosa) carry weights."""
+        model = path.lower().endswith((".mlir", ".tosa"))
+        return self.max_model_size if model else self.max_file_size
 
     def enabled(self, code: str) -> bool:
         if self.select and not any(code.startswith(p) for p in self.select):
@@ -163,7 +171,7 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
                   'use "dispatch" (the reference runtime, default) or "local-size" '
                   "(the spec's wording)")
         changes[name] = value
-    elif name in ("max_file_size", "max_depth", "compile_memory_limit"):
+    elif name in ("max_file_size", "max_model_size", "max_depth", "compile_memory_limit"):
         if type(value) is not int or value < 1:
             _fail(f"`{key}` must be a positive integer, got {value!r}")
         changes[name] = value

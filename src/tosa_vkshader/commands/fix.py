@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         if path.endswith(".tosa"):
             continue  # a flatbuffer: its ops are not rewritten here
         try:
-            data = read_limited(path, options.max_file_size)
+            data = read_limited(path, options.size_limit(path))
         except OSError as exc:
             print(f"tosa-vkshader fix: cannot read {path}: {exc.strerror or exc}",
                   file=sys.stderr)
