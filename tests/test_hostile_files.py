@@ -66,6 +66,24 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
         assert "the limit is 1000 bytes" in result.stdout.decode()
 
 
+def test_models_have_their_own_larger_limit(tmp_path):
+    # Models carry their weights: a model over the attribute-file limit is still read,
+    # up to max-model-size.
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.tosa-vkshader]\nmax-file-size = 1000\nmax-model-size = 4000\n")
+    model = ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+             "  // " + "w" * 2000 + "\n  return %a : tensor<4xf32>\n}\n")
+    (tmp_path / "model.mlir").write_text(model)
+    (tmp_path / "huge.mlir").write_text(model.replace("w" * 2000, "w" * 5000))
+    result = run_cli("check", "--format", "json", "model.mlir", cwd=tmp_path)
+    assert result.returncode == 0, text(result)
+    assert _codes(result) == []
+    result = run_cli("check", "--format", "json", "huge.mlir", cwd=tmp_path)
+    assert result.returncode == 1, text(result)
+    assert _codes(result) == ["VKS105"]
+    assert "the limit is 4000 bytes" in result.stdout.decode()
+
+
 def test_standard_input_is_read_only_up_to_the_limit(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.tosa-vkshader]\nmax-file-size = 1000\n")
     result = run_cli("check", "--format", "json", "-", cwd=tmp_path,
