@@ -74,12 +74,17 @@ def run_model(text: str, inputs: Inputs, *, path: str | None = None,
 # What the reference converter never reads: `push_constants` is dropped from the VGF, and
 # the run checks the bytes it is given against the shader's block instead (VKS957).
 _NOT_READ_BY_THE_RUNTIME = ("VKS422", "VKS423")
+# What the run itself takes care of: it gives the runner the push-constant size and bytes
+# that the VGF lacks, so the warning that the shader would read zeros does not apply.
+_HANDLED_BY_THE_RUN = ("VKS250",)
 
 
 def runtime_reading(options: Options) -> Options:
     """The check as the runtime sees the model: ``workgroup_sizes`` is a dispatch count,
-    and problems with attributes the runtime ignores are warnings (unless configured)."""
+    problems with attributes the runtime ignores are warnings, and what the run handles
+    itself is a note (unless configured)."""
     severity = {code: Severity.WARNING for code in _NOT_READ_BY_THE_RUNTIME}
+    severity.update({code: Severity.INFO for code in _HANDLED_BY_THE_RUN})
     return options.with_overrides(workgroup_semantics="dispatch",
                                   severity={**severity, **options.severity})
 
