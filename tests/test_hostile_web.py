@@ -13,7 +13,7 @@ import pytest
 from hostile_inputs import attribute_document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from web_helpers import running_server
+from web_helpers import private_server
 
 FUZZ = settings(max_examples=12, derandomize=True, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
@@ -22,9 +22,7 @@ FUZZ = settings(max_examples=12, derandomize=True, deadline=None, database=None,
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     home = tmp_path_factory.mktemp("hostile-web")
-    with running_server("--workers", "1", cwd=home,
-                        env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as server, \
-            server.client(timeout=120.0) as c:
+    with private_server(home) as server, server.client(timeout=120.0) as c:
         yield c
 
 

@@ -10,7 +10,7 @@ import sys
 import httpx
 import pytest
 from openapi_spec_validator import validate as validate_openapi
-from web_helpers import running_server
+from web_helpers import private_server
 
 from conftest import FIXTURES
 
@@ -20,8 +20,7 @@ PROBLEM_TYPE = "application/problem+json"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     home = tmp_path_factory.mktemp("web-api")
-    with running_server("--workers", "1", cwd=home,
-                        env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as running:
+    with private_server(home) as running:
         yield running
 
 

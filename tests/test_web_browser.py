@@ -20,7 +20,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from web_helpers import running_server
+from web_helpers import private_server
 
 CHROMIUM = os.environ.get("TOSA_VKSHADER_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("TOSA_VKSHADER_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -34,8 +34,7 @@ SHADER_HEAD = ("#version 460\nlayout(local_size_x = 8) in;\n"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     home = tmp_path_factory.mktemp("web-browser")
-    with running_server("--workers", "1", cwd=home,
-                        env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as running:
+    with private_server(home) as running:
         yield running
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import jsonschema
 import pytest
-from web_helpers import running_server
+from web_helpers import private_server
 
 from conftest import FIXTURES
 
@@ -29,8 +29,7 @@ MODEL_EXPECTED = json.loads((FIXTURES / "models" / "expected.json").read_text())
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     home = tmp_path_factory.mktemp("web-inputs")
-    with running_server("--workers", "1", cwd=home,
-                        env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as running:
+    with private_server(home) as running:
         yield running
 
 

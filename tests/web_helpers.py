@@ -140,3 +140,12 @@ def batch_probe(jobs: list[str]) -> list[dict]:
             time.sleep(3600)
         results.append({"job": job, "batch": len(jobs), "pid": os.getpid()})
     return results
+
+
+@contextmanager
+def private_server(home: Path) -> Iterator[Server]:
+    """One compile worker, run from ``home`` with its own compile cache: what each web
+    test module starts once for its tests."""
+    with running_server("--workers", "1", cwd=home,
+                        env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as running:
+        yield running
