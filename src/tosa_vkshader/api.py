@@ -65,7 +65,7 @@ class Report:
 
 def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
     """Read by the file's suffix: .mlir (TOSA MLIR text), .tosa (flatbuffer), else JSON."""
-    suffix = Path(path).suffix.lower() if path else ""
+    suffix = os.path.splitext(path)[1].lower() if path else ""
     if suffix == ".mlir":
         from .sources.mlir_source import read_mlir
 
@@ -147,17 +147,31 @@ def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | N
         if isinstance(exc, ValueError):
             exc = OSError("the path contains a NUL byte")
         return SourceFile(name, diagnostics=[refusal(name, exc)])
-    if Path(name).suffix.lower() not in (".mlir", ".tosa"):
-        from .sources.recognise import NOT_AN_OP_DOCUMENT, is_op_document
+    source = _read(data, name, options)
+    is_json = os.path.splitext(name)[1].lower() not in (".mlir", ".tosa")
+    if is_json and not _holds_ops(source, data, options):
+        if not explicit:
+            return None
+        from .sources.recognise import NOT_AN_OP_DOCUMENT
 
-        if len(data) <= options.max_file_size and not is_op_document(data):
-            if not explicit:
-                return None
-            note = NOT_AN_OP_DOCUMENT.at(
-                "", f"skipped {name}: JSON without any attribute or op key is not an op "
-                    "document")
-            return SourceFile(name, diagnostics=[note])
-    return _read(data, name, options)
+        note = NOT_AN_OP_DOCUMENT.at(
+            "", f"skipped {name}: JSON without any attribute or op key is not an op "
+                "document")
+        return SourceFile(name, diagnostics=[note])
+    return source
+
+
+def _holds_ops(source: SourceFile, data: bytes, options: Options) -> bool:
+    """Whether a JSON file is an op document (``package.json`` is not), judged on what
+    was parsed; text that does not parse is one when it looks like a broken op, and a file
+    over the size limit is reported rather than skipped."""
+    from .sources.recognise import parsed_is_op_document, unparsed_is_op_document
+
+    if source.document is not None:
+        return parsed_is_op_document(source.document.value, source.document.text)
+    if len(data) > options.max_file_size:
+        return True
+    return unparsed_is_op_document(data.decode("utf-8", "replace"))
 
 
 def check_file(path: str | os.PathLike[str], options: Options | None = None, *,

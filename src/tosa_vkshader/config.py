@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -267,10 +268,24 @@ class ConfigResolver:
         self.overrides = overrides
         self._by_config: dict[Path | None, Options] = {}
         self._by_folder: dict[Path, Options] = {}
+        self._by_given_folder: dict[str, Options] = {}
 
     def options_for(self, path: str | Path) -> Options:
         """Options for a file or folder (raises ConfigError for an unusable config)."""
-        start = Path(path)
+        name = os.fspath(path)
+        # Files of one folder share their options: the folder's name as given is looked up
+        # before anything is resolved (one stat per file instead of a realpath).
+        parent = os.path.dirname(name)
+        is_folder = os.path.isdir(name)
+        known = None if is_folder else self._by_given_folder.get(parent)
+        if known is not None:
+            return known
+        found = self._options_for_folder(Path(path))
+        if not is_folder:
+            self._by_given_folder[parent] = found
+        return found
+
+    def _options_for_folder(self, start: Path) -> Options:
         folder = (start if start.is_dir() else start.parent).resolve()
         found = self._by_folder.get(folder)
         if found is None:

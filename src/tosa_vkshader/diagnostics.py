@@ -192,6 +192,8 @@ def escape_pointer_token(token: str | int) -> str:
 
 
 def pointer_join(base: str, *tokens: str | int) -> str:
+    if len(tokens) == 1:  # the common case, kept cheap: it runs for every key located
+        return f"{base}/{escape_pointer_token(tokens[0])}"
     return base + "".join(["/" + escape_pointer_token(t) for t in tokens])
 
 

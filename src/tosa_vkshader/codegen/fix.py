@@ -28,7 +28,7 @@ from ..config import Options
 from ..diagnostics import Diagnostic, Severity, pointer_join
 from ..keys import KeyKind, classify, resource_key
 from ..rules.resources import KIND_OF_DESCRIPTOR, RESOURCE_KINDS
-from ..sources.jsontext import JsonDocument, parse_json
+from ..sources.jsontext import JsonDocument, Span, parse_json
 from .order import canonical_order
 from .rules import FIX_AMBIGUOUS, FIX_EMBED_FAILED, FIX_UNREADABLE
 
@@ -201,20 +201,24 @@ def edit_spans(document: JsonDocument, base: str, edits: list[Edit]
     """The text replacements that make ``edits`` to the object at ``base`` of
     ``document`` and touch nothing else."""
     text = document.text
-    spans = document.spans()
+    def spans(pointer: str) -> Span:
+        found = document.span(pointer)
+        assert found is not None  # edits name keys of the object at base
+        return found
+
     original_name = {e.new: e.key for e in edits if e.kind == "rename"}
     replacements: list[tuple[int, int, str]] = []
     for edit in edits:
         if edit.kind == "rename":
-            span = spans[pointer_join(base, edit.key)]
+            span = spans(pointer_join(base, edit.key))
             assert span.key_start is not None and span.key_end is not None
             replacements.append((span.key_start, span.key_end, _token(edit.new)))
         elif edit.kind == "value":
-            span = spans[pointer_join(base, original_name.get(edit.key, edit.key))]
+            span = spans(pointer_join(base, original_name.get(edit.key, edit.key)))
             replacements.append((span.value_start, span.value_end, _token(edit.new)))
         else:  # "add": a new member right after its anchor, laid out like the anchor
             assert edit.anchor is not None
-            span = spans[pointer_join(base, original_name.get(edit.anchor, edit.anchor))]
+            span = spans(pointer_join(base, original_name.get(edit.anchor, edit.anchor)))
             assert span.key_start is not None
             line_start = text.rfind("\n", 0, span.key_start) + 1
             indent = text[line_start:span.key_start]

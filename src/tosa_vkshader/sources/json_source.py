@@ -91,7 +91,9 @@ class _Reader:
                     f"got {json_type(attrs)}"), pointer)
 
     def add_embedded(self, text: str, pointer: str, context: OpContext) -> None:
-        quote = self.document.spans()[pointer].value_start
+        span = self.document.span(pointer)
+        assert span is not None  # the op object's own member
+        quote = span.value_start
         whole_text = self.document.text
         host = self.host()
         offsets = _Lazy(lambda: json_string_offsets(whole_text, quote))

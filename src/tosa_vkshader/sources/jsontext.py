@@ -12,6 +12,7 @@ import bisect
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +94,7 @@ NUMBER_OUT_OF_RANGE = rule(
     good='{"note": 1e300}',
 )
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class _NonStandardConstant(ValueError):
@@ -105,7 +107,7 @@ def _reject_constant(name: str) -> Any:
     raise _NonStandardConstant(name)
 
 
-@dataclass
+@dataclass(slots=True)
 class Span:
     key_start: int | None
     key_end: int | None
@@ -120,7 +122,9 @@ class JsonDocument:
     text: str
     path: str | None
     value: Any = None
-    _spans: dict[str, Span] | None = field(default=None, repr=False)
+    # Spans found so far, by pointer; containers whose members have been scanned.
+    _spans: dict[str, Span] = field(default_factory=dict, repr=False)
+    _scanned: set[str] = field(default_factory=set, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
     _last_line: tuple[int, str] | None = field(default=None, repr=False)  # see line_text
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (object pointer, key)
@@ -132,13 +136,54 @@ class JsonDocument:
         line = bisect.bisect_right(self._line_starts, offset) - 1
         return line + 1, offset - self._line_starts[line] + 1
 
-    def spans(self) -> dict[str, Span]:
-        if self._spans is None:
-            scanner = _Scanner(self.text)
-            scanner.scan_document()
-            self._spans = scanner.spans
-            self.duplicates = scanner.duplicates
-        return self._spans
+    def span(self, pointer: str) -> Span | None:
+        """Where the value at ``pointer`` (and its key) is in ``text``; None when there is
+        no such value. Only the containers on the way are scanned, each once, and their
+        members' values are skipped by the C decoder: locating a diagnostic costs a pass
+        over one object's keys, not a walk of the whole document."""
+        found = self._spans.get(pointer)
+        if found is not None or pointer in self._scanned:
+            return found
+        if pointer == "":
+            start = _WS.match(self.text, 0).end()
+            # Valid JSON: nothing but white space follows the value.
+            end = len(self.text.rstrip(" \t\n\r"))
+            found = self._spans[""] = Span(None, None, start, end)
+            return found
+        parent = pointer.rsplit("/", 1)[0]
+        if parent in self._scanned or self.span(parent) is None:
+            return None
+        self._scan_members(parent)
+        return self._spans.get(pointer)
+
+    def find_duplicates(self) -> list[tuple[str, str]]:
+        """Every key that appears twice in one object, as (object pointer, key); objects
+        under a duplicated key are searched too, though no pointer reaches them."""
+        self.duplicates = []
+        start = _WS.match(self.text, 0).end()
+        pending = [(start, "")]
+        while pending:
+            pos, pointer = pending.pop()
+            seen: set[str] = set()
+            for key, _key_start, _key_end, value_start, _end in _members(self.text, pos):
+                member = _member_pointer(pointer, key)
+                if isinstance(key, str):  # (an array's members have indices)
+                    if key in seen:
+                        self.duplicates.append((pointer, key))
+                    seen.add(key)
+                if self.text[value_start] in "{[":
+                    pending.append((value_start, member))
+        return self.duplicates
+
+    def _scan_members(self, pointer: str) -> None:
+        """Record the spans of the members of the container at ``pointer`` (already
+        spanned); of a key given twice, the last (the value every reader here keeps)."""
+        self._scanned.add(pointer)
+        spans = self._spans
+        for key, key_start, key_end, value_start, value_end in _members(
+                self.text, spans[pointer].value_start):
+            spans[_member_pointer(pointer, key)] = Span(key_start, key_end, value_start,
+                                                        value_end)
 
     def locate(
         self,
@@ -169,12 +214,11 @@ class JsonDocument:
         A pointer that does not exist falls back to the nearest enclosing value (a missing
         key is reported on the object that should contain it). With ``inner``, start and
         end are the one position inside the string value."""
-        spans = self.spans()
-        span = spans.get(pointer)
+        span = self.span(pointer)
         probe = pointer
         while span is None and probe:
             probe = probe.rsplit("/", 1)[0]
-            span = spans.get(probe)
+            span = self.span(probe)
             on_key = False
         if span is None:
             return None
@@ -247,6 +291,20 @@ def parse_json(
         text = " " + data[1:] if data.startswith("\ufeff") else data
     doc = JsonDocument(text=text, path=path)
     saw_duplicate = False
+    saw_long_number = False
+
+    def parse_int(digits: str) -> int:
+        nonlocal saw_long_number
+        if len(digits) > 19:  # (with its sign) might be beyond a double
+            saw_long_number = True
+        return int(digits)
+
+    def parse_float(digits: str) -> float:
+        nonlocal saw_long_number
+        number = float(digits)
+        if math.isinf(number):
+            saw_long_number = True
+        return number
 
     def object_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         nonlocal saw_duplicate
@@ -256,8 +314,8 @@ def parse_json(
         return result
 
     try:
-        doc.value = json.loads(text, object_pairs_hook=object_hook,
-                               parse_constant=_reject_constant)
+        doc.value = json.loads(text, object_pairs_hook=object_hook, parse_int=parse_int,
+                               parse_float=parse_float, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         message = exc.msg
         if text.strip() == "":
@@ -283,10 +341,14 @@ def parse_json(
         diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels",
                            hint="attribute objects are at most three levels deep")
         return None, [diag.located(Location(path, 1, 1))]
-    problems: list[Diagnostic] = list(_beyond_reference_parser(doc.value))
+    problems: list[Diagnostic] = []
+    # Only walk the values when one might be beyond the reference parser: a long number,
+    # a surrogate escape, or a raw surrogate (possible in text that was not UTF-8 bytes).
+    if saw_long_number or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) or (
+            not isinstance(data, bytes) and _SURROGATE.search(text)):
+        problems.extend(_beyond_reference_parser(doc.value))
     if saw_duplicate:
-        doc.spans()  # the scanner records duplicates with their pointers
-        for obj_pointer, key in doc.duplicates:
+        for obj_pointer, key in doc.find_duplicates():
             ptr = pointer_join(obj_pointer, key)
             problems.append(
                 DUPLICATE_KEY.at(ptr, f"key `{key}` appears more than once; the last value "
@@ -366,74 +428,50 @@ def _syntax_hint(text: str, pos: int) -> str | None:
 # -- the position scanner ---------------------------------------------------------------
 
 _WS = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LITERAL = re.compile(r"true|false|null|NaN|-?Infinity")  # the last two: Python's dumps
+# The C decoder's pieces: a string from just after its opening quote, and any value (with
+# NaN and Infinity, which Python's json.dumps writes into rendered documents).
+_scanstring = json.decoder.scanstring
+_scan_value = json.scanner.make_scanner(json.JSONDecoder())
 
 
-class _Scanner:
-    """Walks JSON that is already known to be valid and records each value's span."""
+def _skip_value(text: str, pos: int) -> int:
+    """The offset just past the JSON value starting at ``pos``."""
+    return _scan_value(text, pos)[1]
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.spans: dict[str, Span] = {}
-        self.duplicates: list[tuple[str, str]] = []
 
-    def scan_document(self) -> None:
-        pos = _WS.match(self.text, 0).end()
-        self._value(pos, "", None, None)
+def _member_pointer(container: str, key: str | int) -> str:
+    if type(key) is int or ("~" not in key and "/" not in key):
+        return f"{container}/{key}"
+    return pointer_join(container, key)
 
-    def _value(self, pos: int, pointer: str, key_start: int | None,
-               key_end: int | None) -> int:
-        char = self.text[pos]
-        if char == "{":
-            end = self._object(pos, pointer)
-        elif char == "[":
-            end = self._array(pos, pointer)
-        elif char == '"':
-            end = _STRING.match(self.text, pos).end()
+
+def _members(text: str, pos: int
+             ) -> Iterator[tuple[str | int, int | None, int | None, int, int]]:
+    """(key or index, key start, key end, value start, value end) of each member of the
+    object or array whose opening bracket is at ``pos``; nothing for other values. Each
+    member's value is skipped by the C decoder, not walked."""
+    opening = text[pos]
+    if opening not in "{[":
+        return
+    white, scan_key, skip = _WS.match, _scanstring, _skip_value
+    pos = white(text, pos + 1).end()
+    index = 0
+    while text[pos] not in "}]":
+        if opening == "{":
+            key, key_end = scan_key(text, pos + 1)
+            key_start: int | None = pos
+            pos = white(text, white(text, key_end).end() + 1).end()  # past the ':'
+            member: tuple[str | int, int | None, int | None] = (key, key_start, key_end)
         else:
-            match = _LITERAL.match(self.text, pos) or _NUMBER.match(self.text, pos)
-            end = match.end()
-        self.spans[pointer] = Span(key_start, key_end, pos, end)
-        return end
-
-    def _object(self, pos: int, pointer: str) -> int:
-        text = self.text
-        pos = _WS.match(text, pos + 1).end()
-        seen: set[str] = set()
-        if text[pos] == "}":
-            return pos + 1
-        while True:
-            key_match = _STRING.match(text, pos)
-            raw = key_match.group()
-            # Most keys have no escapes: slicing is exact for them and much cheaper.
-            key = raw[1:-1] if "\\" not in raw else json.loads(raw)
-            key_start, key_end = pos, key_match.end()
-            if key in seen:
-                self.duplicates.append((pointer, key))
-            seen.add(key)
-            pos = _WS.match(text, key_end).end() + 1  # the colon
-            pos = _WS.match(text, pos).end()
-            pos = self._value(pos, pointer_join(pointer, key), key_start, key_end)
-            pos = _WS.match(text, pos).end()
-            if text[pos] == "}":
-                return pos + 1
-            pos = _WS.match(text, pos + 1).end()  # the comma
-
-    def _array(self, pos: int, pointer: str) -> int:
-        text = self.text
-        pos = _WS.match(text, pos + 1).end()
-        if text[pos] == "]":
-            return pos + 1
-        index = 0
-        while True:
-            pos = self._value(pos, pointer_join(pointer, index), None, None)
+            member = (index, None, None)
             index += 1
-            pos = _WS.match(text, pos).end()
-            if text[pos] == "]":
-                return pos + 1
-            pos = _WS.match(text, pos + 1).end()
+        end = skip(text, pos)
+        yield (*member, pos, end)
+        pos = white(text, end).end()
+        if text[pos] == ",":
+            pos = white(text, pos + 1).end()
+
+
 
 
 # One decoded character: a surrogate pair, a \\u escape, another escape, or a plain char.

@@ -46,7 +46,17 @@ def is_op_document(data: bytes | str) -> bool:
     try:
         document = json.loads(text)
     except (ValueError, RecursionError):
-        return bool(_QUOTED_OP_KEY_RE.search(text)) or not text.strip()
+        return unparsed_is_op_document(text)
+    return parsed_is_op_document(document, text)
+
+
+def unparsed_is_op_document(text: str) -> bool:
+    """For JSON text that does not parse: does it look like a broken op?"""
+    return bool(_QUOTED_OP_KEY_RE.search(text)) or not text.strip()
+
+
+def parsed_is_op_document(document: object, text: str) -> bool:
+    """For JSON already parsed (``document``, read from ``text``): is it an op document?"""
     if isinstance(document, dict):
         return not document or _is_op_object(document)
     if isinstance(document, list) and all(isinstance(item, dict) for item in document):

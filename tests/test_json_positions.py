@@ -1,0 +1,91 @@
+"""Where diagnostics land in JSON text: the locator scans only the objects on the way to a
+pointer, so these pin it on the shapes that make that hard (nested lists of ops, keys
+that need pointer escapes, duplicates deep down, minified text, values spanning lines)."""
+
+from __future__ import annotations
+
+import json
+
+from tosa_vkshader import validate
+from tosa_vkshader.sources.jsontext import parse_json
+
+BASE = {"entry_point": "main", "workgroup_sizes": [1, 1, 1],
+        "input_0_binding": 0, "input_0_descriptorset": 0,
+        "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+        "input_0_vkformat": "VK_FORMAT_R32_SFLOAT",
+        "output_0_binding": 1, "output_0_descriptorset": 0,
+        "output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+        "output_0_vkformat": "VK_FORMAT_R32_SFLOAT"}
+
+
+def _place(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    """1-based (line, column) of the ``occurrence``-th ``needle`` in ``text``."""
+    offset = -1
+    for _ in range(occurrence + 1):
+        offset = text.index(needle, offset + 1)
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _find(report, code: str):
+    found = [d for d in report.diagnostics if d.code == code]
+    assert found, f"no {code} in {[d.code for d in report.diagnostics]}"
+    return found[0]
+
+
+def test_a_misspelled_key_in_the_third_op_of_a_list_is_placed_on_that_key():
+    ops = [dict(BASE), dict(BASE), {**BASE, "input_01_binding": 0}]
+    del ops[2]["input_0_binding"]
+    text = json.dumps(ops, indent=1)
+    diag = _find(validate(text, path="ops.json"), "VKS111")  # the leading zero
+    assert (diag.location.line, diag.location.column) == _place(text, '"input_01_binding"')
+
+
+def test_a_wrong_value_in_minified_text_is_placed_on_the_value():
+    text = json.dumps({**BASE, "output_0_binding": "one"}, separators=(",", ":"))
+    diag = [d for d in validate(text, path="op.json").diagnostics
+            if d.pointer == "/output_0_binding"][0]
+    assert diag.location.line == 1
+    assert diag.location.column == _place(text, '"one"')[1]
+
+
+def test_an_array_element_is_placed_on_that_element():
+    text = json.dumps({**BASE, "workgroup_sizes": [1, -4, 1]}, indent=2)
+    diag = [d for d in validate(text, path="op.json").diagnostics
+            if d.pointer == "/workgroup_sizes/1"]
+    assert diag, [d.pointer for d in validate(text, path="op.json").diagnostics]
+    assert (diag[0].location.line, diag[0].location.column) == _place(text, "-4")
+
+
+def test_keys_that_need_pointer_escapes_are_found():
+    document, problems = parse_json('{"a/b": {"~x": [10, {"y": 20}]}, "z": 30}')
+    assert problems == []
+    span = document.span("/a~1b/~0x/1/y")
+    assert document.text[span.value_start:span.value_end] == "20"
+    assert document.text[span.key_start:span.key_end] == '"y"'
+    assert document.span("/a~1b/~0x/2") is None
+    assert document.span("/nothing/below") is None
+
+
+def test_duplicates_are_found_at_every_depth():
+    text = '{"a": [{"k": 1, "k": 2}], "b": {"c": {"d": 1, "d": 2}}, "a": 0}'
+    _, problems = parse_json(text, "dup.json")
+    assert sorted((p.code, p.pointer) for p in problems) == [
+        ("VKS103", "/a"), ("VKS103", "/a/0/k"), ("VKS103", "/b/c/d")]
+
+
+def test_the_last_of_duplicated_keys_is_the_one_located():
+    text = '{\n "entry_point": 5,\n "entry_point": 7\n}'
+    document, _ = parse_json(text)
+    span = document.span("/entry_point")
+    assert text[span.value_start:span.value_end] == "7"
+
+
+def test_long_numbers_and_surrogates_are_still_caught_without_a_walk_of_every_file():
+    for text, code in (('{"note": 1e400}', "VKS121"), ('{"x": [1' + "0" * 400 + "]}", "VKS121"),
+                       ('{"note": "\\ud800"}', "VKS120"), ('{"\\uDC01": 1}', "VKS120")):
+        _, problems = parse_json(text)
+        assert [p.code for p in problems] == [code], text
+    for text in ('{"n": 18446744073709551615}', '{"n": -9223372036854775808}',
+                 '{"n": 1e308}', '{"s": "\\u00e9 \\ud83d\\ude00"}'):
+        assert parse_json(text)[1] == [], text
