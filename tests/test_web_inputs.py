@@ -125,6 +125,24 @@ def test_a_compile_error_carries_the_shader_line(client, openapi, tmp_path):
     assert error["location"]["line"] == 9  # the shader_code line of the file
 
 
+def test_a_cross_check_finding_carries_the_attribute_and_the_shader_line(client, openapi,
+                                                                         tmp_path):
+    text = (FIXTURES / "glsl" / "invalid" / "glsl-wrong-binding.json").read_text()
+    body = report(client.post("/v1/check", content=text, headers=JSON), openapi)
+    assert body == cli_json(text, tmp_path)
+    [finding] = [d for d in body["files"][0]["diagnostics"] if d["code"] == "VKS412"]
+    assert finding["pointer"] == "/output_0_binding" and finding["location"]["line"] == 17
+    shader = json.loads(text)["shader_code"].splitlines()
+    assert shader[finding["shader_location"]["line"] - 1].endswith("} dst;")
+    # embedded SPIR-V: the instruction instead
+    attrs = json.loads((FIXTURES / "spirv" / "valid" / "copy_f32.json").read_text())
+    body = report(client.post("/v1/check", json={"attributes": {**attrs,
+                                                                "output_0_binding": 2}}),
+                  openapi)
+    [finding] = [d for d in body["files"][0]["diagnostics"] if d["code"] == "VKS412"]
+    assert finding["shader_instruction"] == "OpDecorate %outp Binding 1"
+
+
 def test_a_shader_sent_beside_its_op(client, openapi):
     attrs = json.loads(GLSL_SYNTAX_ERROR.read_text())
     code = attrs.pop("shader_code")

@@ -2,13 +2,14 @@
 
 Attributes can be well-formed and still describe a shader that is not there. Each rule
 here compares one declared fact with what the module says, and points at the attribute
-key that is wrong.
+key that is wrong, and at the shader's declaration it disagrees with (``shader_place``:
+the source line of GLSL/HLSL, the instruction of embedded SPIR-V).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import registry
@@ -19,6 +20,7 @@ from .view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
     from .shader import Shader
+    from .shader.places import ShaderPlaces
 
 ENTRY_POINT_MISSING = rule(
     "VKS410", "entry-point-not-found", Severity.ERROR,
@@ -194,6 +196,29 @@ def _describe(b: DescriptorBinding) -> str:
     return f"`{b.name}` (set {b.set}, binding {b.binding}, {b.descriptor_type})"
 
 
+def _retarget(d: _Declared, b: DescriptorBinding) -> str:
+    """`set input_0_binding to 1` (and the set, when that differs too)."""
+    changes = []
+    if d.set != b.set:
+        changes.append(f"{d.resource.key('descriptorset')} to {b.set}")
+    if d.binding != b.binding:
+        changes.append(f"{d.resource.key('binding')} to {b.binding}")
+    return "set " + " and ".join(changes)
+
+
+def _misplaced_because(d: _Declared, reflection: Reflection) -> str:
+    where = f"{d.resource.name} points at set {d.set}, binding {d.binding}"
+    b = reflection.binding(d.set, d.binding)
+    if b is None:
+        return f"{where}, where the shader has nothing"
+    if d.resource.direction == "input" and b.access in ("write", "read-write"):
+        return f"{where}, which the shader writes"
+    if d.resource.direction == "output" and not (b.writable and b.access in ("write",
+                                                                          "read-write")):
+        return f"{where}, which the shader does not write"
+    return f"{where}, where another resource is declared"
+
+
 def _scalar(element: str) -> tuple[str, int] | None:
     match = _SCALAR_RE.match(element)
     if not match:
@@ -234,9 +259,11 @@ class _Declared:
 
 
 class _Check:
-    def __init__(self, view: AttributeView, reflection: Reflection) -> None:
+    def __init__(self, view: AttributeView, reflection: Reflection,
+                 places: ShaderPlaces) -> None:
         self.view = view
         self.r = reflection
+        self.places = places
         self.out: list[Diagnostic] = []
         self.found_entry = reflection.entry_point is not None
 
@@ -265,7 +292,7 @@ class _Check:
                 f"entry_point {self.r.entry_point!r} is a {self.r.execution_model} entry point, "
                 "not GLCompute",
                 hint="attach a compute shader (#pragma shader_stage(compute), or glslc "
-                     "-fshader-stage=compute)"))
+                     "-fshader-stage=compute)", shader_place=self.places.entry_point()))
 
     # ---- resources ----
     def declared(self) -> list[_Declared]:
@@ -279,9 +306,8 @@ class _Check:
 
     def resources(self) -> None:
         declared = self.declared()
-        taken = {(d.set, d.binding) for d in declared}
-        dangling = [d for d in declared if self.r.binding(d.set, d.binding) is None]
-        meant = self.meant_bindings(dangling, taken)
+        misplaced = self.misplaced(declared)
+        meant = self.meant_bindings(misplaced, declared)
         for d in declared:
             shader = self.r.binding(d.set, d.binding)
             if shader is None:
@@ -289,23 +315,44 @@ class _Check:
                 continue
             self.descriptor_type(d.resource, shader)
             self.format(d.resource, shader)
-            self.access(d.resource, shader)
+            self.access(d, shader, meant.get(id(d)))
         if self.found_entry:
-            self.undeclared(taken, dangling, meant)
+            self.undeclared({(d.set, d.binding) for d in declared}, misplaced, meant)
+        self.collisions(declared, meant)
 
-    def meant_bindings(self, dangling: list[_Declared],
-                       taken: set[tuple[int, int]]) -> dict[int, DescriptorBinding]:
-        """For each declared resource that points where the shader has nothing, the one
-        shader resource it most likely meant: not declared by anything else, of a kind its
-        direction allows (an output needs a resource the shader writes, an input one it
-        does not write), used by the entry point, and the only such candidate (same
-        binding number in another set first). No guess when that is not clear-cut, and
-        never the same target for two resources."""
-        free = [b for b in self.r.bindings if (b.set, b.binding) not in taken
+    def misplaced(self, declared: list[_Declared]) -> list[_Declared]:
+        """The declared resources that cannot be right where they point: at no shader
+        resource; (the entry point known) at one their direction cannot use, an input at
+        a resource the shader writes, an output at one it does not write; or sharing a
+        place with a resource that can be there (else with the first one declared)."""
+        wrong = []
+        holder: dict[tuple[int, int], _Declared] = {}
+        for d in declared:
+            b = self.r.binding(d.set, d.binding)
+            if b is None or (self.found_entry and not self._fits(d.resource, b)):
+                wrong.append(d)
+            elif (d.set, d.binding) in holder:
+                wrong.append(d)  # a second resource where one already fits
+            else:
+                holder[(d.set, d.binding)] = d
+        return wrong
+
+    def meant_bindings(self, misplaced: list[_Declared],
+                       declared: list[_Declared]) -> dict[int, DescriptorBinding]:
+        """For each misplaced resource, the one shader resource it most likely meant: not
+        held by a declared resource that fits it, of a kind its direction allows (an output
+        needs a resource the shader writes, an input one it does not write), used by the
+        entry point, and the only such candidate (same binding number in another set
+        first, then the same set). No guess when that is not clear-cut, and never the same
+        target for two resources."""
+        wrong = {id(d) for d in misplaced}
+        held = {(d.set, d.binding) for d in declared if id(d) not in wrong}
+        free = [b for b in self.r.bindings if (b.set, b.binding) not in held
                 and (b.used or not self.found_entry)]
         meant: dict[int, DescriptorBinding] = {}
-        for d in dangling:
-            fits = [b for b in free if b not in meant.values() and self._fits(d.resource, b)]
+        for d in misplaced:
+            fits = [b for b in free if b not in meant.values() and self._fits(d.resource, b)
+                    and (b.set, b.binding) != (d.set, d.binding)]
             same_number = [b for b in fits if b.binding == d.binding]
             same_set = [b for b in fits if b.set == d.set]
             for candidates in (same_number, same_set, fits):
@@ -323,16 +370,17 @@ class _Check:
 
     def not_in_shader(self, d: _Declared, best: DescriptorBinding | None) -> None:
         shader_list = ", ".join(_describe(b) for b in self.r.bindings) or "none"
-        hint = None
+        hint = place = None
         if best is not None:
             hint = (f"did you mean descriptorset {best.set}, binding {best.binding} "
                     f"({best.name})?")
+            place = self.places.binding(best)
         field = "binding" if any(b.set == d.set for b in self.r.bindings) else "descriptorset"
         self.out.append(RESOURCE_NOT_IN_SHADER.at(
             self.ptr(d.resource, field),
             f"{d.resource.name} is declared at descriptorset {d.set}, binding {d.binding}, "
             f"but the shader has no resource there; the shader declares: {shader_list}",
-            hint=hint))
+            hint=hint, shader_place=place))
 
     def descriptor_type(self, resource: ResourceView, b: DescriptorBinding) -> None:
         text = resource.str_value("vkdescriptortype")
@@ -348,7 +396,7 @@ class _Check:
             f"{resource.key('vkdescriptortype')} is {text} but the shader's {b.name!r} at "
             f"set {b.set}, binding {b.binding} is a {b.resource} in {b.storage_class} that "
             f"needs {b.descriptor_type}",
-            hint=f"use {b.descriptor_type}"))
+            hint=f"use {b.descriptor_type}", shader_place=self.places.variable(b)))
 
     def format(self, resource: ResourceView, b: DescriptorBinding) -> None:
         text = resource.str_value("vkformat")
@@ -364,7 +412,8 @@ class _Check:
                     pointer,
                     f"{key} is {text} but the shader declares {b.name!r} with image format "
                     f"{b.image_format} ({b.vk_format or 'no VkFormat'})",
-                    hint=f"use {b.vk_format}" if b.vk_format else None))
+                    hint=f"use {b.vk_format}" if b.vk_format else None,
+                    shader_place=self.places.variable(b)))
             return
         element = _scalar(b.element_type) if b.element_type else None
         if element is None:
@@ -378,7 +427,8 @@ class _Check:
                     pointer,
                     f"{key} is {text} but the shader's tensor {b.name!r} has element type "
                     f"{b.element_type}",
-                    hint=f"use {_example_format(*element)}"))
+                    hint=f"use {_example_format(*element)}",
+                    shader_place=self.places.variable(b)))
         elif b.resource == "buffer":
             if fmt is not None and fmt[0] in ("SINT", "UINT", "SFLOAT") and fmt != element:
                 self.out.append(BUFFER_ELEMENT_MISMATCH.at(
@@ -386,7 +436,7 @@ class _Check:
                     f"{key} is {text} ({fmt[1]}-bit {fmt[0]}) but the shader's buffer "
                     f"{b.name!r} holds {b.element_type} elements",
                     hint=f"use {_example_format(*element)}, or change the buffer's element "
-                         "type"))
+                         "type", shader_place=self.places.variable(b)))
         elif info.numeric is not None:
             numeric = info.numeric
             ok = numeric in _FLOAT_CLASSES if element[0] == "SFLOAT" else numeric == element[0]
@@ -397,68 +447,94 @@ class _Check:
                     f"{b.element_type}: Vulkan requires the format's numeric type to match "
                     "the image's sampled type",
                     hint="use a float/normalized format for float sampled types, a SINT "
-                         "format for int, a UINT format for uint"))
+                         "format for int, a UINT format for uint",
+                    shader_place=self.places.variable(b)))
 
-    def access(self, resource: ResourceView, b: DescriptorBinding) -> None:
+    def access(self, d: _Declared, b: DescriptorBinding,
+               target: DescriptorBinding | None) -> None:
+        resource = d.resource
         pointer = self.ptr(resource, "binding")
+        move = _retarget(d, target) if target is not None else None
         if resource.direction == "input":
             if self.found_entry and b.access in ("write", "read-write"):
                 self.out.append(INPUT_WRITTEN.at(
                     pointer,
                     f"{resource.name} maps to {_describe(b)}, which entry point "
                     f"{self.r.entry_point!r} writes ({b.access}); inputs must not be written",
-                    hint="declare it as an output, or point the input at the resource the "
-                         "shader reads"))
+                    hint=f"{move} (`{target.name}`, which the shader reads)" if target
+                    else None, shader_place=self.places.binding(b)))
             elif self.found_entry and not b.used:
                 self.out.append(RESOURCE_UNUSED.at(
                     pointer,
                     f"{resource.name} maps to {_describe(b)}, which entry point "
-                    f"{self.r.entry_point!r} never uses"))
+                    f"{self.r.entry_point!r} never uses", shader_place=self.places.binding(b)))
             return
         if not b.writable:
-            reason = "it is decorated NonWritable (readonly)" \
-                if b.descriptor_type in ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
-                                         "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
-                                         "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
-                                         "VK_DESCRIPTOR_TYPE_TENSOR_ARM") \
+            storage = b.descriptor_type in ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+                                            "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+                                            "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
+                                            "VK_DESCRIPTOR_TYPE_TENSOR_ARM")
+            reason = "it is decorated NonWritable (readonly)" if storage \
                 else f"a {b.descriptor_type} is read-only"
+            hint = f"{move} (`{target.name}`, which the shader writes)" if target else \
+                f"remove `readonly` from `{b.name}` in the shader" if storage and \
+                not any(self._fits(resource, other) for other in self.r.bindings) else None
             self.out.append(OUTPUT_NOT_WRITABLE.at(
                 pointer, f"{resource.name} maps to {_describe(b)}, which the shader cannot "
-                f"write: {reason}",
-                hint="point the output at a writable resource, or drop readonly from it"))
+                f"write: {reason}", hint=hint, shader_place=self.places.read_only(b)))
         elif self.found_entry and b.access in ("none", "read"):
             what = "only reads" if b.access == "read" else "never uses"
             self.out.append(OUTPUT_NOT_WRITTEN.at(
                 pointer, f"{resource.name} maps to {_describe(b)}, which entry point "
-                f"{self.r.entry_point!r} {what}; the output is never written"))
+                f"{self.r.entry_point!r} {what}; the output is never written",
+                hint=f"{move} (`{target.name}`, which the shader writes)" if target else None,
+                shader_place=self.places.binding(b)))
 
-    def undeclared(self, taken: set[tuple[int, int]], dangling: list[_Declared],
+    def undeclared(self, taken: set[tuple[int, int]], misplaced: list[_Declared],
                    meant: dict[int, DescriptorBinding]) -> None:
         counts = {d: len(self.view.of_direction(d)) for d in ("input", "output")}
         for b in self.r.bindings:
             if not b.used or (b.set, b.binding) in taken:
                 continue
             direction = "output" if b.access in ("write", "read-write") else "input"
-            owner = next((d for d in dangling if meant.get(id(d)) is b), None)
+            owner = next((d for d in misplaced if meant.get(id(d)) is b), None)
             if owner is not None:  # a mistyped binding, not a missing resource
-                field = "binding" if owner.set == b.set else "descriptorset"
-                value = b.binding if field == "binding" else b.set
-                hint = (f"set {owner.resource.key(field)} to {value} ({owner.resource.name} "
-                        f"points at set {owner.set}, binding {owner.binding}, where the shader "
-                        "has nothing)")
-            elif dangling:
-                hint = None  # some declared resource points nowhere: which one is unclear
+                hint = f"{_retarget(owner, b)} ({_misplaced_because(owner, self.r)})"
+            elif misplaced:
+                hint = None  # some declared resource is misplaced: which one is unclear
             else:
                 prefix = f"{direction}_{counts[direction]}"
                 counts[direction] += 1
+                fmt = scalar_format(b.element_type) if b.resource in ("buffer", "tensor") \
+                    and b.element_type else None
                 hint = (f"add {prefix}_descriptorset: {b.set}, {prefix}_binding: {b.binding}, "
                         f"{prefix}_vkdescriptortype: \"{b.descriptor_type}\" and "
-                        f"{prefix}_vkformat")
+                        + (f"{prefix}_vkformat: \"{fmt}\"" if fmt else f"{prefix}_vkformat"))
             self.out.append(BINDING_NOT_DECLARED.at(
                 self.view.pointer(),
                 f"entry point {self.r.entry_point!r} uses {_describe(b)} ({b.access}), but no "
                 f"input_N/output_N declares descriptorset {b.set}, binding {b.binding}",
-                hint=hint))
+                hint=hint, shader_place=self.places.binding(b)))
+
+    def collisions(self, declared: list[_Declared], meant: dict[int, DescriptorBinding]
+                   ) -> None:
+        """VKS222 again, now that the shader says which of the resources sharing a place
+        belongs there: the hint moves the other one where the shader wants it (the
+        attribute rule could only suggest some free number)."""
+        from .rules.resources import binding_collisions
+
+        by_pointer = {self.ptr(d.resource, "binding"): d for d in declared}
+        for diag in binding_collisions(self.view):
+            other = by_pointer.get(diag.pointer)
+            if other is None:
+                continue
+            sharing = [d for d in declared if (d.set, d.binding) == (other.set, other.binding)]
+            moves = [d for d in sharing if id(d) in meant]
+            hint = None
+            if len(moves) == 1:
+                mover = moves[0]
+                hint = f"{_retarget(mover, meant[id(mover)])} ({_misplaced_because(mover, self.r)})"
+            self.out.append(replace(diag, hint=hint))
 
     # ---- workgroup size ----
     def workgroup(self) -> None:
@@ -486,7 +562,8 @@ class _Check:
                     f"{invocations(sizes, shader)} invocations",
                     hint=None if shapes_known else
                     "make it the number of workgroups the results need (`tosa-vkshader new "
-                    "SHADER --results TYPES` computes it)"))
+                    "SHADER --results TYPES` computes it)",
+                    shader_place=self.places.local_size()))
             elif not shapes_known:
                 # (with the op's result types, VKS518 judges the invocations instead)
                 total = [a * b for a, b in zip(sizes, shader, strict=True)]
@@ -494,7 +571,8 @@ class _Check:
                     pointer,
                     f"workgroup_sizes {sizes} is read as the dispatch shape (workgroup-"
                     f"semantics = \"dispatch\"); the shader's local size is {local.describe()}"
-                    f"{spec}, so one dispatch runs {total} invocations"))
+                    f"{spec}, so one dispatch runs {total} invocations",
+                    shader_place=self.places.local_size()))
             return
         if sizes != shader:
             self.out.append(WORKGROUP_MISMATCH.at(
@@ -504,7 +582,8 @@ class _Check:
                 "as the local size, so they must agree; the reference converter reads it as "
                 "the dispatch shape (number of workgroups)",
                 hint=f"set workgroup_sizes to {shader}, or, if it is meant as the dispatch "
-                     "shape, set workgroup-semantics = \"dispatch\" in [tool.tosa-vkshader]"))
+                     "shape, set workgroup-semantics = \"dispatch\" in [tool.tosa-vkshader]",
+                shader_place=self.places.local_size()))
 
     # ---- push constants ----
     def push_constants(self) -> None:
@@ -523,7 +602,8 @@ class _Check:
                     else self.view.pointer(),
                     f"the shader uses a {block.size}-byte push-constant block {block.name!r} "
                     f"({_members(block)}) but push_constants is not declared",
-                    hint=f'add "push_constants": "{suggestion}"'))
+                    hint=f'add "push_constants": "{suggestion}"',
+                    shader_place=self.places.push_constants()))
             return
         total = sum(size for _n, size in declared)
         if not used:
@@ -532,7 +612,7 @@ class _Check:
                 f"push_constants declares {total} bytes ({text.strip()}) but entry point "
                 f"{self.r.entry_point!r} uses no push-constant block",
                 hint="remove push_constants, or check that this is the right shader",
-                severity=Severity.WARNING))
+                severity=Severity.WARNING, shader_place=self.places.push_constants()))
             return
         assert block is not None
         self.push_members(declared, block)
@@ -541,13 +621,14 @@ class _Check:
                 self.view.pointer("push_constants"),
                 f"push_constants declares {total} bytes in total but the shader's block "
                 f"{block.name!r} needs {block.size} ({_members(block)})",
-                hint="declare every member with its size, including padding"))
+                hint="declare every member with its size, including padding",
+                shader_place=self.places.push_constants()))
         elif total > block.size:
             self.out.append(PUSH_CONSTANT_MISMATCH.at(
                 self.view.pointer("push_constants"),
                 f"push_constants declares {total} bytes in total but the shader's block "
                 f"{block.name!r} is {block.size} bytes ({_members(block)})",
-                severity=Severity.WARNING))
+                severity=Severity.WARNING, shader_place=self.places.push_constants()))
 
     def push_members(self, declared: list[tuple[str, int]], block: PushConstantBlock) -> None:
         pointer = self.view.pointer("push_constants")
@@ -562,7 +643,8 @@ class _Check:
                     pointer,
                     f"push_constants member {index} is named {name!r} but the shader's "
                     f"member {index} is {member.name!r}",
-                    hint=f"did you mean {member.name!r}?", severity=Severity.WARNING))
+                    hint=f"did you mean {member.name!r}?", severity=Severity.WARNING,
+                    shader_place=self.places.push_constants()))
             if member is None:
                 offset += size  # padding (or an unknown name): it still takes its bytes
                 continue
@@ -571,14 +653,15 @@ class _Check:
                     pointer,
                     f"push_constants gives {name!r} {size} bytes but the shader's "
                     f"{member.name!r} is a {member.type} of {member.size} bytes",
-                    hint=f"use {member.name}: {member.size}"))
+                    hint=f"use {member.name}: {member.size}",
+                    shader_place=self.places.push_constants()))
             elif member.offset != offset:
                 self.out.append(PUSH_CONSTANT_MISMATCH.at(
                     pointer,
                     f"push_constants places {name!r} at byte {offset} but the shader's "
                     f"{member.name!r} is at offset {member.offset}",
                     hint="declare padding (e.g. `pad: 8`) or reorder the members to match "
-                         "the block's layout"))
+                         "the block's layout", shader_place=self.places.push_constants()))
                 offset = member.offset
             offset += size
 
@@ -608,7 +691,9 @@ def crosscheck(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     (nothing when the shader could not be reflected: its findings say why)."""
     if shader.reflection is None:
         return []
-    check = _Check(view, shader.reflection)
+    from .shader.places import places_for
+
+    check = _Check(view, shader.reflection, places_for(shader, view.attrs))
     check.entry_point()
     check.resources()
     check.workgroup()

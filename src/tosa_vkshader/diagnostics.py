@@ -63,6 +63,16 @@ class InnerPosition:
 
 
 @dataclass(frozen=True, slots=True)
+class ShaderPlace:
+    """Where in the op's shader a finding located elsewhere (at an attribute key) comes
+    from: the declaration's line and column in the GLSL/HLSL source, or, for embedded
+    SPIR-V, the instruction in assembly syntax (``OpDecorate %dst Binding 1``)."""
+
+    position: InnerPosition | None = None
+    instruction: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -78,10 +88,22 @@ class Diagnostic:
     replacement: str | None = None
     # The target device a finding is about (VKS7xx); None for everything else.
     target: str | None = None
+    # The shader declaration a cross-check finding is about (it points at the attribute).
+    shader_place: ShaderPlace | None = None
 
     @property
     def rule(self) -> Rule:
         return RULES[self.code]
+
+    @property
+    def shader_position(self) -> InnerPosition | None:
+        """The line and column inside the op's ``shader_code``: where a compile error is,
+        or the declaration a finding at another key is about."""
+        if self.shader_place is not None and self.shader_place.position is not None:
+            return self.shader_place.position
+        if self.inner is not None and self.pointer.endswith("/shader_code"):
+            return self.inner  # (inner is also used inside other strings: push_constants)
+        return None
 
     def located(self, location: Location | None) -> Diagnostic:
         return replace(self, location=location)
@@ -122,6 +144,7 @@ class Rule:
         severity: Severity | None = None,
         replacement: str | None = None,
         target: str | None = None,
+        shader_place: ShaderPlace | None = None,
     ) -> Diagnostic:
         return Diagnostic(
             code=self.code,
@@ -133,6 +156,7 @@ class Rule:
             on_key=on_key,
             replacement=replacement,
             target=target,
+            shader_place=shader_place,
         )
 
     @property

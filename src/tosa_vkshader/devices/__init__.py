@@ -18,6 +18,7 @@ from .targets import DEFAULT_TARGET, SHIPPED, load_target, load_targets
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
     from ..shader import Shader
+    from ..shader.places import ShaderPlaces
     from ..view import AttributeView
 
 
@@ -39,6 +40,7 @@ def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     its author names (``baseline`` is the one to name for "runs on any Vulkan 1.3
     device").
     """
+    from ..shader.places import places_for
     from .checks import check_device
     from .needs import gather_needs
 
@@ -47,7 +49,21 @@ def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
         return []
     needs = gather_needs(view, shader.reflection, _workgroup_memory(shader),
                          view.pointer("shader_code"))
-    return [diag for profile in targets for diag in check_device(needs, profile)]
+    found = [diag for profile in targets for diag in check_device(needs, profile)]
+    return _with_shader_places(found, places_for(shader, view.attrs))
+
+
+def _with_shader_places(found: list[Diagnostic], places: ShaderPlaces) -> list[Diagnostic]:
+    """The device findings about the local size or the push-constant block also name its
+    declaration in the shader."""
+    from dataclasses import replace
+
+    from . import rules as R
+
+    wanted = {R.LOCAL_SIZE.code: places.local_size, R.INVOCATIONS.code: places.local_size,
+              R.PUSH_CONSTANTS.code: places.push_constants}
+    return [replace(d, shader_place=wanted[d.code]()) if d.code in wanted else d
+            for d in found]
 
 
 __all__ = ["DEFAULT_TARGET", "SHIPPED", "DeviceProfile", "ProfileError", "check_targets",

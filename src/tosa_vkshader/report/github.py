@@ -25,9 +25,11 @@ def render_github(reports: list[Report]) -> str:
             loc = diag.location
             props = []
             message = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
-            if diag.inner is not None:
-                message += (f" [shader_code line {diag.inner.line}, column "
-                            f"{diag.inner.column}]")
+            shader = diag.shader_position
+            if shader is not None:
+                message += f" [shader_code line {shader.line}, column {shader.column}]"
+            if diag.shader_place is not None and diag.shader_place.instruction:
+                message += f" [shader_code: {diag.shader_place.instruction}]"
             if loc is not None:
                 path = _escape(loc.path or report.path or "", property_value=True)
                 props.append(f"file={path}")

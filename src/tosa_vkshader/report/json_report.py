@@ -16,6 +16,7 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
     """One diagnostic; ``replacement`` is what `fix` writes in place of its location
     (see report/fixes.py), when it is fixable."""
     loc = diag.location
+    shader = diag.shader_position
     return {
         "code": diag.code,
         "name": diag.rule.name,
@@ -27,9 +28,10 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
             "end_line": loc.end_line, "end_column": loc.end_column,
             "logical": loc.logical,
         },
-        "shader_location": None if diag.inner is None else {
-            "line": diag.inner.line, "column": diag.inner.column,
+        "shader_location": None if shader is None else {
+            "line": shader.line, "column": shader.column,
         },
+        "shader_instruction": diag.shader_place.instruction if diag.shader_place else None,
         "hint": diag.hint,
         "fixable": replacement is not None,
         "replacement": replacement,

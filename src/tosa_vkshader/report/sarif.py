@@ -10,6 +10,7 @@ from .. import __version__
 from ..api import Report
 from ..diagnostics import RULES, Location, Severity
 from .fixes import fix_for
+from .shader_source import shader_file_location
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -60,7 +61,10 @@ def render_sarif(reports: list[Report]) -> str:
     results = []
     for report in reports:
         for diag in report.diagnostics:
-            text = diag.message + (f" (help: {diag.hint})" if diag.hint else "")
+            text = diag.message
+            if diag.shader_place is not None and diag.shader_place.instruction:
+                text += f" [shader_code: {diag.shader_place.instruction}]"
+            text += f" (help: {diag.hint})" if diag.hint else ""
             result = {
                 "ruleId": diag.code,
                 "ruleIndex": index[diag.code],
@@ -72,17 +76,22 @@ def render_sarif(reports: list[Report]) -> str:
                 result["properties"]["targetDevice"] = diag.target
             if diag.location is not None:
                 result["locations"] = [_location(diag.location, report.path)]
-            if diag.inner is not None:
-                # Inside shader_code: the shader's own line, as a property and as a
-                # related location naming it (the physical location is in the file).
-                result["properties"]["shaderLocation"] = {"line": diag.inner.line,
-                                                          "column": diag.inner.column}
-                if diag.location is not None:
-                    related = _location(diag.location, report.path)
+            shader = diag.shader_position
+            if shader is not None:
+                # The shader's own line, as a property and as a related location naming
+                # it: the diagnostic's own place for a problem inside shader_code, the
+                # declaration's place in the file for a finding at another key.
+                result["properties"]["shaderLocation"] = {"line": shader.line,
+                                                          "column": shader.column}
+                where = shader_file_location(report, diag)
+                if where is not None:
+                    related = _location(where, report.path)
                     related["id"] = 1
-                    related["message"] = {"text": f"line {diag.inner.line}, column "
-                                                  f"{diag.inner.column} of shader_code"}
+                    related["message"] = {"text": f"line {shader.line}, column "
+                                                  f"{shader.column} of shader_code"}
                     result["relatedLocations"] = [related]
+            if diag.shader_place is not None and diag.shader_place.instruction:
+                result["properties"]["shaderInstruction"] = diag.shader_place.instruction
             replacement = fix_for(report, diag)
             if replacement is not None and diag.location is not None:
                 where = _location(diag.location, report.path)["physicalLocation"]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..api import Report
-from ..diagnostics import Diagnostic, Severity, resolve_pointer
+from ..diagnostics import Diagnostic, Severity
 from .fixes import fix_for
 from .printable import printable
+from .shader_source import shader_source
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m",
            Severity.INFO: "\033[1;36m"}
@@ -47,22 +46,22 @@ def _clip(text: str, column: int) -> tuple[str, int]:
 
 
 def _shader_line(report: Report, diag: Diagnostic, lines: _Lines) -> tuple[int, str] | None:
-    """(line number, text) of the shader source line a diagnostic points into."""
-    if diag.inner is None or report.source is None:
+    """(line number, text) of the shader source line the diagnostic is about. A problem
+    inside a one-line ``shader_code`` reads fine in place: None for it."""
+    position = diag.shader_position
+    value = shader_source(report, diag) if position is not None else None
+    if value is None or (diag.shader_place is None and "\n" not in value):
         return None
-    ops = report.source.ops
-    for op in ops:
-        # Pointers are relative to each op's attributes: in a file of several ops (a model,
-        # a list) the op is the one that places the diagnostic where it is.
-        if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
-            continue
-        value = resolve_pointer(op.attributes, diag.pointer[len(op.base):]) \
-            if diag.pointer.startswith(op.base) else None
-        if isinstance(value, str) and "\n" in value:  # one-line values read fine in place
-            split = lines.value_lines(value)
-            if 1 <= diag.inner.line <= len(split):
-                return diag.inner.line, split[diag.inner.line - 1].rstrip("\r")
+    split = lines.value_lines(value)
+    if 1 <= position.line <= len(split):
+        return position.line, split[position.line - 1].rstrip("\r")
     return None
+
+
+def _show_shader_line(out: list[str], number: int, text: str, column: int) -> None:
+    shown, start = _clip(text, column)
+    out.append(f"  {number:>4} | {printable(shown)}   (line {number} of `shader_code`)")
+    out.append(f"       | {_pad(shown, column - 1 - start)}^")
 
 
 def render_text(reports: list[Report], *, color: bool = False) -> str:
@@ -80,14 +79,11 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                 label = f"{_COLORS[diag.severity]}{label}{_RESET}"
             out.append(f"{where}: {label}[{diag.code}] {printable(diag.message)}")
             shader_line = _shader_line(report, diag, lines)
-            if shader_line is not None:
+            if shader_line is not None and diag.shader_place is None:
                 # Inside an embedded shader the JSON line is one long string: show the
                 # shader's own line instead.
-                number, text = shader_line
-                shown, start = _clip(text, diag.inner.column)
-                key = printable(diag.pointer.rsplit("/", 1)[-1])
-                out.append(f"  {number:>4} | {printable(shown)}   (line {number} of `{key}`)")
-                out.append(f"       | {_pad(shown, diag.inner.column - 1 - start)}^")
+                _show_shader_line(out, *shader_line, diag.shader_position.column)
+                shader_line = None
             elif loc:
                 line = lines.file_line(loc.line)
                 if line:
@@ -97,6 +93,10 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                         width = max(1, min(loc.end_column - loc.column, len(shown)))
                     out.append(f"  {loc.line:>4} | {printable(shown)}")
                     out.append(f"       | {_pad(shown, loc.column - 1 - start)}{'^' * width}")
+            if shader_line is not None:  # a finding at a key, about this shader line
+                _show_shader_line(out, *shader_line, diag.shader_position.column)
+            if diag.shader_place is not None and diag.shader_place.instruction:
+                out.append(f"       = shader_code: {printable(diag.shader_place.instruction)}")
             fixable = fix_for(report, diag) is not None
             fixables += fixable
             if diag.hint:

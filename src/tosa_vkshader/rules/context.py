@@ -21,6 +21,7 @@ from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
     from ..shader import Shader
+    from ..shader.places import ShaderPlaces
     from ..spirv.records import Reflection
 
 # -- the op object in the model (reading problems: sources/reading_rules.py) -----
@@ -444,10 +445,13 @@ def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Di
     declared binding, and (workgroup-semantics = "dispatch") whether the dispatch covers
     every result. The pipeline calls it with the op's shader (SPIR-V given in the
     attributes or compiled from source) once the shader stage has built it."""
+    from ..shader.places import places_for
+
     context, reflection, shader_record = view.context, shader.reflection, shader
     if context is None or (context.operands is None and context.results is None) \
             or reflection is None:
         return []
+    places = places_for(shader_record, view.attrs)
     found: list[Diagnostic] = []
     for direction, noun, _, _ in _DIRECTIONS:
         tensors = context.operands if direction == "input" else context.results
@@ -460,7 +464,8 @@ def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Di
                 binding is not None else None
             if shader is None or shader.resource != "tensor":
                 continue
-            found.extend(_check_tensor(view, resource, noun, tensors[resource.index], shader))
+            found.extend(_check_tensor(view, resource, noun, tensors[resource.index], shader,
+                                       places))
     conflicts = element_conflicts(view, shader_record)
     for resource in view.of_direction("input") + view.of_direction("output"):
         conflict = conflicts.get(resource.pointer("vkformat", view.base))
@@ -469,7 +474,7 @@ def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Di
             found.extend(_restate_element(view, resource, found_tensor[0], found_tensor[1],
                                           conflict))
     if view.options.workgroup_semantics == "dispatch" and context.results:
-        found.extend(_check_dispatch(view, context.results, reflection))
+        found.extend(_check_dispatch(view, context.results, reflection, places))
     return found
 
 
@@ -501,7 +506,7 @@ def _shader_element_format(element_type: str | None) -> str | None:
     return scalar_format(element_type) if element_type else None
 
 
-def _check_tensor(view, resource, noun, tensor, shader) -> Iterator[Diagnostic]:
+def _check_tensor(view, resource, noun, tensor, shader, places) -> Iterator[Diagnostic]:
     where = (f"the shader's tensor {shader.name!r} at set {shader.set}, binding "
              f"{shader.binding}")
     pointer = resource.pointer("binding", view.base)
@@ -513,7 +518,7 @@ def _check_tensor(view, resource, noun, tensor, shader) -> Iterator[Diagnostic]:
             f"{resource.name} is {noun} {resource.index} of type {tensor.text} (rank "
             f"{tensor.rank}), but {where} has rank {shader.tensor_rank}",
             hint="bind a tensor of the shader's rank, or point the binding at the right "
-                 "shader tensor")
+                 "shader tensor", shader_place=places.binding(shader))
         return
     if shader.tensor_shape is None:
         return
@@ -523,7 +528,8 @@ def _check_tensor(view, resource, noun, tensor, shader) -> Iterator[Diagnostic]:
             yield SHAPE_MISMATCH.at(
                 pointer,
                 f"{resource.name} is {noun} {resource.index} of type {tensor.text}, but "
-                f"{where} has shape [{shape}] (dimension {axis}: {have} vs {want})")
+                f"{where} has shape [{shape}] (dimension {axis}: {have} vs {want})",
+                shader_place=places.binding(shader))
             return
 
 
@@ -540,7 +546,7 @@ def _units(resource: ResourceView | None, tensor: TensorType) -> tuple[int, str]
 
 
 def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
-                    reflection: Reflection) -> Iterator[Diagnostic]:
+                    reflection: Reflection, places: ShaderPlaces) -> Iterator[Diagnostic]:
     sizes = view.attrs.get("workgroup_sizes")
     local = reflection.local_size
     if not (isinstance(sizes, list) and len(sizes) == 3
@@ -570,4 +576,5 @@ def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
         f"but result {index} ({tensor.text}) has {elements} {unit}: the runtime leaves "
         f"{elements - launched} of them unwritten",
         hint=f"use workgroup_sizes {cover} ({' x '.join(map(str, cover))} workgroups x "
-             f"{math.prod(shader)} = {invocations(cover, shader)} invocations)")
+             f"{math.prod(shader)} = {invocations(cover, shader)} invocations)",
+        shader_place=places.local_size())

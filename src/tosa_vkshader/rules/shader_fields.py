@@ -290,6 +290,8 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
 def check_local_size_limits(view: AttributeView, shader: Shader) -> Iterator[Diagnostic]:
     """Under the runtime's reading workgroup_sizes is a workgroup count, so Vulkan's
     guaranteed local-size limits apply to the shader's own local size."""
+    from ..shader.places import places_for
+
     local = shader.reflection.local_size if shader.reflection is not None else None
     if view.options.workgroup_semantics != "dispatch" or local is None \
             or None in local.values or view.options.target_device:
@@ -301,4 +303,5 @@ def check_local_size_limits(view: AttributeView, shader: Shader) -> Iterator[Dia
             f"the shader's local size {local.describe()} exceeds Vulkan's guaranteed limits "
             f"({'; '.join(over)})",
             hint="keep x*y*z <= 128 (e.g. 8 x 8 x 1 or 128 x 1 x 1) unless every target "
-                 "device reports larger maxComputeWorkGroup* limits")
+                 "device reports larger maxComputeWorkGroup* limits",
+            shader_place=places_for(shader, view.attrs).local_size())

@@ -75,6 +75,7 @@ class PushConstantBlock:
     size: int  # offset + size of the last member, as Vulkan's push-constant range needs
     members: tuple[PushConstantMember, ...]
     used: bool
+    variable_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -423,7 +423,7 @@ def _push_constants(module: Module, types: _Types, usage: _Usage | None,
             module.member_names.get((base.id, index), f"member{index}"), offset, size,
             types.name(member_type)))
     return PushConstantBlock(_variable_name(module, var, base), module.names.get(base.id),
-                             types.struct_size(base), tuple(members), used)
+                             types.struct_size(base), tuple(members), used, var.id)
 
 
 def _spec_constants(module: Module, types: _Types) -> tuple[SpecConstant, ...]:

@@ -166,8 +166,14 @@ SCHEMAS: dict[str, Any] = {
             "location": _ref("Location"),
             "shader_location": {
                 "type": ["object", "null"],
-                "description": "line and column inside the decoded shader_code",
+                "description": "line and column inside the decoded shader_code: where a "
+                               "compile error is, or the declaration a finding at another "
+                               "key is about",
                 "properties": {"line": {"type": "integer"}, "column": {"type": "integer"}}},
+            "shader_instruction": {
+                "type": ["string", "null"],
+                "description": "for embedded SPIR-V, the instruction a finding comes from",
+                "example": "OpDecorate %dst Binding 1"},
             "hint": {"type": ["string", "null"]},
             "docs": {"type": "string", "description": "the command that prints the "
                      "rule's documentation (also served at /v1/rules/{code})",

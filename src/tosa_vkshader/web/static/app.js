@@ -349,6 +349,9 @@
         `<span class="where">${where}</span>` +
         `</div>` +
         `<p class="message">${inlineCode(d.message)}</p>` +
+        (d.shader_instruction
+          ? `<p class="message">shader_code: <code>${escapeHtml(d.shader_instruction)}</code></p>`
+          : "") +
         (d.hint
           ? `<p class="hint"><span class="hint-label">fix</span><span>${inlineCode(d.hint)}</span>` +
             (fixableAt(d) ? `<button type="button" class="apply-fix">apply fix</button>` : "") +

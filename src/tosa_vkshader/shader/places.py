@@ -1,0 +1,148 @@
+"""Where an op's shader declares what a finding is about.
+
+The rules that compare attributes with the shader point at the attribute key; the place
+in the shader is the second half of the story: the line of the GLSL/HLSL declaration
+(found in the op's own source text, see ``compile/declarations.py``), or for embedded
+SPIR-V the instruction (``OpDecorate %dst Binding 1``, see ``spirv/assembly.py``).
+
+Places are per op, not per :class:`Shader`: ops that compile to the same module may still
+differ in their source (a comment, a blank line), and so in their line numbers. Each is
+worked out on first use, so a shader that the attributes agree with costs nothing.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..diagnostics import InnerPosition, ShaderPlace
+from .record import Shader
+
+if TYPE_CHECKING:
+    from ..compile.declarations import Declaration, Declarations
+    from ..spirv.assembly import Assembly
+    from ..spirv.module import EntryPoint
+    from ..spirv.records import DescriptorBinding
+
+
+class ShaderPlaces:
+    """The places in one op's shader."""
+
+    def __init__(self, shader: Shader, source: str | None) -> None:
+        self.shader = shader
+        self.source = source if shader.language != "SPIR-V" else None
+
+    @cached_property
+    def _declarations(self) -> Declarations | None:
+        if self.source is None:
+            return None
+        from ..compile.declarations import declarations
+
+        return declarations(self.source, self.shader.language)
+
+    @cached_property
+    def _assembly(self) -> Assembly | None:
+        if self.shader.language != "SPIR-V":
+            return None
+        return _assembly_of(self.shader)
+
+    @cached_property
+    def _entry(self) -> EntryPoint | None:
+        assembly, reflection = self._assembly, self.shader.reflection
+        if assembly is None or reflection is None or reflection.entry_point is None:
+            return None
+        return assembly.module.entry_point(reflection.entry_point)
+
+    def _place(self, declared: Declaration | None, instruction: str | None
+               ) -> ShaderPlace | None:
+        if declared is not None:
+            return ShaderPlace(InnerPosition(declared.line, declared.column))
+        return ShaderPlace(instruction=instruction) if instruction else None
+
+    def _resource(self, binding: DescriptorBinding, instruction: Any) -> ShaderPlace | None:
+        declarations = self._declarations
+        declared = declarations.resource(binding.name, binding.set, binding.binding) \
+            if declarations is not None else None
+        assembly = self._assembly
+        return self._place(declared, instruction(assembly) if assembly else None)
+
+    def binding(self, binding: DescriptorBinding) -> ShaderPlace | None:
+        """A finding about where a resource is bound: its declaration, or ``OpDecorate
+        %var Binding N``."""
+        return self._resource(binding,
+                              lambda a: a.decoration(binding.variable_id, "Binding"))
+
+    def descriptor_set(self, binding: DescriptorBinding) -> ShaderPlace | None:
+        return self._resource(binding,
+                              lambda a: a.decoration(binding.variable_id, "DescriptorSet"))
+
+    def variable(self, binding: DescriptorBinding) -> ShaderPlace | None:
+        """A finding about a resource's type or storage class: its declaration, or
+        ``%var = OpVariable %type StorageClass``."""
+        return self._resource(binding, lambda a: a.variable(binding.variable_id))
+
+    def read_only(self, binding: DescriptorBinding) -> ShaderPlace | None:
+        """Why a resource cannot be written: its declaration, or its NonWritable decoration
+        (on the variable or on its block's members), else the variable itself."""
+        def instruction(a: Assembly) -> str | None:
+            pointer = a.module.types.get(a.module.variables[binding.variable_id].type_id) \
+                if binding.variable_id in a.module.variables else None
+            block = _block_of(a, pointer.element) if pointer is not None else None
+            return (a.decoration(binding.variable_id, "NonWritable")
+                    or (a.decoration(block, "NonWritable") if block is not None else None)
+                    or a.variable(binding.variable_id))
+        return self._resource(binding, instruction)
+
+    def local_size(self) -> ShaderPlace | None:
+        """The local size: `layout(local_size_x = ...) in;`, the entry point's
+        `[numthreads]`, or the SPIR-V execution mode (or WorkgroupSize built-in)."""
+        declarations = self._declarations
+        reflection = self.shader.reflection
+        declared = declarations.local_size(reflection.entry_point if reflection else None) \
+            if declarations is not None else None
+        entry, assembly = self._entry, self._assembly
+        return self._place(declared, assembly.local_size(entry)
+                           if assembly is not None and entry is not None else None)
+
+    def push_constants(self) -> ShaderPlace | None:
+        """The push-constant block's declaration, or ``%pc = OpVariable ... PushConstant``."""
+        block = self.shader.reflection.push_constants if self.shader.reflection else None
+        if block is None:
+            return None
+        declarations, assembly = self._declarations, self._assembly
+        declared = declarations.resource(block.name) if declarations is not None else None
+        return self._place(declared, assembly.variable(block.variable_id)
+                           if assembly is not None else None)
+
+    def entry_point(self) -> ShaderPlace | None:
+        """``OpEntryPoint Model %main "main"`` of embedded SPIR-V."""
+        entry, assembly = self._entry, self._assembly
+        return self._place(None, assembly.entry_point(entry)
+                           if assembly is not None and entry is not None else None)
+
+
+def _block_of(assembly: Assembly, type_id: int) -> int | None:
+    """The struct inside a (possibly arrayed) pointee type."""
+    types = assembly.module.types
+    seen = 0
+    current = types.get(type_id)
+    while current is not None and current.kind in ("array", "runtime_array") and seen < 16:
+        current, seen = types.get(current.element), seen + 1
+    return current.id if current is not None and current.kind == "struct" else None
+
+
+@lru_cache(maxsize=16)
+def _assembly_of(shader: Shader) -> Assembly | None:
+    """The module of embedded SPIR-V, read again only when a finding names an instruction
+    (reflection keeps no instructions); shared by the ops that carry the shader."""
+    from ..spirv.assembly import Assembly
+    from ..spirv.reader import read_module
+
+    module, _findings = read_module(shader.spirv, "")
+    return Assembly(module) if module is not None else None
+
+
+def places_for(shader: Shader, attributes: dict) -> ShaderPlaces:
+    """The places in the shader of one op (its ``shader_code`` is the source to read)."""
+    code = attributes.get("shader_code")
+    return ShaderPlaces(shader, code if isinstance(code, str) else None)
