@@ -48,16 +48,49 @@ def test_a_really_missing_resource_is_added_under_the_next_free_name():
     [undeclared] = _by_code(attrs)["VKS413"]
     assert undeclared.hint == ('add output_0_descriptorset: 0, output_0_binding: 1, '
                                'output_0_vkdescriptortype: "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"'
-                               " and output_0_vkformat")
+                               ' and output_0_vkformat: "VK_FORMAT_R32_SFLOAT"')
+    # the format is the one of the buffer's float elements: adding all four is clean
+    assert validate(dict(attrs, output_0_descriptorset=0, output_0_binding=1,
+                         output_0_vkdescriptortype="VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+                         output_0_vkformat="VK_FORMAT_R32_SFLOAT")).ok
 
 
 def test_an_output_is_never_pointed_at_a_readonly_resource():
-    # output_0 points nowhere; the only free resource is the readonly input's binding 0
-    # (input_0 moved away too). Writing into `src` is not a fix: no guess for output_0.
+    # output_0 points nowhere and input_0 sits on the written `dst`: output_0 is pointed
+    # at `dst` (writable), never at the readonly `src`, which is where input_0 belongs.
     attrs = dict(BUFFER_OP, output_0_binding=5, input_0_binding=1)
     found = _by_code(attrs)
     [dangling] = [d for d in found["VKS412"] if d.pointer == "/output_0_binding"]
-    assert dangling.hint is None
+    assert dangling.hint == "did you mean descriptorset 0, binding 1 (dst)?"
+    [written] = found["VKS417"]
+    assert written.hint == "set input_0_binding to 0 (`src`, which the shader reads)"
+    assert validate(dict(attrs, output_0_binding=1, input_0_binding=0)).ok
+
+
+def test_swapped_input_and_output_bindings_are_swapped_back():
+    attrs = dict(BUFFER_OP, input_0_binding=1, output_0_binding=0)
+    found = _by_code(attrs)
+    assert found["VKS417"][0].hint == "set input_0_binding to 0 (`src`, which the shader reads)"
+    assert found["VKS418"][0].hint == ("set output_0_binding to 1 (`dst`, which the shader "
+                                       "writes)")
+    assert validate(dict(attrs, input_0_binding=0, output_0_binding=1)).ok
+
+
+def test_a_collision_is_resolved_by_moving_the_resource_the_shader_disagrees_with():
+    # input_0 moved onto the output's binding: the attribute rule alone would move
+    # output_0 to a free number; the shader says input_0 is the one to move.
+    attrs = dict(BUFFER_OP, input_0_binding=1)
+    found = _by_code(attrs)
+    [collision] = found["VKS222"]
+    assert collision.pointer == "/output_0_binding"  # (the later of the two)
+    assert collision.hint == ("set input_0_binding to 0 (input_0 points at set 0, binding 1, "
+                              "which the shader writes)")
+    assert validate(dict(attrs, input_0_binding=0)).ok
+    # Without a shader the later one is moved to a free binding.
+    plain = {k: v for k, v in attrs.items() if not k.startswith("shader_")}
+    [alone] = _by_code(plain)["VKS222"]
+    assert alone.hint == "give output_0 a free binding, e.g. 2"
+    assert validate(dict(plain, output_0_binding=2)).ok
 
 
 def test_two_dangling_resources_never_get_the_same_target():

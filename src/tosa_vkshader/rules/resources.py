@@ -255,7 +255,7 @@ def check_resources(view: AttributeView) -> Iterator[Diagnostic]:
         if descriptor and fmt:
             yield from _format_with_descriptor(view, resource, descriptor, fmt)
     yield from _contiguity(view)
-    yield from _collisions(view)
+    yield from binding_collisions(view)
 
 
 def _completeness(view: AttributeView, resource: ResourceView) -> Iterator[Diagnostic]:
@@ -512,7 +512,7 @@ def _describe_range(direction: str, first: int, last: int) -> str:
     return f"{direction}_{first} … {direction}_{last}"
 
 
-def _collisions(view: AttributeView) -> Iterator[Diagnostic]:
+def binding_collisions(view: AttributeView) -> Iterator[Diagnostic]:
     slots: dict[tuple[int, int], list[ResourceView]] = defaultdict(list)
     for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
         binding, dset = resource.int_value("binding"), resource.int_value("descriptorset")
