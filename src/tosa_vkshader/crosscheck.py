@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
 from .dispatch import invocations
+from .rules.key_names import missing_required
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
 
@@ -273,26 +274,33 @@ class _Check:
     # ---- entry point ----
     def entry_point(self) -> None:
         wanted = self.view.attrs.get("entry_point")
-        names = [e.name for e in self.r.entry_points]
+        computes = [e.name for e in self.r.entry_points if e.execution_model == "GLCompute"]
+        if "entry_point" not in self.view.attrs and len(computes) == 1 and not any(
+                info.suggestion == "entry_point" for info in self.view.keys.values()):
+            # VKS110 again, now that the module says what the entry point is called
+            self.out.append(missing_required(self.view, "entry_point",
+                                             f'add `"entry_point": "{computes[0]}"`'))
+        use = (f"use {computes[0]!r}" if len(computes) == 1 else
+               f"use one of: {', '.join(map(repr, computes))}" if computes else None)
         if not self.found_entry:
             if not isinstance(wanted, str) or not wanted:
                 return  # a missing or mistyped entry_point is reported by the value rules
             listing = ", ".join(f"'{e.name}' ({e.execution_model})" for e in self.r.entry_points)
-            close = registry.closest(wanted, names, cutoff=0.5)
+            close = registry.closest(wanted, computes, cutoff=0.5)
             self.out.append(ENTRY_POINT_MISSING.at(
                 self.view.pointer("entry_point"),
                 f"entry_point is {wanted!r} but the SPIR-V module's entry points are: "
                 f"{listing or 'none'}",
-                hint=f"did you mean {close!r}?" if close else
-                f"use one of: {', '.join(map(repr, names))}" if names else None))
+                hint=f"did you mean {close!r}?" if close else use))
             return
         if self.r.execution_model != "GLCompute":
             self.out.append(ENTRY_POINT_NOT_COMPUTE.at(
                 self.view.pointer("entry_point"),
                 f"entry_point {self.r.entry_point!r} is a {self.r.execution_model} entry point, "
                 "not GLCompute",
-                hint="attach a compute shader (#pragma shader_stage(compute), or glslc "
-                     "-fshader-stage=compute)", shader_place=self.places.entry_point()))
+                hint=f"{use}, the module's compute entry point" if len(computes) == 1 else use
+                or "attach a compute shader (#pragma shader_stage(compute), or glslc "
+                   "-fshader-stage=compute)", shader_place=self.places.entry_point()))
 
     # ---- resources ----
     def declared(self) -> list[_Declared]:
@@ -446,8 +454,7 @@ class _Check:
                     f"{key} is {text} ({numeric}) but the shader samples {b.name!r} as "
                     f"{b.element_type}: Vulkan requires the format's numeric type to match "
                     "the image's sampled type",
-                    hint="use a float/normalized format for float sampled types, a SINT "
-                         "format for int, a UINT format for uint",
+                    hint=_numeric_twin_hint(info, element[0]),
                     shader_place=self.places.variable(b)))
 
     def access(self, d: _Declared, b: DescriptorBinding,
@@ -596,7 +603,7 @@ class _Check:
         if not declared:
             if used:
                 assert block is not None
-                suggestion = ", ".join(f"{m.name}: {m.size}" for m in block.members)
+                suggestion = _declaration(block)
                 self.out.append(PUSH_CONSTANT_MISSING.at(
                     self.view.pointer("push_constants") if text is not None
                     else self.view.pointer(),
@@ -621,7 +628,7 @@ class _Check:
                 self.view.pointer("push_constants"),
                 f"push_constants declares {total} bytes in total but the shader's block "
                 f"{block.name!r} needs {block.size} ({_members(block)})",
-                hint="declare every member with its size, including padding",
+                hint=f'use "push_constants": "{_declaration(block)}"',
                 shader_place=self.places.push_constants()))
         elif total > block.size:
             self.out.append(PUSH_CONSTANT_MISMATCH.at(
@@ -660,10 +667,39 @@ class _Check:
                     pointer,
                     f"push_constants places {name!r} at byte {offset} but the shader's "
                     f"{member.name!r} is at offset {member.offset}",
-                    hint="declare padding (e.g. `pad: 8`) or reorder the members to match "
-                         "the block's layout", shader_place=self.places.push_constants()))
+                    hint=f'use "push_constants": "{_declaration(block)}"',
+                    shader_place=self.places.push_constants()))
                 offset = member.offset
             offset += size
+
+
+_NUMERIC_SUFFIX = re.compile(r"_(UNORM|SNORM|USCALED|SSCALED|UINT|SINT|UFLOAT|SFLOAT|SRGB)"
+                             r"(?=(?:_PACK\d+)?$)")
+
+
+def _numeric_twin_hint(info: registry.FormatInfo, sampled: str) -> str | None:
+    """`use VK_FORMAT_R8G8B8A8_SINT` for an int-sampled image declared UNORM: the same
+    layout with the numeric type the shader samples, when the registry has one."""
+    wanted = ("SFLOAT", "UNORM", "SNORM") if sampled == "SFLOAT" else (sampled,)
+    for numeric in wanted:
+        name = _NUMERIC_SUFFIX.sub(f"_{numeric}", info.name, count=1)
+        if name != info.name and registry.format_info(name) is not None:
+            return f"use {name}"
+    return None
+
+
+def _declaration(block: PushConstantBlock) -> str:
+    """The push_constants value that matches the block: each member with its size, in
+    offset order, with a `padN` entry wherever the layout leaves a gap (std430 aligns a
+    vec4 after a float to 16)."""
+    parts = []
+    offset = 0
+    for member in sorted(block.members, key=lambda m: m.offset):
+        if member.offset > offset:
+            parts.append(f"pad{len(parts)}: {member.offset - offset}")
+        parts.append(f"{member.name}: {member.size}")
+        offset = member.offset + member.size
+    return ", ".join(parts)
 
 
 def _members(block: PushConstantBlock) -> str:

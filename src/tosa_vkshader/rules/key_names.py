@@ -122,19 +122,28 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
         elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
             yield UNKNOWN_RESOURCE_FIELD.at(
                 pointer, f"key `{key}`: `{info.field}` is not a resource field",
-                hint="known fields: vkformat, vkdescriptortype, type, binding, "
-                     "descriptorset, sampler", on_key=True)
+                hint="remove it: the converter reads only vkformat, vkdescriptortype, type, "
+                     "binding, descriptorset and sampler", on_key=True)
         elif info.kind is KeyKind.UNKNOWN:
             yield UNKNOWN_KEY.at(pointer, f"unknown key `{key}` is kept but not read by the "
                                           "converter", on_key=True)
     intended = {info.suggestion for info in view.keys.values() if info.suggestion}
     for key in REQUIRED_KEYS:
         if key not in attrs and key not in intended:
-            yield MISSING_REQUIRED.at(view.base, f"required key `{key}` is missing",
-                                      hint=_required_hint(key))
+            yield missing_required(view, key, _required_hint(view, key))
 
 
-def _required_hint(key: str) -> str:
-    if key == "entry_point":
+def missing_required(view: AttributeView, key: str, hint: str | None) -> Diagnostic:
+    """VKS110 for ``key`` (the cross-check restates it with the module's entry point)."""
+    return MISSING_REQUIRED.at(view.base, f"required key `{key}` is missing", hint=hint)
+
+
+def _required_hint(view: AttributeView, key: str) -> str | None:
+    if key == "workgroup_sizes":
+        return 'add `"workgroup_sizes": [x, y, z]`, e.g. [8, 8, 1]'
+    language = view.attrs.get("shader_language")
+    if language in (None, "", "GLSL"):
         return 'add `"entry_point": "main"` (GLSL entry points are always `main`)'
-    return 'add `"workgroup_sizes": [x, y, z]`, e.g. [8, 8, 1]'
+    # HLSL and SPIR-V name their entry points: the shader stage says which (VKS307, or
+    # this rule again with the module's entry point).
+    return None

@@ -263,10 +263,8 @@ def _completeness(view: AttributeView, resource: ResourceView) -> Iterator[Diagn
                if f not in resource.fields and f not in resource.misspelled]
     if missing:
         keys = ", ".join(f"`{resource.name}_{f}`" for f in missing)
-        yield INCOMPLETE_RESOURCE.at(
-            view.base, f"{resource.name} is missing {keys}",
-            hint="the converter needs binding, descriptorset, vkdescriptortype and vkformat "
-                 f"for every {resource.direction}")
+        # (no hint: the values to add are the shader's, which the cross-check names)
+        yield INCOMPLETE_RESOURCE.at(view.base, f"{resource.name} is missing {keys}")
 
 
 def _bindings_in_range(view: AttributeView, resource: ResourceView) -> Iterator[Diagnostic]:
@@ -383,7 +381,7 @@ def _resource_type(view: AttributeView, resource: ResourceView,
             pointer, f'`{key}` is "{value}" but `{resource.key("vkdescriptortype")}` is '
             f"{descriptor}, which binds a {expected.lower()} (the reference converter ignores "
             "`_type` and binds by the descriptor type)",
-            hint=f'use "{expected}", or a {canonical.lower()} descriptor type')
+            hint=f'use "{expected}"')
 
 
 def _sampler(view: AttributeView, resource: ResourceView,
@@ -400,9 +398,8 @@ def _sampler(view: AttributeView, resource: ResourceView,
             "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER", on_key=True)
     missing = [f for f in SAMPLER_FIELDS if f not in sampler]
     if missing:
-        yield BAD_SAMPLER.at(pointer, f"`{key}` is missing {', '.join(missing)}",
-                             hint="a sampler needs all five fields: "
-                                  + ", ".join(SAMPLER_FIELDS))
+        yield BAD_SAMPLER.at(pointer, f"`{key}` is missing {', '.join(missing)}; a sampler "
+                             f"needs all of {', '.join(SAMPLER_FIELDS)}")
     for field, value in sampler.items():
         field_pointer = f"{pointer}/{field}"
         allowed = SAMPLER_FIELDS.get(field)
@@ -454,7 +451,8 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
         if fmt.spirv_image_format is None:
             problem = (f"{fmt.name} has no SPIR-V image format, so it cannot be used as a "
                        f"{descriptor.removeprefix('VK_DESCRIPTOR_TYPE_').lower()}")
-            hint = "use a format such as VK_FORMAT_R32G32B32A32_SFLOAT or VK_FORMAT_R8G8B8A8_UNORM"
+            storable = _storable_twin(fmt)
+            hint = f"use {storable}" if storable else None
     elif descriptor in BUFFER_TYPES and not fmt.is_plain:
         problem = f"{fmt.name} is compressed, multi-planar or depth/stencil; a buffer holds " \
                   "plain elements"
@@ -462,6 +460,26 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
         yield FORMAT_DESCRIPTOR_MISMATCH.at(
             resource.pointer("vkformat", view.base),
             f"`{resource.key('vkformat')}`: {problem} (descriptor type {descriptor})", hint=hint)
+
+
+def _storable_twin(fmt: registry.FormatInfo) -> str | None:
+    """The format a storage image or texel buffer can use instead of ``fmt``: the same
+    component width and numeric type, the fewest components from ``fmt``'s up that have a
+    SPIR-V image format (RGB has none: VK_FORMAT_R8G8B8_UNORM -> VK_FORMAT_R8G8B8A8_UNORM)."""
+    if not fmt.is_plain or fmt.packed is not None or fmt.numeric is None:
+        return None
+    widths = {c.bits for c in fmt.components}
+    if len(widths) != 1:
+        return None
+    bits = widths.pop()
+    for channels in ("R", "RG", "RGBA"):
+        if len(channels) < len(fmt.components):
+            continue
+        name = "VK_FORMAT_" + "".join(f"{c}{bits}" for c in channels) + f"_{fmt.numeric}"
+        info = registry.format_info(name)
+        if info is not None and info.spirv_image_format is not None:
+            return name
+    return None
 
 
 # A message lists at most this many missing ranges (and as many indices): an 80-byte file

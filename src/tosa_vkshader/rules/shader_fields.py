@@ -135,21 +135,43 @@ def local_size_over_limits(sizes: list[int]) -> list[str]:
     return over
 
 
+def _three_dimensions(sizes: list) -> list[int] | None:
+    """[x, y] -> [x, y, 1]; [x, y, z, 1] -> [x, y, z]: the 1s of unused dimensions added or
+    dropped. None when that is not what the list looks like."""
+    if not sizes or not all(type(s) is int and s >= 1 for s in sizes):
+        return None
+    if len(sizes) < 3:
+        return sizes + [1] * (3 - len(sizes))
+    return sizes[:3] if all(s == 1 for s in sizes[3:]) else None
+
+
+def _dimension_hint(size: object) -> str | None:
+    """What a workgroup_sizes element that is not an integer >= 1 was likely meant to be."""
+    if isinstance(size, float) and size.is_integer() and size >= 1:
+        return f"write {int(size)}"
+    if isinstance(size, str) and size.strip().isascii() and size.strip().isdigit() \
+            and int(size) >= 1:
+        return f"write {int(size)} without quotes"
+    if type(size) is int and size == 0:
+        return "use 1 for a dimension the dispatch does not use"
+    return None
+
+
 def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
     sizes = view.attrs.get("workgroup_sizes")
     if not isinstance(sizes, list):
         return
     pointer = view.pointer("workgroup_sizes")
     if len(sizes) != 3:
+        shape = _three_dimensions(sizes)
         yield BAD_WORKGROUP_SHAPE.at(
             pointer, f"`workgroup_sizes` has {len(sizes)} element(s); it needs exactly 3",
-            hint="give [x, y, z]; use 1 for unused dimensions, e.g. [64, 1, 1]")
+            hint=f"use {shape}" if shape else None)
     good = True
     for position, size in enumerate(sizes[:3]):
         if type(size) is not int or size < 1:
             good = False
-            hint = (f"write {int(size)}" if isinstance(size, float) and size.is_integer()
-                    and size >= 1 else "each dimension is an integer >= 1")
+            hint = _dimension_hint(size)
             zero = (" (stricter than the converter, which writes 0: the spec requires >= 1 "
                     "and the runtime would dispatch nothing)" if type(size) is int
                     and size == 0 else "")
@@ -164,8 +186,8 @@ def check_workgroup_sizes(view: AttributeView) -> Iterator[Diagnostic]:
             good = False
             yield WORKGROUP_TRUNCATED.at(
                 f"{pointer}/{position}", f"`workgroup_sizes[{position}]` is {size}, beyond "
-                f"uint32: the reference converter stores {size % 2**32} without a word",
-                hint="each dimension must be below 4294967296")
+                f"uint32 (below 4294967296): the reference converter stores {size % 2**32} "
+                "without a word")
     if not good:
         return
     if view.options.target_device:
@@ -223,7 +245,7 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
             f'`shader_language` is "{language}" but `shader_code` {what}'
             + (" (the converter accepts empty code; the runtime has nothing to compile)"
                if "shader_code" in attrs else ""),
-            hint='add the shader to `shader_code`, or set `shader_language` to ""')
+            hint="add the shader to `shader_code`, or leave out `shader_language`")
     elif has_code and not has_language:
         guess = "SPIR-V" if code.startswith("AwIjB") else "GLSL"
         yield LANGUAGE_CODE_PAIRING.at(
@@ -270,7 +292,8 @@ def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
         return
     if len(data) % 4:
         yield SPIRV_LENGTH.at(pointer, f"decoded SPIR-V is {len(data)} bytes, not a multiple "
-                              "of 4", hint="the base64 text is probably truncated")
+                              "of 4 (the base64 text was probably cut short)",
+                              hint="encode the whole .spv file again with `base64 -w0`")
         return
     if len(data) < HEADER_BYTES:
         yield SPIRV_HEADER.at(pointer, f"decoded SPIR-V is {len(data)} bytes; a module needs "

@@ -72,8 +72,9 @@ def _type_hint(value: Any, expected: str) -> str | None:
         return f"write the number without quotes: {int(value)}"
     if expected == "integer" and isinstance(value, float) and value.is_integer():
         return f"write {int(value)}"
-    if expected == "string" and not isinstance(value, (dict, list)):
-        return "put the value in double quotes"
+    if expected == "boolean" and value in ("true", "false"):
+        return f"write {value} without quotes"
+    # (a number or true where a name is wanted: quoting it would not make it a name)
     return None
 
 

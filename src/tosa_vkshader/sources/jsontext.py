@@ -338,8 +338,7 @@ def parse_json(
     # Nesting needs brackets: only walk the value when there are enough of them.
     brackets = text.count("[") + text.count("{")
     if brackets > max_depth and _find_depth_violation(doc.value, max_depth):
-        diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels",
-                           hint="attribute objects are at most three levels deep")
+        diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels")
         return None, [diag.located(Location(path, 1, 1))]
     problems: list[Diagnostic] = []
     # Only walk the values when one might be beyond the reference parser: a long number,

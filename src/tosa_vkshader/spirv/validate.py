@@ -219,9 +219,7 @@ def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
         where = f" (instruction {message.instruction}: {message.context})" \
             if message.instruction is not None and message.context else ""
         diagnostics.append(SPIRV_VAL_ERROR.at(
-            pointer, f"spirv-val ({target_env}): {message.text}{where}",
-            hint="fix the shader source and recompile; the VUID names the Vulkan rule"
-            if "VUID" in message.text else None))
+            pointer, f"spirv-val ({target_env}): {message.text}{where}"))
     if len(messages) > MAX_MESSAGES:
         diagnostics.append(SPIRV_VAL_ERROR.at(
             pointer, f"spirv-val reported {len(messages) - MAX_MESSAGES} more errors"))
