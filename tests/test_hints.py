@@ -9,6 +9,7 @@ import json
 from tosa_vkshader import validate
 
 from conftest import FIXTURES
+from hint_cases import hinted
 
 BUFFER_OP = json.loads((FIXTURES / "glsl" / "valid" / "buffer-scale.json").read_text())
 # set 0: binding 0 `src` readonly (read), binding 1 `dst` writeonly (written)
@@ -80,11 +81,9 @@ def test_a_collision_is_resolved_by_moving_the_resource_the_shader_disagrees_wit
     # input_0 moved onto the output's binding: the attribute rule alone would move
     # output_0 to a free number; the shader says input_0 is the one to move.
     attrs = dict(BUFFER_OP, input_0_binding=1)
-    found = _by_code(attrs)
-    [collision] = found["VKS222"]
-    assert collision.pointer == "/output_0_binding"  # (the later of the two)
-    assert collision.hint == ("set input_0_binding to 0 (input_0 points at set 0, binding 1, "
-                              "which the shader writes)")
+    hinted(validate(attrs).diagnostics, "VKS222", pointer="/output_0_binding",  # (the later)
+           hint="set input_0_binding to 0 (input_0 points at set 0, binding 1, which the "
+                "shader writes)")
     assert validate(dict(attrs, input_0_binding=0)).ok
     # Without a shader the later one is moved to a free binding.
     plain = {k: v for k, v in attrs.items() if not k.startswith("shader_")}
@@ -119,18 +118,18 @@ CONFLICT = ("the model's operand 0 is tensor<1x64xf16> but the shader's tensor '
 def test_model_and_shader_disagreeing_get_no_vkformat_hint_from_vks514():
     # The shader's tensor is float32: "use VK_FORMAT_R16_SFLOAT" would only trade VKS514
     # for VKS415 (which then says "use VK_FORMAT_R32_SFLOAT", the format it started with).
-    [mismatch] = _by_code(_tensor_op("tensor<1x64xf16>"))["VKS514"]
-    assert mismatch.hint == CONFLICT
+    hinted(validate(_tensor_op("tensor<1x64xf16>")).diagnostics, "VKS514", hint=CONFLICT)
 
 
 def test_model_and_shader_disagreeing_get_no_vkformat_hint_from_vks415():
-    found = _by_code(_tensor_op("tensor<1x64xf16>", "VK_FORMAT_R16_SFLOAT"))
-    assert "VKS514" not in found
-    assert found["VKS415"][0].hint == CONFLICT
+    report = validate(_tensor_op("tensor<1x64xf16>", "VK_FORMAT_R16_SFLOAT"))
+    assert "VKS514" not in report.codes
+    hinted(report.diagnostics, "VKS415", hint=CONFLICT)
 
 
 def test_vks514_still_suggests_the_format_when_the_shader_agrees_with_the_model():
     # The model and the shader say f32; only the vkformat is wrong: that is the fix.
-    found = _by_code(_tensor_op("tensor<1x64xf32>", "VK_FORMAT_R16_SFLOAT"))
-    assert found["VKS514"][0].hint == "use VK_FORMAT_R32_SFLOAT"
-    assert found["VKS415"][0].hint == "use VK_FORMAT_R32_SFLOAT"
+    report = validate(_tensor_op("tensor<1x64xf32>", "VK_FORMAT_R16_SFLOAT"))
+    hinted(report.diagnostics, "VKS514", hint="use VK_FORMAT_R32_SFLOAT")
+    hinted(report.diagnostics, "VKS415", hint="use VK_FORMAT_R32_SFLOAT")
+    assert validate(_tensor_op("tensor<1x64xf32>", "VK_FORMAT_R32_SFLOAT")).ok
