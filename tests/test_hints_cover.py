@@ -33,7 +33,8 @@ INDIRECT: dict[tuple[str, str], set[str]] = {
     ("compile/includes.py", "visit"): {"VKS304"},  # self.reject: INCLUDE_REJECTED
     ("config.py", "options_from_table"): {"VKS901", "VKS933"},  # _BadOption's rule
     ("crosscheck.py", "collisions"): {"VKS222"},  # restated with the shader's hint
-    ("devices/checks.py", "_enables"): {"VKS700", "VKS701"},
+    # (an extension is enabled by an extension, never by a feature: VKS701 has no hint)
+    ("devices/checks.py", "_enables"): {"VKS700"},
     ("diagnostics.py", "at"): set(),  # Rule.at itself
     ("rules/__init__.py", "run_shader_rules"): {"VKS415"},  # the model/shader conflict
     ("rules/context.py", "check_context"): {"VKS510", "VKS511", "VKS512", "VKS513"},
