@@ -98,39 +98,35 @@ def _model(tmp_path, name: str, *edits: tuple[str, str]):
     return check_file(path)
 
 
-def test_results_returned_in_the_other_order(tmp_path):
-    before = _model(tmp_path, "returned-swapped.mlir")
-    hinted(before.diagnostics, "VKS520",
-           hint="return the op's results in their own order, or reorder the op's results "
-                "(its output_N attributes and result types) to the order returned")
-    after = _model(tmp_path, "returned-swapped.mlir",
-                   ("return %0#1, %0#0", "return %0#0, %0#1"))
-    after_fix(before, after, "VKS520", None)
-
-
-WIRING = [
-    ("VKS530", "use a tensor of numbers with non-zero static or dynamic dimensions",
-     [("%z: tensor<0x64xf32>", "%z: tensor<1x64xf32>"),
-      ("(tensor<0x64xf32>) -> tensor<1x64xf32>", "(tensor<1x64xf32>) -> tensor<1x64xf32>")]),
-    ("VKS531", "return the result from the function (or consume it), or remove it from "
-               "the op",
-     [("-> (tensor<1x64xf32>, tensor<1x64xf32>) {",
-       "-> (tensor<1x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>) {"),
-      ("return %0, %2#0 : tensor<1x64xf32>, tensor<1x64xf32>",
-       "return %0, %2#0, %2#1 : tensor<1x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>")]),
-    ("VKS532", "pass a distinct value as operand 1 (e.g. a tosa.identity of %a), or read it "
-               "once in the shader",
-     [("    %1 = tosa.custom %a, %a {",
-       "    %b = tosa.identity %a : (tensor<1x64xf32>) -> tensor<1x64xf32>\n"
-       "    %1 = tosa.custom %a, %b {")]),
+WIRING = [  # each Case: the model as it is, the hint, the edits that follow it
+    Case("VKS530", "wiring.mlir",
+         "use a tensor of numbers with non-zero static or dynamic dimensions",
+         [("%z: tensor<0x64xf32>", "%z: tensor<1x64xf32>"),
+          ("(tensor<0x64xf32>) -> tensor<1x64xf32>", "(tensor<1x64xf32>) -> tensor<1x64xf32>")]),
+    Case("VKS531", "wiring.mlir",
+         "return the result from the function (or consume it), or remove it from the op",
+         [("-> (tensor<1x64xf32>, tensor<1x64xf32>) {",
+           "-> (tensor<1x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>) {"),
+          ("return %0, %2#0 : tensor<1x64xf32>, tensor<1x64xf32>",
+           "return %0, %2#0, %2#1 : tensor<1x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>")]),
+    Case("VKS532", "wiring.mlir",
+         "pass a distinct value as operand 1 (e.g. a tosa.identity of %a), or read it once in "
+         "the shader",
+         [("    %1 = tosa.custom %a, %a {",
+           "    %b = tosa.identity %a : (tensor<1x64xf32>) -> tensor<1x64xf32>\n"
+           "    %1 = tosa.custom %a, %b {")]),
+    Case("VKS520", "returned-swapped.mlir",
+         "return the op's results in their own order, or reorder the op's results (its "
+         "output_N attributes and result types) to the order returned",
+         [("return %0#1, %0#0", "return %0#0, %0#1")]),
 ]
 
 
-@pytest.mark.parametrize(("code", "hint", "edits"), WIRING, ids=[w[0] for w in WIRING])
-def test_how_the_op_sits_in_its_function(tmp_path, code, hint, edits):
-    before = _model(tmp_path, "wiring.mlir")
-    hinted(before.diagnostics, code, hint=hint)
-    after_fix(before, _model(tmp_path, "wiring.mlir", *edits), code, None)
+@pytest.mark.parametrize("case", WIRING, ids=str)
+def test_how_the_op_sits_in_its_function(tmp_path, case):
+    before = _model(tmp_path, case.given)
+    hinted(before.diagnostics, case.code, hint=case.hint)
+    after_fix(before, _model(tmp_path, case.given, *case.fixed), case.code, None)
 
 
 def test_a_file_that_is_not_a_tosa_flatbuffer(tmp_path):

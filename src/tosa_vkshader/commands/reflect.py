@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..diagnostics import Severity
+from ..diagnostics import Diagnostic, Severity
 from ..fsutil import read_limited
 from ..sources.jsontext import parse_json
 from ..spirv import Reflection, read_module, reflect
@@ -87,6 +87,12 @@ def _module_bytes(path: Path) -> tuple[bytes, str | None]:
     return data, entry
 
 
+def _report(where: str, d: Diagnostic) -> None:
+    print(f"{where}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)
+    if d.hint:
+        print(f"  = help: {d.hint}", file=sys.stderr)
+
+
 def render_text(name: str, r: Reflection) -> str:
     lines = [f"{name}: SPIR-V {r.spirv_version}, entry points: "
              + ", ".join(f"{e.name} ({e.execution_model})" for e in r.entry_points)]
@@ -133,8 +139,7 @@ def _compile(source: Source, path: Path, entry: str | None) -> tuple[bytes, Any]
                             "main", "/shader_code", "/entry_point")
     outcome = build_shader(request, options)
     for d in outcome.diagnostics:
-        where = f"{path}:{d.inner.line}:{d.inner.column}" if d.inner else str(path)
-        print(f"{where}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)
+        _report(f"{path}:{d.inner.line}:{d.inner.column}" if d.inner else str(path), d)
     if outcome.shader is None:
         return exit_status(outcome.diagnostics) or EXIT_PROBLEMS
     return outcome.shader.spirv, outcome.shader.compiler
@@ -155,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         data, compiler = compiled
     module, diagnostics = read_module(data, "/shader_code")
     for d in diagnostics:
-        print(f"{path}: {d.severity.label}[{d.code}] {d.message}", file=sys.stderr)
+        _report(str(path), d)
     if module is None:
         return EXIT_PROBLEMS
     wanted = args.entry_point or entry

@@ -72,8 +72,8 @@ _HINTS = (
 )
 _KNOWN_CAUSES = (
     ("BufferBlock", "glslang older than 12.1 decorates HLSL storage buffers with BufferBlock, "
-                    "which SPIR-V 1.4+ forbids; use a newer glslc (Vulkan SDK), or a "
-                    "RWTexture/RWBuffer resource with this compiler"),
+                    "which SPIR-V 1.4+ forbids: install a newer glslc (a recent Vulkan SDK) "
+                    "and point `glslc` in [tool.tosa-vkshader] at it"),
 )
 
 
@@ -164,7 +164,7 @@ def to_diagnostic(msg: CompilerMessage, ctx: SourceContext, own_file: bool) -> D
         return ENTRY_POINT_NOT_FOUND.at(
             ctx.entry_pointer,
             f"the HLSL source has no function `{ctx.entry_point}` (from entry_point)",
-            hint="set entry_point to the name of the [numthreads] function")
+            hint=_numthreads_hint(ctx.source))
     if msg.tool == "shaderc":
         hint = next((h for key, h in _KNOWN_CAUSES if key in msg.full_text), None)
         return COMPILER_INTERNAL_ERROR.at(
@@ -174,6 +174,16 @@ def to_diagnostic(msg: CompilerMessage, ctx: SourceContext, own_file: bool) -> D
     hint = next((h for key, h in _HINTS if key in rest), None)
     return rule_.at(ctx.code_pointer, f"{ctx.language} {msg.severity}: {where}{rest}{near}",
                     inner=inner, hint=hint)
+
+
+def _numthreads_hint(source: str) -> str:
+    """`set entry_point to "CSMain"` when the source has one [numthreads] function."""
+    from .declarations import declarations
+
+    kernels = [d.function for d in declarations(source, "HLSL").statements if d.function]
+    if len(kernels) == 1:
+        return f'set entry_point to "{kernels[0]}"'
+    return "set entry_point to the name of the [numthreads] function"
 
 
 def tensor_cascade(diags: list[Diagnostic]) -> list[Diagnostic]:

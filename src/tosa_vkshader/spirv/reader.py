@@ -102,7 +102,7 @@ class _Reader:
     def header(self, data: bytes) -> tuple[array, bool] | None:
         if len(data) % 4:
             self.problem(NOT_SPIRV, f"SPIR-V byte length {len(data)} is not a multiple of 4",
-                         hint="the base64 text was probably cut or padded wrongly")
+                         hint="the module was cut short: produce it again with the compiler")
             return None
         if len(data) < 20:
             self.problem(NOT_SPIRV, f"SPIR-V module is {len(data)} bytes, shorter than the "
@@ -117,8 +117,8 @@ class _Reader:
                 first = int.from_bytes(data[:4], "little")
                 self.problem(NOT_SPIRV, f"SPIR-V magic number is 0x{first:08x}, expected "
                              "0x07230203 (in either byte order)",
-                             hint="shader_code must be base64 of a compiled .spv file, not "
-                                  "source text")
+                             hint="give the compiled .spv module (glslc -o), not the shader "
+                                  "source")
                 return None
             swapped = True
         version = words[1]
