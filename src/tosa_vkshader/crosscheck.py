@@ -603,7 +603,7 @@ class _Check:
         if not declared:
             if used:
                 assert block is not None
-                suggestion = _declaration(block)
+                suggestion = block.attribute_text()
                 self.out.append(PUSH_CONSTANT_MISSING.at(
                     self.view.pointer("push_constants") if text is not None
                     else self.view.pointer(),
@@ -628,7 +628,7 @@ class _Check:
                 self.view.pointer("push_constants"),
                 f"push_constants declares {total} bytes in total but the shader's block "
                 f"{block.name!r} needs {block.size} ({_members(block)})",
-                hint=f'use "push_constants": "{_declaration(block)}"',
+                hint=f'use "push_constants": "{block.attribute_text()}"',
                 shader_place=self.places.push_constants()))
         elif total > block.size:
             self.out.append(PUSH_CONSTANT_MISMATCH.at(
@@ -667,7 +667,7 @@ class _Check:
                     pointer,
                     f"push_constants places {name!r} at byte {offset} but the shader's "
                     f"{member.name!r} is at offset {member.offset}",
-                    hint=f'use "push_constants": "{_declaration(block)}"',
+                    hint=f'use "push_constants": "{block.attribute_text()}"',
                     shader_place=self.places.push_constants()))
                 offset = member.offset
             offset += size
@@ -686,20 +686,6 @@ def _numeric_twin_hint(info: registry.FormatInfo, sampled: str) -> str | None:
         if name != info.name and registry.format_info(name) is not None:
             return f"use {name}"
     return None
-
-
-def _declaration(block: PushConstantBlock) -> str:
-    """The push_constants value that matches the block: each member with its size, in
-    offset order, with a `padN` entry wherever the layout leaves a gap (std430 aligns a
-    vec4 after a float to 16)."""
-    parts = []
-    offset = 0
-    for member in sorted(block.members, key=lambda m: m.offset):
-        if member.offset > offset:
-            parts.append(f"pad{len(parts)}: {member.offset - offset}")
-        parts.append(f"{member.name}: {member.size}")
-        offset = member.offset + member.size
-    return ", ".join(parts)
 
 
 def _members(block: PushConstantBlock) -> str:

@@ -362,17 +362,9 @@ def _why_unknown(b: DescriptorBinding) -> str:
 def _push_constants(run: _Run, block: PushConstantBlock | None) -> str | None:
     if block is None or not block.used:
         return None
-    parts: list[str] = []
-    offset = 0
-    gaps = []
-    for member in sorted(block.members, key=lambda m: m.offset):
-        if member.offset > offset:
-            parts.append(f"pad_{offset}: {member.offset - offset}")
-            gaps.append(f"{member.offset - offset} bytes before {member.name}")
-        parts.append(f"{member.name}: {member.size}")
-        offset = member.offset + member.size
+    gaps = [f"{size} bytes before {member.name}" for _offset, size, member in block.gaps()]
     if gaps:
         run.add(PUSH_CONSTANT_PADDING.at("", f"the push-constant block {block.name!r} has "
                                              f"gaps ({', '.join(gaps)}); padding entries "
                                              "keep the offsets"))
-    return ", ".join(parts)
+    return block.attribute_text()

@@ -77,6 +77,29 @@ class PushConstantBlock:
     used: bool
     variable_id: int = 0
 
+    def gaps(self) -> list[tuple[int, int, PushConstantMember]]:
+        """(offset, bytes, the member after it) of each gap the layout leaves before a
+        member (std430 puts a vec4 after a float at 16)."""
+        found = []
+        offset = 0
+        for member in sorted(self.members, key=lambda m: m.offset):
+            if member.offset > offset:
+                found.append((offset, member.offset - offset, member))
+            offset = member.offset + member.size
+        return found
+
+    def attribute_text(self) -> str:
+        """The ``push_constants`` attribute that describes the block: each member with its
+        size in offset order, and a ``pad_<offset>`` entry for each gap."""
+        padding = {member.name: (offset, size) for offset, size, member in self.gaps()}
+        parts = []
+        for member in sorted(self.members, key=lambda m: m.offset):
+            if member.name in padding:
+                offset, size = padding[member.name]
+                parts.append(f"pad_{offset}: {size}")
+            parts.append(f"{member.name}: {member.size}")
+        return ", ".join(parts)
+
 
 @dataclass(frozen=True, slots=True)
 class SpecConstant:

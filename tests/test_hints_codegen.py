@@ -1,0 +1,193 @@
+"""Hints of code generation and repair (VKS6xx): `tosa-vkshader new` on a shader, `emit`,
+`fix`; each where it fires and, followed (the option it names given), the problem gone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tosa_vkshader import Options
+from tosa_vkshader.codegen import CodegenError, op_from_shader
+from tosa_vkshader.codegen.fix import fix_text
+from tosa_vkshader.spirv.validate import find_spirv_val
+
+from conftest import FIXTURES
+from hint_cases import hinted, not_reported
+
+SHADERS = FIXTURES / "shaders"
+CODEGEN = FIXTURES / "codegen"
+LOCAL_SIZE = Options(workgroup_semantics="local-size")
+
+
+def refused(shader, **kwargs) -> list:
+    with pytest.raises(CodegenError) as info:
+        op_from_shader(shader, **kwargs)
+    return info.value.diagnostics
+
+
+def made(shader, code: str, **kwargs) -> None:
+    """Following the hint: the op is made, and the problem is not among its notes."""
+    not_reported(op_from_shader(shader, **kwargs).notes, code)
+
+
+def _assembled(tmp_path: Path, source: Path | str) -> Path:
+    text = source.read_text() if isinstance(source, Path) else source
+    (tmp_path / "module.spvasm").write_text(text)
+    spirv_as = Path(find_spirv_val() or "spirv-val").with_name("spirv-as")
+    subprocess.run([str(spirv_as), "--target-env", "vulkan1.3", "-o",
+                    str(tmp_path / "module.spv"), str(tmp_path / "module.spvasm")],
+                   check=True, capture_output=True, timeout=60)
+    return tmp_path / "module.spv"
+
+
+def test_a_module_has_no_source_to_embed():
+    shader = SHADERS / "copy_f32.spv"
+    hinted(refused(shader, embed="source"), "VKS611", hint="use --embed spirv")
+    made(shader, "VKS611", embed="spirv")
+
+
+def test_an_entry_point_that_is_not_a_compute_one():
+    shader = SHADERS / "two_entry_points.spv"
+    hinted(refused(shader, entry_point="sideways"), "VKS600",
+           hint="use --entry-point forward")
+    made(shader, "VKS600", entry_point="forward")
+
+
+def test_a_module_without_a_compute_entry_point(tmp_path):
+    module = _assembled(tmp_path, CODEGEN / "bad" / "fragment_only.spvasm")
+    hinted(refused(module), "VKS600", hint="give a compute shader")
+
+
+def test_two_compute_entry_points():
+    shader = SHADERS / "two_entry_points.spv"
+    hinted(refused(shader), "VKS601", hint="choose one with --entry-point forward")
+    made(shader, "VKS601", entry_point="forward")
+
+
+def test_a_format_that_cannot_be_inferred():
+    shader = SHADERS / "combined_sampler.spv"
+    hinted(refused(shader), "VKS602", hint="give it with --format-of tex=VK_FORMAT_...")
+    made(shader, "VKS602", format_of={"tex": "VK_FORMAT_R8G8B8A8_UNORM"})
+
+
+def test_two_formats_for_one_binding():
+    shader = SHADERS / "combined_sampler.spv"
+    both = [("tex", "VK_FORMAT_R8G8B8A8_UNORM"), ("0:0", "VK_FORMAT_R8G8B8A8_SRGB")]
+    hinted(refused(shader, format_of=both), "VKS603", hint="give each binding one format")
+    made(shader, "VKS603", format_of=both[:1])
+
+
+def test_a_format_the_shader_contradicts():
+    shader = SHADERS / "storage_image_r32f.spv"
+    hinted(refused(shader, format_of={"dst": "VK_FORMAT_R8G8B8A8_UNORM"}), "VKS603",
+           hint="drop --format-of dst, or use VK_FORMAT_R32_SFLOAT")
+    made(shader, "VKS603")
+
+
+def test_a_format_that_is_not_a_vkformat():
+    shader = SHADERS / "combined_sampler.spv"
+    hinted(refused(shader, format_of={"tex": "VK_FORMAT_R8G8B8A8_UNORN"}), "VKS604",
+           hint="did you mean VK_FORMAT_R8G8B8A8_UNORM?")
+    made(shader, "VKS604", format_of={"tex": "VK_FORMAT_R8G8B8A8_UNORM"})
+
+
+def test_a_binding_number_in_several_sets():
+    shader = SHADERS / "multi_set.spv"
+    hinted(refused(shader, format_of={"0": "VK_FORMAT_R32_SFLOAT"}), "VKS604",
+           hint="use SET:BINDING")
+    made(shader, "VKS604", format_of={"1:0": "VK_FORMAT_R32_SFLOAT"})
+
+
+ALIASED = """#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Out { float data[]; } dst;
+layout(set = 0, binding = 1) writeonly buffer Other { float data[]; } again;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    dst.data[i] = src.data[i];
+    again.data[i] = 0.0;
+}
+"""
+
+
+def test_two_variables_on_one_binding(tmp_path):
+    shader = tmp_path / "aliased.comp"
+    shader.write_text(ALIASED)
+    hinted(refused(shader), "VKS605", hint="give each variable its own binding")
+    shader.write_text(ALIASED.replace("binding = 1) writeonly buffer Other",
+                                      "binding = 2) writeonly buffer Other"))
+    made(shader, "VKS605")
+
+
+NO_LOCAL_SIZE = """
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+"""
+
+
+def test_a_local_size_the_module_does_not_state(tmp_path):
+    module = _assembled(tmp_path, NO_LOCAL_SIZE)
+    hinted(refused(module, options=LOCAL_SIZE), "VKS608",
+           hint="give it with --workgroup-sizes X,Y,Z")
+    with pytest.raises(CodegenError) as info:  # (spirv-val refuses such a module)
+        op_from_shader(module, workgroup_sizes=[64, 1, 1], options=LOCAL_SIZE)
+    not_reported(info.value.diagnostics, "VKS608")
+
+
+def test_workgroup_sizes_that_contradict_the_local_size():
+    shader = SHADERS / "copy_f32.spv"
+    hinted(refused(shader, workgroup_sizes=[16, 1, 1], options=LOCAL_SIZE), "VKS609",
+           hint="drop --workgroup-sizes (it is [64, 1, 1]), or use --workgroup-semantics "
+                "dispatch if you mean the number of workgroups")
+    made(shader, "VKS609", options=LOCAL_SIZE)
+    made(shader, "VKS609", workgroup_sizes=[16, 1, 1])
+
+
+def test_a_file_that_is_not_a_shader(tmp_path):
+    shader = tmp_path / "kernel.txt"
+    shader.write_text((SHADERS / "copy_f32.comp").read_text())
+    hinted(refused(shader), "VKS613",
+           hint="use .comp/.glsl (GLSL), .hlsl (HLSL) or .spv (SPIR-V)")
+    made(shader.rename(tmp_path / "kernel.comp"), "VKS613")
+
+
+def test_emitting_tosa_without_the_tosa_tools(monkeypatch):
+    op = op_from_shader(SHADERS / "copy_f32.spv")
+    types = (["tensor<64xf32>"], ["tensor<64xf32>"])
+    with monkeypatch.context() as without:
+        without.setitem(sys.modules, "tosa_serializer", None)  # as if not installed
+        with pytest.raises(CodegenError) as info:
+            op.to_tosa_bytes(*types)
+    hinted(info.value.diagnostics, "VKS618",
+           hint="pip install tosa-tools (into the environment tosa-vkshader runs in)")
+    assert op.to_tosa_bytes(*types)[4:8] == b"TOSA"  # installed: written
+
+
+@pytest.mark.parametrize(("name", "hint"), [
+    ("duplicate_keys.json", "remove the duplicates by hand, then run fix again"),
+    ("ambiguous_no_target.json", "rename or remove it by hand"),
+    ("ambiguous_target_taken.json", "decide by hand which value of `input_0_binding` is right"),
+])
+def test_fix_leaves_what_only_a_person_can_decide(name, hint):
+    result = fix_text((CODEGEN / "fix" / name).read_text(), name)
+    assert result.fixed is None
+    hinted(result.diagnostics, "VKS620", hint=hint)
+
+
+def test_fix_does_not_embed_a_shader_that_does_not_compile():
+    result = fix_text((CODEGEN / "fix" / "broken_glsl_to_embed.json").read_text(),
+                      embed_spirv=True)
+    hinted(result.diagnostics, "VKS622", hint="fix the shader errors above first")
+    fixed = fix_text((CODEGEN / "fix" / "glsl_to_embed.json").read_text(), embed_spirv=True)
+    not_reported(fixed.diagnostics, "VKS622")
