@@ -3,9 +3,10 @@
 Every hint is tested where it fires: a case gives what a user could have written, the
 rule code, the hint expected, and (where following the hint is mechanical) what the user
 writes after following it; the test checks that the problem is then gone and that no
-new error took its place. ``hinted`` is the one way the tests take a hinted diagnostic,
-and ``Case`` the one way they tabulate one: ``test_hints_cover.py`` reads the codes given
-to them to know which rules' hints are tested.
+new error took its place. ``hinted`` (``printed`` for a command's output) is the one way
+the tests take a hinted diagnostic, and ``Case`` the one way they tabulate one:
+``test_hints_cover.py`` reads the codes given to them to know which rules' hints are
+tested.
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ def hinted(diagnostics, code: str, *, pointer: str | None = None, hint: str | No
     if hint is not None:
         assert got == hint, f"{code}: {got!r}"
     return found[0]
+
+
+def printed(output: str, code: str, hint: str) -> None:
+    """A command printed a diagnostic with ``code`` and, on the next lines, its hint."""
+    lines = output.splitlines()
+    starts = [i for i, line in enumerate(lines) if f"[{code}]" in line]
+    assert starts, output
+    following = lines[starts[0] + 1:]
+    end = next((i for i, line in enumerate(following) if not line.startswith(" ")),
+               len(following))
+    assert f"= help: {hint}" in "\n".join(following[:end]), output
 
 
 def not_reported(diagnostics, code: str, pointer: str | None = None) -> None:

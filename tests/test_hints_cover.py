@@ -6,9 +6,10 @@ helper called with the rule first (``self.problem(RULE, ...)``), or a rule impor
 inside the function. The few calls whose rule is a variable are listed in ``INDIRECT``
 with the codes they can give a hint for; a new one fails here until it is listed.
 
-The test side: the codes given to ``hinted(...)`` and ``Case(...)`` in the hint tests
-(``tests/test_hints*.py``). ``hinted`` fails unless the diagnostic carries a hint, and
-every ``Case`` goes through it, so a code counted here is a code whose hint a test saw.
+The test side: the codes given to ``hinted(...)``, ``printed(...)`` (a command's output)
+and ``Case(...)`` in the hint tests (``tests/test_hints*.py``). ``hinted`` and ``printed``
+fail unless the diagnostic carries a hint, and every ``Case`` goes through ``hinted``, so
+a code counted here is a code whose hint a test saw.
 """
 
 from __future__ import annotations
@@ -116,12 +117,12 @@ def source_codes() -> tuple[set[str], list[str]]:
     return codes, unknown
 
 
-def tested_codes() -> set[str]:
+def codes_under_test() -> set[str]:
     codes = set()
     for path in HINT_TESTS:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id in ("hinted", "Case"):
+                    and node.func.id in ("hinted", "printed", "Case"):
                 codes |= {arg.value for arg in node.args if isinstance(arg, ast.Constant)
                           and isinstance(arg.value, str) and arg.value in RULES}
     return codes
@@ -135,7 +136,7 @@ def test_every_hint_giving_call_is_understood():
 
 def test_every_rule_that_gives_hints_has_a_hint_test():
     codes, _unknown = source_codes()
-    missing = sorted(codes - tested_codes())
+    missing = sorted(codes - codes_under_test())
     assert not missing, (f"rules that give hints no test in tests/test_hints*.py checks "
                          f"(with hinted() or a Case): {missing}")
 
