@@ -228,3 +228,32 @@ def test_hlsl_is_embedded_for_the_run_and_fix_does_it_in_the_model(capsys, tmp_p
     capsys.readouterr()
     assert main(args) == 0
     assert "VKS958" not in capsys.readouterr().err
+
+
+TEXEL = """#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) uniform samplerBuffer lut;
+layout(set = 0, binding = 1) writeonly buffer Out { float o[]; };
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    o[i] = texelFetch(lut, i).x;
+}
+"""
+STORAGE = TEXEL.replace("uniform samplerBuffer lut;", "readonly buffer Lut { float lut[]; };") \
+    .replace("texelFetch(lut, i).x", "lut[i]")
+
+
+@pytest.mark.runtime
+def test_a_descriptor_type_the_runner_cannot_bind(tmp_path):
+    def model(source: str, **kwargs) -> str:
+        shader = tmp_path / "kernel.comp"
+        shader.write_text(source)
+        op = op_from_shader(shader, workgroup_sizes=[1, 1, 1], **kwargs)
+        return op.to_mlir(["tensor<64xf32>"], ["tensor<64xf32>"])
+
+    x = np.arange(64, dtype=np.float32)
+    texel = model(TEXEL, format_of={"lut": "VK_FORMAT_R32_SFLOAT"})
+    hinted(_run_error(lambda: tosa_vkshader.run(texel, [x])), "VKS959",
+           hint="bind it as a storage buffer (an array in the shader), image or tensor")
+    [result] = tosa_vkshader.run(model(STORAGE), [x])
+    np.testing.assert_array_equal(result, x)

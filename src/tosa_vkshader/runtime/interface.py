@@ -84,18 +84,20 @@ def parse_dump(text: str) -> dict[str, Any]:
 
 def _require_supported(resource: Resource, what: str) -> None:
     info = registry.format_info(resource.vk_format)
-    problem = None
+    problem = hint = None
     if resource.descriptor_type not in (TENSOR, *IMAGE_TYPES, *BUFFER_TYPES):
         problem = (f"its descriptor type is {resource.descriptor_type}; the scenario runner "
                    "binds only storage/uniform buffers, storage images, combined image "
                    "samplers and tensors")
+        hint = "bind it as a storage buffer (an array in the shader), image or tensor"
     elif info is None or not info.is_plain:
         problem = (f"its format is {resource.vk_format} in the VGF (an alias name or an "
                    "unknown format becomes -1 there), so its layout is unknown")
+        hint = "use the canonical VK_FORMAT_* name of a plain format"
     elif any(dim <= 0 for dim in resource.shape):
         problem = f"its shape {list(resource.shape)} is not static"
+        hint = "give the tensor a static shape"
     if problem:
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", f"the VGF's {what} (interface binding {resource.binding}) cannot be run: "
-                f"{problem}",
-            hint="use a canonical VK_FORMAT_* name and a supported descriptor type")])
+                f"{problem}", hint=hint)])
