@@ -55,3 +55,16 @@ def _shaderc_glslc_unless_asked():
 @pytest.fixture
 def valid_attrs() -> dict:
     return json.loads((FIXTURES / "valid" / "multi-resource.json").read_text())
+
+
+@pytest.fixture
+def reference_glslc(monkeypatch) -> str:
+    """Use the reference compiler from the installed scenario-runner wheel (the session
+    turns it off by default, see above)."""
+    from tosa_vkshader.compile.compiler import REFERENCE_ENV, locate_reference
+
+    monkeypatch.delenv(REFERENCE_ENV)
+    found = locate_reference()
+    if found is None:
+        pytest.skip("the scenario-runner wheel (with its glslc) is not installed")
+    return found

@@ -10,23 +10,13 @@ import pytest
 
 from tosa_vkshader.cli import main
 from tosa_vkshader.compile import CompileOptions, CompileRequest, compile_many
-from tosa_vkshader.compile.compiler import REFERENCE, REFERENCE_ENV, SHADERC, locate_reference
+from tosa_vkshader.compile.compiler import REFERENCE, REFERENCE_ENV, SHADERC
 
 from compile_helpers import is_spirv
 from conftest import ROOT
 
 TENSOR_ADD = ROOT / "examples" / "tensor_add" / "tensor_add.comp"
 SYNTAX_ERROR = "layout(local_size_x = 1) in;\nvoid main() {\n  int x = ;\n}\n"
-
-
-@pytest.fixture
-def reference_glslc(monkeypatch) -> str:
-    """Use the reference compiler from the installed scenario-runner wheel."""
-    monkeypatch.delenv(REFERENCE_ENV)
-    found = locate_reference()
-    if found is None:
-        pytest.skip("the scenario-runner wheel (with its glslc) is not installed")
-    return found
 
 
 @pytest.fixture(params=["reference", "shaderc"])

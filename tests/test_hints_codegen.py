@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from spirv_helpers import assemble
 
 from tosa_vkshader import Options
 from tosa_vkshader.codegen import CodegenError, op_from_shader
 from tosa_vkshader.codegen.fix import fix_text
-from tosa_vkshader.spirv.validate import find_spirv_val
 
 from conftest import FIXTURES
 from hint_cases import hinted, not_reported
@@ -33,16 +31,6 @@ def made(shader, code: str, **kwargs) -> None:
     not_reported(op_from_shader(shader, **kwargs).notes, code)
 
 
-def _assembled(tmp_path: Path, source: Path | str) -> Path:
-    text = source.read_text() if isinstance(source, Path) else source
-    (tmp_path / "module.spvasm").write_text(text)
-    spirv_as = Path(find_spirv_val() or "spirv-val").with_name("spirv-as")
-    subprocess.run([str(spirv_as), "--target-env", "vulkan1.3", "-o",
-                    str(tmp_path / "module.spv"), str(tmp_path / "module.spvasm")],
-                   check=True, capture_output=True, timeout=60)
-    return tmp_path / "module.spv"
-
-
 def test_a_module_has_no_source_to_embed():
     shader = SHADERS / "copy_f32.spv"
     hinted(refused(shader, embed="source"), "VKS611", hint="use --embed spirv")
@@ -57,7 +45,7 @@ def test_an_entry_point_that_is_not_a_compute_one():
 
 
 def test_a_module_without_a_compute_entry_point(tmp_path):
-    module = _assembled(tmp_path, CODEGEN / "bad" / "fragment_only.spvasm")
+    module = assemble((CODEGEN / "bad" / "fragment_only.spvasm").read_text(), tmp_path)
     hinted(refused(module), "VKS600", hint="give a compute shader")
 
 
@@ -137,7 +125,7 @@ NO_LOCAL_SIZE = """
 
 
 def test_a_local_size_the_module_does_not_state(tmp_path):
-    module = _assembled(tmp_path, NO_LOCAL_SIZE)
+    module = assemble(NO_LOCAL_SIZE, tmp_path)
     hinted(refused(module, options=LOCAL_SIZE), "VKS608",
            hint="give it with --workgroup-sizes X,Y,Z")
     with pytest.raises(CodegenError) as info:  # (spirv-val refuses such a module)

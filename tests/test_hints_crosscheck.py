@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import base64
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
+from spirv_helpers import assemble
 
 from tosa_vkshader import Options, validate
-from tosa_vkshader.spirv.validate import find_spirv_val
 
 from conftest import FIXTURES
 from hint_cases import Case, after_fix, check_attributes, hinted
@@ -130,7 +128,6 @@ def test_workgroup_sizes_read_as_the_local_size_takes_the_shaders():
               None)
 
 
-SPIRV_AS = Path(find_spirv_val() or "spirv-val").with_name("spirv-as")
 ENTRIES = """
                OpCapability Shader
                OpMemoryModel Logical GLSL450
@@ -154,11 +151,8 @@ COMPUTE = ('               OpEntryPoint GLCompute %kernel "kernel"',
 
 def _module(tmp_path, with_compute: bool) -> str:
     compute, mode, body = COMPUTE if with_compute else ("", "", "")
-    source = tmp_path / "module.spvasm"
-    source.write_text(ENTRIES.format(compute=compute, mode=mode, body=body))
-    subprocess.run([str(SPIRV_AS), str(source), "-o", str(tmp_path / "module.spv"),
-                    "--target-env", "vulkan1.3"], check=True, capture_output=True, timeout=60)
-    return base64.b64encode((tmp_path / "module.spv").read_bytes()).decode()
+    module = assemble(ENTRIES.format(compute=compute, mode=mode, body=body), tmp_path)
+    return base64.b64encode(module.read_bytes()).decode()
 
 
 def _op(code: str, entry: str) -> dict:

@@ -12,7 +12,7 @@ from tosa_vkshader import Options, validate
 from tosa_vkshader.devices.generate import LAVAPIPE_PATH
 
 from conftest import FIXTURES
-from hint_cases import after_fix, hinted
+from hint_cases import Case, after_fix, hinted
 
 DEVICES = FIXTURES / "devices"
 DISPATCH = Options(workgroup_semantics="dispatch")
@@ -63,26 +63,20 @@ def test_a_feature_the_device_lacks(tmp_path):
     after_fix(before, _check(op, "lavapipe"), "VKS700", None)  # the other way out
 
 
-def test_a_local_size_beyond_the_device(tmp_path):
-    board = _board(tmp_path, _limit("maxComputeWorkGroupSize", [256, 256, 64]))
+@pytest.mark.parametrize("case", [  # given: the limit lowered
+    Case("VKS702", ("maxComputeWorkGroupSize", [256, 256, 64]),
+         "use local_size_x <= 256 and dispatch more workgroups"),
+    Case("VKS703", ("maxComputeWorkGroupInvocations", 256),
+         "keep local_size_x * local_size_y * local_size_z <= 256"),
+], ids=str)
+def test_a_local_size_beyond_the_device(tmp_path, case):
+    board = _board(tmp_path, _limit(*case.given))
     op = _op("local_size.json")
     before = _check(op, board)
-    hinted(before.diagnostics, "VKS702",
-           hint="use local_size_x <= 256 and dispatch more workgroups")
+    hinted(before.diagnostics, case.code, hint=case.hint)
     smaller = {**_shader(op, "local_size_x = 512", "local_size_x = 256"),
                "workgroup_sizes": [2, 1, 1]}
-    after_fix(before, _check(smaller, board), "VKS702", None)
-
-
-def test_invocations_beyond_the_device(tmp_path):
-    board = _board(tmp_path, _limit("maxComputeWorkGroupInvocations", 256))
-    op = _op("local_size.json")
-    before = _check(op, board)
-    hinted(before.diagnostics, "VKS703",
-           hint="keep local_size_x * local_size_y * local_size_z <= 256")
-    smaller = {**_shader(op, "local_size_x = 512", "local_size_x = 256"),
-               "workgroup_sizes": [2, 1, 1]}
-    after_fix(before, _check(smaller, board), "VKS703", None)
+    after_fix(before, _check(smaller, board), case.code, None)
 
 
 def test_shared_memory_beyond_the_device(tmp_path):

@@ -32,33 +32,39 @@ def _attrs(**changes) -> dict:
     return {**OP["implementation_attrs"], **changes}
 
 
+TWO = ["tensor<4x256xi32>", "tensor<4x256xi32>"]
+
+
+def _declared(name: str, binding: int) -> dict:
+    """implementation_attrs with one more resource, as the hint asks."""
+    return {"implementation_attrs": _attrs(**{
+        f"{name}_binding": binding, f"{name}_descriptorset": 0,
+        f"{name}_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+        f"{name}_vkformat": "VK_FORMAT_R32_SINT"})}
+
+
+def _removed(name: str) -> dict:
+    return {"implementation_attrs": {k: v for k, v in _attrs().items()
+                                     if not k.startswith(name)}}
+
+
 CASES = [
     Case("VKS503", _op(domain_name="com.arm.vulkancustomshader"),
          "use 'com.arm.VulkanCustomShader'", _op()),
     Case("VKS504", _without("operator_name"),
          'name the kernel, e.g. operator_name = "my_kernel"', _op()),
-    Case("VKS510", _op(inputs=["tensor<4x256xi32>", "tensor<4x256xi32>"]),
-         "add input_1_binding, input_1_descriptorset, input_1_vkdescriptortype and "
-         "input_1_vkformat",
-         _op(inputs=["tensor<4x256xi32>", "tensor<4x256xi32>"], implementation_attrs=_attrs(
-             input_1_binding=2, input_1_descriptorset=0,
-             input_1_vkdescriptortype="VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
-             input_1_vkformat="VK_FORMAT_R32_SINT"))),
+    Case("VKS510", _op(inputs=TWO), "add input_1_binding, input_1_descriptorset, "
+         "input_1_vkdescriptortype and input_1_vkformat", _op(inputs=TWO,
+                                                               **_declared("input_1", 2))),
     Case("VKS511", _op(inputs=[]),
          "remove the input_0_* attributes, or check that they are attached to the right op",
-         _op(inputs=[], implementation_attrs={k: v for k, v in _attrs().items()
-                                              if not k.startswith("input_0")})),
-    Case("VKS512", _op(outputs=["tensor<4x256xi32>", "tensor<4x256xi32>"]),
-         "add output_1_binding, output_1_descriptorset, output_1_vkdescriptortype and "
-         "output_1_vkformat",
-         _op(outputs=["tensor<4x256xi32>", "tensor<4x256xi32>"], implementation_attrs=_attrs(
-             output_1_binding=2, output_1_descriptorset=0,
-             output_1_vkdescriptortype="VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
-             output_1_vkformat="VK_FORMAT_R32_SINT"))),
+         _op(inputs=[], **_removed("input_0"))),
+    Case("VKS512", _op(outputs=TWO), "add output_1_binding, output_1_descriptorset, "
+         "output_1_vkdescriptortype and output_1_vkformat", _op(outputs=TWO,
+                                                                **_declared("output_1", 2))),
     Case("VKS513", _op(outputs=[]),
          "remove the output_0_* attributes, or check that they are attached to the right op",
-         _op(outputs=[], implementation_attrs={k: v for k, v in _attrs().items()
-                                               if not k.startswith("output_0")})),
+         _op(outputs=[], **_removed("output_0"))),
     Case("VKS514", _op(inputs=["tensor<4x256xf16>"]), "use VK_FORMAT_R16_SFLOAT",
          _op(inputs=["tensor<4x256xf16>"],
              implementation_attrs=_attrs(input_0_vkformat="VK_FORMAT_R16_SFLOAT"))),

@@ -139,23 +139,14 @@ def test_an_hlsl_entry_point_that_is_not_there_names_the_numthreads_function():
     after_fix(before, validate(_hlsl(source)), "VKS307", None)
 
 
-@pytest.fixture
-def reference(monkeypatch) -> str:
-    monkeypatch.delenv(REFERENCE_ENV)
-    found = locate_reference()
-    if found is None:
-        pytest.skip("the scenario-runner wheel (with its glslc) is not installed")
-    return found
-
-
-def test_a_macro_value_the_reference_compiler_cannot_carry(reference):
+def test_a_macro_value_the_reference_compiler_cannot_carry(reference_glslc):
     op = _glsl("* 2.0", "* SCALE")
     before = validate(op, Options(macros=(("SCALE", "2.0 * 1.0"),)))
     hinted(before.diagnostics, "VKS308", hint="write the value without spaces, e.g. `(2*3)`")
     after_fix(before, validate(op, Options(macros=(("SCALE", "(2.0*1.0)"),))), "VKS308", None)
 
 
-def test_includes_from_two_folders_for_the_reference_compiler(reference, tmp_path):
+def test_includes_from_two_folders_for_the_reference_compiler(reference_glslc, tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
     first.mkdir()
     second.mkdir()

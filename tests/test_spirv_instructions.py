@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from spirv_helpers import assemble
 
 from tosa_vkshader import validate
 from tosa_vkshader.spirv.validate import find_spirv_val
@@ -111,12 +112,7 @@ FRAGMENT = """
 
 
 def test_a_fragment_entry_point_names_its_op_entry_point(tmp_path):
-    source = tmp_path / "fragment.spvasm"
-    source.write_text(FRAGMENT)
-    subprocess.run([str(SPIRV_TOOLS / "spirv-as"), str(source), "-o",
-                    str(tmp_path / "fragment.spv"), "--target-env", "vulkan1.3"],
-                   check=True, capture_output=True, timeout=60)
-    module = (tmp_path / "fragment.spv").read_bytes()
+    module = assemble(FRAGMENT, tmp_path).read_bytes()
     attrs = {"entry_point": "main", "workgroup_sizes": [1, 1, 1],
              "shader_language": "SPIR-V", "shader_code": base64.b64encode(module).decode()}
     instruction = _instruction(attrs, "VKS411")

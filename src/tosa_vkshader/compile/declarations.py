@@ -165,7 +165,8 @@ def _glsl(body: str, numbers: dict[str, int]) -> tuple | None:
         close = _closing(rest, match.end() - 1)
         if close is None:
             return None
-        for item in _split_top(rest[match.end():close]):
+        # (a comma inside a value's expression only makes that value unreadable: unknown)
+        for item in rest[match.end():close].split(","):
             key, equals, value = item.partition("=")
             qualifiers[key.strip()] = value.strip() if equals else None
         rest = rest[:match.start()] + " " + rest[close + 1:]
@@ -243,20 +244,6 @@ def _closing(text: str, opening: int) -> int | None:
             if not stack:
                 return index
     return None
-
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(text):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:index])
-            start = index + 1
-    parts.append(text[start:])
-    return [p for p in parts if p.strip()]
 
 
 def _strip_templates(text: str) -> str:
