@@ -9,13 +9,12 @@ the source line of GLSL/HLSL, the instruction of embedded SPIR-V).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
 from .dispatch import invocations
-from .rules.key_names import missing_required
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
 
@@ -265,6 +264,8 @@ class _Check:
         self.view = view
         self.r = reflection
         self.places = places
+        # binding key of a misplaced resource -> how to move it where the shader wants it
+        self.moves: dict[str, str] = {}
         self.out: list[Diagnostic] = []
         self.found_entry = reflection.entry_point is not None
 
@@ -275,11 +276,6 @@ class _Check:
     def entry_point(self) -> None:
         wanted = self.view.attrs.get("entry_point")
         computes = [e.name for e in self.r.entry_points if e.execution_model == "GLCompute"]
-        if "entry_point" not in self.view.attrs and len(computes) == 1 and not any(
-                info.suggestion == "entry_point" for info in self.view.keys.values()):
-            # VKS110 again, now that the module says what the entry point is called
-            self.out.append(missing_required(self.view, "entry_point",
-                                             f'add `"entry_point": "{computes[0]}"`'))
         use = (f"use {computes[0]!r}" if len(computes) == 1 else
                f"use one of: {', '.join(map(repr, computes))}" if computes else None)
         if not self.found_entry:
@@ -326,7 +322,10 @@ class _Check:
             self.access(d, shader, meant.get(id(d)))
         if self.found_entry:
             self.undeclared({(d.set, d.binding) for d in declared}, misplaced, meant)
-        self.collisions(declared, meant)
+        for d in misplaced:
+            if id(d) in meant:
+                self.moves[self.ptr(d.resource, "binding")] = \
+                    f"{_retarget(d, meant[id(d)])} ({_misplaced_because(d, self.r)})"
 
     def misplaced(self, declared: list[_Declared]) -> list[_Declared]:
         """The declared resources that cannot be right where they point: at no shader
@@ -523,26 +522,6 @@ class _Check:
                 f"input_N/output_N declares descriptorset {b.set}, binding {b.binding}",
                 hint=hint, shader_place=self.places.binding(b)))
 
-    def collisions(self, declared: list[_Declared], meant: dict[int, DescriptorBinding]
-                   ) -> None:
-        """VKS222 again, now that the shader says which of the resources sharing a place
-        belongs there: the hint moves the other one where the shader wants it (the
-        attribute rule could only suggest some free number)."""
-        from .rules.resources import binding_collisions
-
-        by_pointer = {self.ptr(d.resource, "binding"): d for d in declared}
-        for diag in binding_collisions(self.view):
-            other = by_pointer.get(diag.pointer)
-            if other is None:
-                continue
-            sharing = [d for d in declared if (d.set, d.binding) == (other.set, other.binding)]
-            moves = [d for d in sharing if id(d) in meant]
-            hint = None
-            if len(moves) == 1:
-                mover = moves[0]
-                hint = f"{_retarget(mover, meant[id(mover)])} ({_misplaced_because(mover, self.r)})"
-            self.out.append(replace(diag, hint=hint))
-
     # ---- workgroup size ----
     def workgroup(self) -> None:
         sizes = self.view.attrs.get("workgroup_sizes")
@@ -708,11 +687,21 @@ def _parse_push_constants(text: str) -> list[tuple[str, int]] | None:
     return result
 
 
-def crosscheck(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+@dataclass
+class Comparison:
+    """What the cross-check found, and (binding key -> "set input_0_binding to 0 (...)")
+    the move for each declared resource the shader says is misplaced: the hint other
+    rules give when they find such a resource too (VKS222)."""
+
+    findings: list[Diagnostic]
+    moves: dict[str, str]
+
+
+def compare(view: AttributeView, shader: Shader) -> Comparison:
     """Every disagreement between the attributes and the shader's reflected entry point
     (nothing when the shader could not be reflected: its findings say why)."""
     if shader.reflection is None:
-        return []
+        return Comparison([], {})
     from .shader.places import places_for
 
     check = _Check(view, shader.reflection, places_for(shader, view.attrs))
@@ -720,4 +709,8 @@ def crosscheck(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     check.resources()
     check.workgroup()
     check.push_constants()
-    return check.out
+    return Comparison(check.out, check.moves)
+
+
+def crosscheck(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    return compare(view, shader).findings

@@ -54,16 +54,19 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     without a shader never load the SPIR-V records these rules read."""
     from dataclasses import replace
 
-    from ..crosscheck import FORMAT_MISMATCH, crosscheck
+    from ..crosscheck import FORMAT_MISMATCH, compare
     from ..devices import check_targets
     from .context import check_context_against_shader, element_conflicts
+    from .restate import restated
     from .shader_fields import check_local_size_limits
 
     # Where the model and the shader disagree on a tensor's element type, no vkformat fits
     # both: VKS415's "use <the shader's format>" would only trade it for VKS514.
     conflicts = element_conflicts(view, shader)
+    comparison = compare(view, shader)
     cross = [replace(d, hint=conflicts[d.pointer])
              if d.code == FORMAT_MISMATCH.code and d.pointer in conflicts else d
-             for d in crosscheck(view, shader)]
-    return (cross + check_context_against_shader(view, shader)
+             for d in comparison.findings]
+    return (cross + restated(view, shader, comparison.moves)
+            + check_context_against_shader(view, shader)
             + list(check_local_size_limits(view, shader)) + check_targets(view, shader))
