@@ -6,13 +6,13 @@ import fnmatch
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .check import check_source, check_sources
 from .config import ConfigResolver, Options, load_options
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, resolve_pointer
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 
@@ -33,6 +33,12 @@ class Report:
     path: str | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     source: SourceFile | None = field(default=None, repr=False)
+    # What reporters show of a source that is not here (see ``detached``): file lines by
+    # number, and each shader-internal diagnostic's shader line.
+    _kept_lines: dict[int, str] = field(default_factory=dict, repr=False)
+    _kept_shader_lines: dict[Diagnostic, tuple[int, str] | None] = field(
+        default_factory=dict, repr=False)
+    _split_values: dict[int, list[str]] = field(default_factory=dict, repr=False)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -60,7 +66,43 @@ class Report:
         return Attributes.from_attrs(self.source.ops[0].attributes)
 
     def line_text(self, line: int) -> str:
-        return self.source.line_text(line) if self.source else ""
+        """Line ``line`` (1-based) of the checked file, "" when there is none."""
+        if self.source is None:
+            return self._kept_lines.get(line, "")
+        return self.source.line_text(line)
+
+    def shader_line(self, diag: Diagnostic) -> tuple[int, str] | None:
+        """(line number, text) of the line inside a multi-line shader source that ``diag``
+        points into (its ``inner`` position); None when it points at none."""
+        if diag.inner is None:
+            return None
+        if self.source is None:
+            return self._kept_shader_lines.get(diag)
+        ops = self.source.ops
+        for op in ops:
+            # Pointers are relative to each op's attributes: in a file of several ops (a
+            # model, a list) the op is the one that places the diagnostic where it is.
+            if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
+                continue
+            value = resolve_pointer(op.attributes, diag.pointer[len(op.base):]) \
+                if diag.pointer.startswith(op.base) else None
+            if isinstance(value, str) and "\n" in value:  # one-line values read in place
+                split = self._split_values.get(id(value))
+                if split is None:  # (a value of the source, alive as long as it is)
+                    split = self._split_values[id(value)] = value.split("\n")
+                if 1 <= diag.inner.line <= len(split):
+                    return diag.inner.line, split[diag.inner.line - 1].rstrip("\r")
+        return None
+
+    def detached(self) -> Report:
+        """This report without its source, keeping what reporters show of it (the lines
+        its diagnostics are on): small to send from a worker process. ``attributes`` and
+        ``source`` are None on the copy."""
+        lines = {d.location.line: self.line_text(d.location.line)
+                 for d in self.diagnostics if d.location is not None}
+        shader_lines = {d: self.shader_line(d) for d in self.diagnostics
+                        if d.inner is not None}
+        return Report(self.path, self.diagnostics, None, lines, shader_lines)
 
 
 def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
@@ -225,14 +267,20 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
 
 def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None = None, *,
                 config: ConfigResolver | None = None,
-                target_device: str | Iterable[str] | None = None) -> list[Report]:
+                target_device: str | Iterable[str] | None = None,
+                jobs: int = 1) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``).
 
     With ``options``, every file is checked with them. With ``config`` (a
     :class:`~tosa_vkshader.config.ConfigResolver`), each file is checked with the
     ``[tool.tosa-vkshader]`` nearest to it, as the command line does. With neither, the
     defaults. ``target_device`` adds target devices to whichever options apply. Raises
-    :class:`~tosa_vkshader.config.ConfigError` for an unusable config."""
+    :class:`~tosa_vkshader.config.ConfigError` for an unusable config.
+
+    ``jobs`` > 1 lets that many processes share the work when there are enough files
+    (forked on Linux, from a process without other threads; elsewhere one process does
+    it all). The reports are then :meth:`Report.detached`: no ``source``, but every line
+    the reporters show."""
     fixed = options or Options()
     with_targets: dict[int, Options] = {}
 
@@ -255,10 +303,51 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
                  if files[i][2] is None else _not_followed(files[i][0], files[i][2]))
                 for i in indices]
         read = [(i, source) for i, source in read if source is not None]
-        checked = check_sources([source for _, source in read], file_options)
-        for (i, source), diagnostics in zip(read, checked, strict=True):
-            reports[i] = Report(source.path, diagnostics, source)
+        shares = _shares(read, jobs)
+        detach = len(shares) > 1
+
+        def check_share(share: list[tuple[int, SourceFile]], options: Options = file_options,
+                        detach: bool = detach) -> list[tuple[int, Report]]:
+            checked = check_sources([source for _, source in share], options)
+            return [(i, Report(source.path, diagnostics, source).detached() if detach
+                     else Report(source.path, diagnostics, source))
+                    for (i, source), diagnostics in zip(share, checked, strict=True)]
+
+        if detach:
+            from .forks import map_in_forks
+
+            checked_shares = map_in_forks(check_share, shares)
+        else:
+            checked_shares = [check_share(read)]
+        for share_reports in checked_shares:
+            for i, report in share_reports:
+                reports[i] = report
     return [report for report in reports if report is not None]
+
+
+_FILES_PER_WORKER = 64  # below this, a forked worker costs more than it saves
+
+
+def _shares(read: list[tuple[int, SourceFile]], jobs: int,
+            ) -> list[list[tuple[int, SourceFile]]]:
+    """``read`` split for ``jobs`` processes (one share when that does not pay). Files
+    with the same shader go to the same share, so each distinct shader is still compiled
+    and analysed once in the run; the rest evens out the shares' sizes."""
+    count = min(jobs, len(read) // _FILES_PER_WORKER)
+    if count < 2:
+        return [read]
+    by_shader: dict[tuple[str, ...], list[tuple[int, SourceFile]]] = {}
+    plain: list[tuple[int, SourceFile]] = []
+    for item in read:
+        shaders = tuple(op.attributes["shader_code"] for op in item[1].ops
+                        if isinstance(op.attributes, dict)
+                        and isinstance(op.attributes.get("shader_code"), str))
+        (by_shader.setdefault(shaders, []) if shaders else plain).append(item)
+    shares: list[list[tuple[int, SourceFile]]] = [[] for _ in range(count)]
+    for group in [*sorted(by_shader.values(), key=len, reverse=True), *([item]
+                                                                      for item in plain)]:
+        min(shares, key=len).extend(group)
+    return [sorted(share, key=lambda item: item[0]) for share in shares if share]
 
 
 def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,

@@ -27,6 +27,7 @@ from ..diagnostics import (
 
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
+_SMALL_TEXT = 64 * 1024  # see JsonDocument.offset_to_line_col
 
 INVALID_JSON = rule(
     "VKS100", "invalid-json", Severity.ERROR,
@@ -131,10 +132,19 @@ class JsonDocument:
 
     # -- positions ---------------------------------------------------------------
     def offset_to_line_col(self, offset: int) -> tuple[int, int]:
+        if self._line_starts is None and len(self.text) <= _SMALL_TEXT:
+            # Counting in C beats building a line index for the few lookups a small text
+            # gets.
+            line_start = self.text.rfind("\n", 0, offset) + 1
+            return self.text.count("\n", 0, line_start) + 1, offset - line_start + 1
+        line_starts = self._line_index()
+        line = bisect.bisect_right(line_starts, offset) - 1
+        return line + 1, offset - line_starts[line] + 1
+
+    def _line_index(self) -> list[int]:
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in re.finditer(r"\n", self.text)]
-        line = bisect.bisect_right(self._line_starts, offset) - 1
-        return line + 1, offset - self._line_starts[line] + 1
+        return self._line_starts
 
     def span(self, pointer: str) -> Span | None:
         """Where the value at ``pointer`` (and its key) is in ``text``; None when there is
@@ -234,12 +244,10 @@ class JsonDocument:
         # long, minified) line once per diagnostic on it.
         if self._last_line is not None and self._last_line[0] == line:
             return self._last_line[1]
-        if self._line_starts is None:
-            self.offset_to_line_col(0)
-        assert self._line_starts is not None
-        if line < 1 or line > len(self._line_starts):
+        line_starts = self._line_index()
+        if line < 1 or line > len(line_starts):
             return ""
-        start = self._line_starts[line - 1]
+        start = line_starts[line - 1]
         end = self.text.find("\n", start)
         text = self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
         self._last_line = (line, text)
