@@ -180,15 +180,30 @@ def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
 def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
     """The file's ops; for JSON that holds no op (``package.json``), a note when the file
     was named (``explicit``), nothing at all when a folder walk found it."""
+    data = _file_bytes(name, options)
+    if isinstance(data, SourceFile):
+        return data
+    return _source_of_file(name, data, options, explicit=explicit)
+
+
+def _file_bytes(name: str, options: Options) -> bytes | SourceFile:
+    """The file's bytes, within the options' size limit; a source holding only the
+    refusal when the file cannot (or must not) be read."""
     from .fsutil import read_limited
-    from .sources.io import refusal
 
     try:
-        data = read_limited(name, options.size_limit(name))
+        return read_limited(name, options.size_limit(name))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        from .sources.io import refusal
+
         if isinstance(exc, ValueError):
             exc = OSError("the path contains a NUL byte")
         return SourceFile(name, diagnostics=[refusal(name, exc)])
+
+
+def _source_of_file(name: str, data: bytes, options: Options, *, explicit: bool,
+                    ) -> SourceFile | None:
+    """The ops of a file's bytes (see ``_read_file``)."""
     source = _read(data, name, options)
     is_json = os.path.splitext(name)[1].lower() not in (".mlir", ".tosa")
     if is_json and not _holds_ops(source, data, options):
@@ -299,26 +314,28 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
         groups.setdefault(id(file_options), (file_options, []))[1].append(index)
     reports: list[Report | None] = [None] * len(files)
     for file_options, indices in groups.values():
-        read = [(i, _read_file(files[i][0], file_options, explicit=files[i][1])
-                 if files[i][2] is None else _not_followed(files[i][0], files[i][2]))
-                for i in indices]
-        read = [(i, source) for i, source in read if source is not None]
-        shares = _shares(read, jobs)
+        loaded = [(i, _file_bytes(files[i][0], file_options) if files[i][2] is None
+                   else _not_followed(files[i][0], files[i][2])) for i in indices]
+        shares = _shares(loaded, jobs)
         detach = len(shares) > 1
 
-        def check_share(share: list[tuple[int, SourceFile]], options: Options = file_options,
-                        detach: bool = detach) -> list[tuple[int, Report]]:
-            checked = check_sources([source for _, source in share], options)
+        def check_share(share: list[tuple[int, bytes | SourceFile]],
+                        options: Options = file_options, detach: bool = detach,
+                        ) -> list[tuple[int, Report]]:
+            read = [(i, _source_of_file(files[i][0], item, options, explicit=files[i][1])
+                     if isinstance(item, bytes) else item) for i, item in share]
+            read = [(i, source) for i, source in read if source is not None]
+            checked = check_sources([source for _, source in read], options)
             return [(i, Report(source.path, diagnostics, source).detached() if detach
                      else Report(source.path, diagnostics, source))
-                    for (i, source), diagnostics in zip(share, checked, strict=True)]
+                    for (i, source), diagnostics in zip(read, checked, strict=True)]
 
         if detach:
             from .forks import map_in_forks
 
             checked_shares = map_in_forks(check_share, shares)
         else:
-            checked_shares = [check_share(read)]
+            checked_shares = [check_share(loaded)]
         for share_reports in checked_shares:
             for i, report in share_reports:
                 reports[i] = report
@@ -328,26 +345,32 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
 _FILES_PER_WORKER = 64  # below this, a forked worker costs more than it saves
 
 
-def _shares(read: list[tuple[int, SourceFile]], jobs: int,
-            ) -> list[list[tuple[int, SourceFile]]]:
-    """``read`` split for ``jobs`` processes (one share when that does not pay). Files
-    with the same shader go to the same share, so each distinct shader is still compiled
-    and analysed once in the run; the rest evens out the shares' sizes."""
-    count = min(jobs, len(read) // _FILES_PER_WORKER)
+def _shares(loaded: list[tuple[int, bytes | SourceFile]], jobs: int,
+            ) -> list[list[tuple[int, bytes | SourceFile]]]:
+    """``loaded`` files split for ``jobs`` processes (one share when that does not pay).
+    Files with the same shader text go to the same share, so that each distinct shader
+    is still compiled and analysed once in the run; the rest evens out the shares."""
+    count = min(jobs, len(loaded) // _FILES_PER_WORKER)
     if count < 2:
-        return [read]
-    by_shader: dict[tuple[str, ...], list[tuple[int, SourceFile]]] = {}
-    plain: list[tuple[int, SourceFile]] = []
-    for item in read:
-        shaders = tuple(op.attributes["shader_code"] for op in item[1].ops
-                        if isinstance(op.attributes, dict)
-                        and isinstance(op.attributes.get("shader_code"), str))
-        (by_shader.setdefault(shaders, []) if shaders else plain).append(item)
-    shares: list[list[tuple[int, SourceFile]]] = [[] for _ in range(count)]
-    for group in [*sorted(by_shader.values(), key=len, reverse=True), *([item]
-                                                                      for item in plain)]:
+        return [loaded]
+    by_shader: dict[bytes, list[tuple[int, bytes | SourceFile]]] = {}
+    plain: list[tuple[int, bytes | SourceFile]] = []
+    for item in loaded:
+        key = _shader_text(item[1]) if isinstance(item[1], bytes) else None
+        (by_shader.setdefault(key, []) if key else plain).append(item)
+    shares: list[list[tuple[int, bytes | SourceFile]]] = [[] for _ in range(count)]
+    for group in [*sorted(by_shader.values(), key=len, reverse=True),
+                  *([item] for item in plain)]:
         min(shares, key=len).extend(group)
     return [sorted(share, key=lambda item: item[0]) for share in shares if share]
+
+
+def _shader_text(data: bytes) -> bytes | None:
+    """What identifies a file's shader well enough to keep its users together, before
+    the file is parsed: the text from its first ``shader_code`` on (bounded; two shaders
+    that share their first kilobytes only end up in the same share)."""
+    at = data.find(b"shader_code")
+    return data[at:at + 8192] if at >= 0 else None
 
 
 def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,
