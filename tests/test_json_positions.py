@@ -89,3 +89,16 @@ def test_long_numbers_and_surrogates_are_still_caught_without_a_walk_of_every_fi
     for text in ('{"n": 18446744073709551615}', '{"n": -9223372036854775808}',
                  '{"n": 1e308}', '{"s": "\\u00e9 \\ud83d\\ude00"}'):
         assert parse_json(text)[1] == [], text
+
+
+def test_a_parsed_object_is_shown_as_json_prints_it_with_indent_2():
+    # Diagnostics on a dict (the API, the web's {"attributes": ...}) point into this
+    # rendering: it must stay exactly json.dumps(indent=2)'s, whatever the values are.
+    from tosa_vkshader.sources.jsontext import pretty_json
+
+    values = [{}, [], {"a": [1, 2.5, -0.0, None, True, "é\n\"\\"], "b": {"c": []}},
+              {"x": float("nan")}, {1: "int key"}, [(1, 2), {"y": 1e300}], "\ud800",
+              {"nested": [[[{"deep": [1]}]]]}, 2**80, {"obj": object}]
+    for value in values:
+        assert pretty_json(value) == json.dumps(value, indent=2, ensure_ascii=False,
+                                                default=repr), value

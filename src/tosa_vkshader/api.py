@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -15,6 +14,7 @@ from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Severity, resolve_pointer
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
+from .sources.jsontext import pretty_json
 
 if TYPE_CHECKING:
     from .devices import DeviceProfile
@@ -128,8 +128,7 @@ def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> So
         data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
         return _read(data, path, options)
     source = SourceFile(path)
-    source.ops.append(Op(obj_or_text, path, render=lambda: json.dumps(
-        obj_or_text, indent=2, ensure_ascii=False, default=repr)))
+    source.ops.append(Op(obj_or_text, path, render=lambda: pretty_json(obj_or_text)))
     return source
 
 

