@@ -102,3 +102,15 @@ def test_a_parsed_object_is_shown_as_json_prints_it_with_indent_2():
     for value in values:
         assert pretty_json(value) == json.dumps(value, indent=2, ensure_ascii=False,
                                                 default=repr), value
+
+
+def test_members_are_found_in_any_order_when_the_scan_stops_at_each_one_asked_for():
+    text = '{"a": 1, "b": {"x": [5, 6]}, "c": "three", "d": null, "e": [7]}'
+    document, problems = parse_json(text)
+    assert problems == [] and document.has_duplicates is False
+    for pointer, shown in (("/c", '"three"'), ("/a", "1"), ("/e/0", "7"), ("/b/x/1", "6"),
+                           ("/d", "null"), ("/b", '{"x": [5, 6]}')):
+        span = document.span(pointer)
+        assert text[span.value_start:span.value_end] == shown, pointer
+    assert document.span("/zz") is None and document.span("/b/y") is None
+    assert document.span("/c") is not None  # still known after the failed lookups

@@ -123,9 +123,16 @@ class JsonDocument:
     text: str
     path: str | None
     value: Any = None
-    # Spans found so far, by pointer; containers whose members have been scanned.
+    # False when no object of the text repeats a key (known from parsing): the member of
+    # a container looked for is then the only one of its name, and the scan of the
+    # container stops there, to go on from there for the next member looked for.
+    has_duplicates: bool = True
+    # Spans found so far, by pointer; containers whose members have all been scanned, and
+    # those scanned part of the way (where the scan goes on).
     _spans: dict[str, Span] = field(default_factory=dict, repr=False)
     _scanned: set[str] = field(default_factory=set, repr=False)
+    _scanning: dict[str, Iterator[tuple[str | int, int | None, int | None, int, int]]] = \
+        field(default_factory=dict, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
     _last_line: tuple[int, str] | None = field(default=None, repr=False)  # see line_text
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (object pointer, key)
@@ -162,8 +169,8 @@ class JsonDocument:
             return found
         parent = pointer.rsplit("/", 1)[0]
         if parent in self._scanned or self.span(parent) is None:
-            return None
-        self._scan_members(parent)
+            return None  # (a scanned container has no such member)
+        self._scan_members(parent, until=None if self.has_duplicates else pointer)
         return self._spans.get(pointer)
 
     def find_duplicates(self) -> list[tuple[str, str]]:
@@ -185,15 +192,22 @@ class JsonDocument:
                     pending.append((value_start, member))
         return self.duplicates
 
-    def _scan_members(self, pointer: str) -> None:
+    def _scan_members(self, pointer: str, until: str | None = None) -> None:
         """Record the spans of the members of the container at ``pointer`` (already
-        spanned); of a key given twice, the last (the value every reader here keeps)."""
-        self._scanned.add(pointer)
+        spanned), up to the member ``until`` or to the end; of a key given twice, the last
+        (the value every reader here keeps)."""
         spans = self._spans
-        for key, key_start, key_end, value_start, value_end in _members(
-                self.text, spans[pointer].value_start):
-            spans[_member_pointer(pointer, key)] = Span(key_start, key_end, value_start,
-                                                        value_end)
+        members = self._scanning.get(pointer)
+        if members is None:
+            members = self._scanning[pointer] = _members(self.text,
+                                                         spans[pointer].value_start)
+        for key, key_start, key_end, value_start, value_end in members:
+            member = _member_pointer(pointer, key)
+            spans[member] = Span(key_start, key_end, value_start, value_end)
+            if member == until:
+                return
+        del self._scanning[pointer]
+        self._scanned.add(pointer)
 
     def locate(
         self,
@@ -349,6 +363,7 @@ def parse_json(
         diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels",
                            hint="attribute objects are at most three levels deep")
         return None, [diag.located(Location(path, 1, 1))]
+    doc.has_duplicates = saw_duplicate
     problems: list[Diagnostic] = []
     # Only walk the values when one might be beyond the reference parser: a long number,
     # a surrogate escape, or a raw surrogate (possible in text that was not UTF-8 bytes).
