@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -366,10 +367,17 @@ def _shares(loaded: list[tuple[int, bytes | SourceFile]], jobs: int,
 
 def _shader_text(data: bytes) -> bytes | None:
     """What identifies a file's shader well enough to keep its users together, before
-    the file is parsed: the text from its first ``shader_code`` on (bounded; two shaders
-    that share their first kilobytes only end up in the same share)."""
+    the file is parsed: the string after its first ``shader_code`` key (as written, JSON
+    escapes and all; in a model, the first op's), or None."""
     at = data.find(b"shader_code")
-    return data[at:at + 8192] if at >= 0 else None
+    if at < 0:
+        return None
+    value = _QUOTED.search(data, at + len(b"shader_code") + 1)
+    return value.group() if value is not None else None
+
+
+# A JSON string as written (or one inside a JSON string: \" is an escaped quote there).
+_QUOTED = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,
