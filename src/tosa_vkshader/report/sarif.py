@@ -10,7 +10,6 @@ from .. import __version__
 from ..api import Report
 from ..diagnostics import RULES, Location, Severity
 from .fixes import fix_for
-from .shader_source import shader_file_location
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -83,7 +82,8 @@ def render_sarif(reports: list[Report]) -> str:
                 # declaration's place in the file for a finding at another key.
                 result["properties"]["shaderLocation"] = {"line": shader.line,
                                                           "column": shader.column}
-                where = shader_file_location(report, diag)
+                where = diag.location if diag.shader_place is None \
+                    else diag.shader_place.location
                 if where is not None:
                     related = _location(where, report.path)
                     related["id"] = 1
