@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .check import check_source, check_sources
 from .config import ConfigResolver, Options, load_options
-from .diagnostics import Diagnostic, Severity, pointer_join, resolve_pointer
+from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 from .sources.jsontext import pretty_json
@@ -35,9 +35,12 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     source: SourceFile | None = field(default=None, repr=False)
     # What reporters show of a source that is not here (see ``detached``): file lines by
-    # number, and each shader-internal diagnostic's shader line.
+    # number, each shader-internal diagnostic's shader line, and the place in the file of
+    # each shader declaration a finding names.
     _kept_lines: dict[int, str] = field(default_factory=dict, repr=False)
     _kept_shader_lines: dict[Diagnostic, tuple[int, str] | None] = field(
+        default_factory=dict, repr=False)
+    _kept_shader_locations: dict[Diagnostic, Location | None] = field(
         default_factory=dict, repr=False)
     _split_values: dict[int, list[str]] = field(default_factory=dict, repr=False)
 
@@ -81,12 +84,7 @@ class Report:
             return None
         if self.source is None:
             return self._kept_shader_lines.get(diag)
-        ops = self.source.ops
-        for op in ops:
-            # Pointers are relative to each op's attributes: in a file of several ops (a
-            # model, a list) the op is the one that places the diagnostic where it is.
-            if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
-                continue
+        for op in self._ops_of(diag):
             inside = diag.shader_place is None  # else: the op's shader_code
             pointer = diag.pointer if inside else pointer_join(op.base, "shader_code")
             value = resolve_pointer(op.attributes, pointer[len(op.base):]) \
@@ -100,6 +98,30 @@ class Report:
                     return position.line, split[position.line - 1].rstrip("\r")
         return None
 
+    def shader_location(self, diag: Diagnostic) -> Location | None:
+        """Where in the file the shader line of ``diag`` is: its own location for a
+        problem inside ``shader_code``, the declaration's place (inside the
+        ``shader_code`` string, through its escapes) for a finding at another key."""
+        position = diag.shader_position
+        if position is None or diag.shader_place is None:
+            return diag.location if position is not None else None
+        if self.source is None:
+            return self._kept_shader_locations.get(diag)
+        for op in self._ops_of(diag):
+            return op.locate(Diagnostic(diag.code, diag.severity, "",
+                                        pointer_join(op.base, "shader_code"), inner=position))
+        return None
+
+    def _ops_of(self, diag: Diagnostic) -> Iterator[Op]:
+        """The op whose attributes ``diag`` is about. Pointers are relative to each op's
+        attributes: in a file of several ops (a model, a list) it is the one that places
+        the diagnostic where it is."""
+        ops = self.source.ops if self.source is not None else []
+        for op in ops:
+            if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
+                continue
+            yield op
+
     def detached(self) -> Report:
         """This report without its source, keeping what reporters show of it (the lines
         its diagnostics are on): small to send from a worker process. ``attributes`` and
@@ -108,7 +130,9 @@ class Report:
                  for d in self.diagnostics if d.location is not None}
         shader_lines = {d: self.shader_line(d) for d in self.diagnostics
                         if d.shader_position is not None}
-        return Report(self.path, self.diagnostics, None, lines, shader_lines)
+        places = {d: self.shader_location(d) for d in self.diagnostics
+                  if d.shader_place is not None and d.shader_position is not None}
+        return Report(self.path, self.diagnostics, None, lines, shader_lines, places)
 
 
 def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:

@@ -14,7 +14,7 @@ import json
 from dataclasses import replace
 
 from .config import Options
-from .diagnostics import Diagnostic, Location, Severity, pointer_join, rule
+from .diagnostics import Diagnostic, Location, Severity, rule
 from .rules import run_rules
 from .sources.base import Op, SourceFile
 from .sources.jsontext import json_type
@@ -60,22 +60,9 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
         if diag.location is None:
             location = op.locate(diag) if op is not None else None
             diag = diag.located(location or Location(path, 1, 1))
-            if diag.shader_place is not None and op is not None:
-                diag = _with_shader_location(diag, op)
         finished.append(diag)
     finished.sort(key=Diagnostic.sort_key)
     return finished
-
-
-def _with_shader_location(diag: Diagnostic, op: Op) -> Diagnostic:
-    """A finding at a key that names a shader declaration: the declaration's place in the
-    file too (inside the shader_code string), for reports that point at both."""
-    position = diag.shader_place.position if diag.shader_place else None
-    if position is None:
-        return diag
-    where = op.locate(Diagnostic(diag.code, diag.severity, "",
-                                 pointer_join(op.base, "shader_code"), inner=position))
-    return replace(diag, shader_place=replace(diag.shader_place, location=where))
 
 
 def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:

@@ -70,8 +70,6 @@ class ShaderPlace:
 
     position: InnerPosition | None = None
     instruction: str | None = None
-    # ``position`` in the file, through the string's escapes (set when it is located)
-    location: Location | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ def _workgroup_memory(shader: Shader) -> int:
     from ..spirv.reader import read_module
     from ..spirv.workgroup import workgroup_memory_bytes
 
-    module, _ = read_module(shader.spirv)
+    module = shader.module or read_module(shader.spirv)[0]
     return workgroup_memory_bytes(module, shader.reflection.entry_point
                                   if shader.reflection else None) if module else 0
 

@@ -82,8 +82,7 @@ def render_sarif(reports: list[Report]) -> str:
                 # declaration's place in the file for a finding at another key.
                 result["properties"]["shaderLocation"] = {"line": shader.line,
                                                           "column": shader.column}
-                where = diag.location if diag.shader_place is None \
-                    else diag.shader_place.location
+                where = report.shader_location(diag)
                 if where is not None:
                     related = _location(where, report.path)
                     related["id"] = 1

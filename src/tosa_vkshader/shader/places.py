@@ -12,7 +12,7 @@ worked out on first use, so a shader that the attributes agree with costs nothin
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import InnerPosition, ShaderPlace
@@ -131,14 +131,16 @@ def _block_of(assembly: Assembly, type_id: int) -> int | None:
     return current.id if current is not None and current.kind == "struct" else None
 
 
-@lru_cache(maxsize=16)
 def _assembly_of(shader: Shader) -> Assembly | None:
-    """The module of embedded SPIR-V, read again only when a finding names an instruction
-    (reflection keeps no instructions); shared by the ops that carry the shader."""
+    """The module of embedded SPIR-V as the shader stage read it (a record built
+    elsewhere, without it, is read again)."""
     from ..spirv.assembly import Assembly
-    from ..spirv.reader import read_module
 
-    module, _findings = read_module(shader.spirv, "")
+    module = shader.module
+    if module is None:
+        from ..spirv.reader import read_module
+
+        module, _findings = read_module(shader.spirv, "")
     return Assembly(module) if module is not None else None
 
 

@@ -20,6 +20,7 @@ from ..diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from ..compile.compiler import CompilerInfo
+    from ..spirv.module import Module
     from ..spirv.records import Reflection
 
 Language = Literal["SPIR-V", "GLSL", "HLSL"]
@@ -60,6 +61,9 @@ class Shader:
     validator: str | None  # path of the spirv-val that validated it; None if not run
     findings: tuple[Diagnostic, ...] = ()
     reflection: Reflection | None = None
+    # What the reader made of the module (kept for the findings that name an instruction
+    # or measure shared memory); None when it could not be read.
+    module: Module | None = field(default=None, repr=False)
 
     @cached_property
     def words(self) -> tuple[int, ...]:

@@ -132,6 +132,7 @@ def _analyse_distinct(requests: Sequence[ShaderRequest | None],
                 findings += validate(data, "", options.target_env, use_disk_cache=options.cache)
             reflection = reflect(module, _entry(request))
         memo[key] = Shader(data, request.language, _entry(request), compiler,
-                           tool if key in to_validate else None, tuple(findings), reflection)
+                           tool if key in to_validate else None, tuple(findings), reflection,
+                           module)
     return memo
 
