@@ -15,15 +15,16 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
 from ..sources.context import render_tensor
 from .errors import RunError
 from .interface import Interface
-from .layout import read_output, write_input
+from .layout import load_numpy, read_output, write_input
 from .model import Signature, custom_op_texts, read_signature
+from .npyfile import HostArray, from_array
 from .processes import Runner, finish_conversion, start_conversion
 from .rules import INPUT_MISMATCH, UNSUPPORTED_INTERFACE
 from .scenario import build_scenario, input_file, output_file
@@ -44,7 +45,8 @@ class RunResult:
     workdir: Path | None = None  # kept only when asked
 
 
-Inputs = Sequence["np.ndarray"] | Callable[[], Sequence["np.ndarray"]]
+# arrays (anything numpy.asarray takes, or HostArray), or a function that loads them
+Inputs = Sequence[Any] | Callable[[], Sequence[Any]]
 
 
 def run_model(text: str, inputs: Inputs, *, path: str | None = None,
@@ -56,8 +58,9 @@ def run_model(text: str, inputs: Inputs, *, path: str | None = None,
 
     The check decides whether results are given: a model with errors never produces any,
     and its diagnostics are reported before any other failure. It runs while the scenario
-    runner starts up (the runner is stopped when the check finds errors), so that a clean
-    model costs little more than the tools' own time.
+    runner works (the runner is stopped when the check finds errors), and so does loading
+    numpy for the outputs (inputs are written from bytes), so that a clean model costs
+    little more than the tools' own time.
     """
     options = runtime_reading(options or Options())
     tools = find_toolchain()
@@ -134,6 +137,7 @@ def _run(text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
             notes = verdict.notes() + notes
             if ops is None:  # no push constants given: none may be needed
                 push_data(shader_ops(text, options), interface, None, workdir)
+            load_numpy()  # for the outputs
             ran_on = runner.wait()
         finally:
             runner.stop()
@@ -170,9 +174,7 @@ def _check(text: str, path: str | None, options: Options) -> list[Diagnostic]:
     return [d for d in report.diagnostics if d.severity is not Severity.INFO]
 
 
-def _matched_inputs(signature: Signature, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    import numpy as np
-
+def _matched_inputs(signature: Signature, inputs: Sequence[Any]) -> list[HostArray]:
     arguments = signature.arguments
     wanted = ", ".join(f"{a.name}: {a.type.text}" for a in arguments)
     if len(inputs) != len(arguments):
@@ -182,9 +184,9 @@ def _matched_inputs(signature: Signature, inputs: Sequence[np.ndarray]) -> list[
             hint="give one input per argument, in argument order")])
     arrays, problems = [], []
     for index, (value, argument) in enumerate(zip(inputs, arguments, strict=True)):
-        array = np.asarray(value)
+        array = value if isinstance(value, HostArray) else from_array(value)
         given = render_tensor(_element_of(array.dtype), array.shape)
-        if array.dtype != np.dtype(argument.dtype or "") or array.shape != argument.shape:
+        if array.dtype != argument.dtype or array.shape != argument.shape:
             problems.append(INPUT_MISMATCH.at(
                 "", f"input {index} for argument {argument.name}: expected "
                     f"{argument.type.text} ({argument.dtype} {list(argument.shape or ())}), "
@@ -197,11 +199,11 @@ def _matched_inputs(signature: Signature, inputs: Sequence[np.ndarray]) -> list[
     return arrays
 
 
-def _element_of(dtype: np.dtype) -> str:
+def _element_of(dtype: str) -> str:
     from .model import NUMPY_DTYPES
 
     names = {v: k for k, v in reversed(list(NUMPY_DTYPES.items()))}
-    return names.get(str(dtype), str(dtype))
+    return names.get(dtype, dtype)
 
 
 def _match_interface(signature: Signature, interface: Interface) -> None:

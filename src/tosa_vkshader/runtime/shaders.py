@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic
 from .errors import RunError
 from .interface import Interface
 from .model import CustomOpText, custom_op_texts, replace_attrs
+from .npyfile import HostArray, npy_bytes
 from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
 from .scenario import PushData
 
@@ -68,8 +69,6 @@ def embed_hlsl(text: str, ops: list[ShaderOp], options: Options
 
 def push_data(ops: list[ShaderOp], interface: Interface, data: bytes | None,
                workdir: Path) -> PushData | None:
-    import numpy as np
-
     declaring = [(index, op) for index, op in enumerate(ops)
                  if op.push_constant_size is not None]
     if data is None:
@@ -97,7 +96,8 @@ def push_data(ops: list[ShaderOp], interface: Interface, data: bytes | None,
         targets = tuple(modules[i] for i, _op in declaring)
     else:
         targets = modules
-    np.save(workdir / "push_constants.npy", np.frombuffer(data, dtype=np.uint8))
+    (workdir / "push_constants.npy").write_bytes(
+        npy_bytes(HostArray("uint8", (len(data),), data)))
     return PushData("push_constants.npy", len(data), targets)
 
 
