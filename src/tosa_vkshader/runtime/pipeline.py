@@ -28,7 +28,7 @@ from .npyfile import HostArray, from_array
 from .processes import Runner, finish_conversion, start_conversion
 from .rules import INPUT_MISMATCH, UNSUPPORTED_INTERFACE
 from .scenario import build_scenario, input_file, output_file
-from .shaders import embed_hlsl, push_data, shader_ops
+from .shaders import embed_hlsl, push_targets, shader_ops, write_push_data
 from .toolchain import Toolchain, find_toolchain, require_vulkan_driver
 
 if TYPE_CHECKING:
@@ -127,16 +127,24 @@ def _run(text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
         _match_interface(signature, interface)
         for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
             write_input(array, resource, workdir / input_file(index, resource))
-        ops = shader_ops(text, options) if push_constants is not None else None
-        push = push_data(ops or [], interface, push_constants, workdir)
+        # Which ops take push constants is known from their shaders' reflection, which
+        # costs as much as the check: it is done while the runner works, unless the bytes
+        # must be sent to some ops of several (with one op, its module is the target).
+        ops = shader_ops(text, options) if push_constants is not None and \
+            len(custom_op_texts(text)) > 1 else None
+        push = None
+        if push_constants is not None:
+            targets = push_targets(ops, interface, push_constants) if ops is not None \
+                else interface.compute_modules
+            push = write_push_data(push_constants, targets, workdir)
         scenario = build_scenario(interface, "model.vgf", push)
         (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
         env = {**os.environ, **tools.layer_environment(workdir), **device_env}
         runner = Runner(tools, workdir, env, timeout)
         try:
             notes = verdict.notes() + notes
-            if ops is None:  # no push constants given: none may be needed
-                push_data(shader_ops(text, options), interface, None, workdir)
+            if ops is None:  # the blocks must match the bytes given (or their absence)
+                push_targets(shader_ops(text, options), interface, push_constants)
             load_numpy()  # for the outputs
             ran_on = runner.wait()
         finally:
