@@ -12,9 +12,9 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from .errors import RunError
-from .interface import Interface, read_interface
 from .rules import CONVERTER_FAILED, RUNNER_FAILED, RUNNER_TIMEOUT
 from .toolchain import Toolchain, no_device
 
@@ -43,8 +43,16 @@ def start_conversion(tools: Toolchain, text: str, workdir: Path) -> subprocess.P
                             text=True, errors="replace")
 
 
+def stop_conversion(converter: subprocess.Popen[str]) -> None:
+    """The converter is not needed (any more): it is killed, and its exit collected."""
+    if converter.poll() is None:
+        converter.kill()
+    converter.communicate()
+
+
 def finish_conversion(tools: Toolchain, converter: subprocess.Popen[str],
-                       workdir: Path) -> Interface:
+                       workdir: Path) -> dict[str, Any]:
+    """What ``vgf_dump`` says of the VGF the converter wrote (its JSON document)."""
     try:
         output, _ = converter.communicate(timeout=_TOOL_TIMEOUT)
     except subprocess.TimeoutExpired as exc:
@@ -61,7 +69,7 @@ def finish_conversion(tools: Toolchain, converter: subprocess.Popen[str],
         raise RunError([CONVERTER_FAILED.at(
             "", f"vgf_dump could not read the VGF the converter wrote (exit "
                 f"{done.returncode}):\n{_tail(done.stderr + done.stdout)}")])
-    return read_interface(json.loads((workdir / "dump.json").read_text(encoding="utf-8")))
+    return json.loads((workdir / "dump.json").read_text(encoding="utf-8"))
 
 
 class Runner:
