@@ -133,7 +133,7 @@ def _run_in(workdir: Path, text: str, inputs: Inputs, verdict: _Verdict, tools: 
         from .shaders import push_targets, shader_ops, write_push_data
 
         embedded, notes = _hlsl_embedded(text, verdict, options)
-        if embedded != text:  # converted again, with the SPIR-V we compiled
+        if embedded is not text:  # converted again, with the SPIR-V we compiled
             stop_conversion(converter)
             text = embedded
             converter = start_conversion(tools, text, workdir)
