@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -185,6 +186,22 @@ def test_check_imports_only_what_it_needs():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60)
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_warm_check_of_a_shader_starts_no_thread_pool(tmp_path):
+    """With every shader in the cache, nothing is compiled or validated: the thread and
+    process pools (and the logging that concurrent.futures loads) stay unloaded."""
+    op = str(FIXTURES / "glsl" / "valid" / "buffer-scale.json")
+    probe = ("import sys; from tosa_vkshader.cli import main; "
+             f"main(['check', {op!r}]); "
+             "print('LOADED', [m for m in ('concurrent.futures', 'logging') "
+             "if m in sys.modules])")
+    env = {**os.environ, "TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "cache")}
+    subprocess.run([sys.executable, "-m", "tosa_vkshader", "check", op], env=env,
+                   capture_output=True, timeout=120, check=False)  # fills the cache
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert "LOADED []" in done.stdout, done.stdout + done.stderr
 
 
 def test_only_the_program_itself_spares_the_collector_at_exit(capsys):

@@ -89,3 +89,28 @@ def test_long_numbers_and_surrogates_are_still_caught_without_a_walk_of_every_fi
     for text in ('{"n": 18446744073709551615}', '{"n": -9223372036854775808}',
                  '{"n": 1e308}', '{"s": "\\u00e9 \\ud83d\\ude00"}'):
         assert parse_json(text)[1] == [], text
+
+
+def test_a_parsed_object_is_shown_as_json_prints_it_with_indent_2():
+    # Diagnostics on a dict (the API, the web's {"attributes": ...}) point into this
+    # rendering: it must stay exactly json.dumps(indent=2)'s, whatever the values are.
+    from tosa_vkshader.sources.jsontext import pretty_json
+
+    values = [{}, [], {"a": [1, 2.5, -0.0, None, True, "é\n\"\\"], "b": {"c": []}},
+              {"x": float("nan")}, {1: "int key"}, [(1, 2), {"y": 1e300}], "\ud800",
+              {"nested": [[[{"deep": [1]}]]]}, 2**80, {"obj": object}]
+    for value in values:
+        assert pretty_json(value) == json.dumps(value, indent=2, ensure_ascii=False,
+                                                default=repr), value
+
+
+def test_members_are_found_in_any_order_when_the_scan_stops_at_each_one_asked_for():
+    text = '{"a": 1, "b": {"x": [5, 6]}, "c": "three", "d": null, "e": [7]}'
+    document, problems = parse_json(text)
+    assert problems == [] and document.has_duplicates is False
+    for pointer, shown in (("/c", '"three"'), ("/a", "1"), ("/e/0", "7"), ("/b/x/1", "6"),
+                           ("/d", "null"), ("/b", '{"x": [5, 6]}')):
+        span = document.span(pointer)
+        assert text[span.value_start:span.value_end] == shown, pointer
+    assert document.span("/zz") is None and document.span("/b/y") is None
+    assert document.span("/c") is not None  # still known after the failed lookups

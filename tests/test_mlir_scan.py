@@ -120,8 +120,8 @@ def test_the_file_is_searched_for_return_once_not_once_per_op(monkeypatch):
     # Each op's returned-result order comes from the function's `return`; looking for it
     # from every op to the end of the file cost 24 s on a 25 MB model with 100 ops.
     calls = []
-    sites = mlir_source._return_sites
-    monkeypatch.setattr(mlir_source, "_return_sites",
+    sites = mlir_source.keyword_sites  # the one pass that finds every `return`
+    monkeypatch.setattr(mlir_source, "keyword_sites",
                         lambda text: calls.append(len(text)) or sites(text))
     attrs = json.dumps(ATTRS).replace('"', '\\"')
     ops = [f'    %r{k} = tosa.custom %a {{{DOMAIN}, operator_name = "k{k}", '

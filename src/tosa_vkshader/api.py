@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .check import check_source, check_sources
 from .config import ConfigResolver, Options, load_options
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, resolve_pointer
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
+from .sources.jsontext import pretty_json
 
 if TYPE_CHECKING:
     from .devices import DeviceProfile
@@ -33,6 +34,12 @@ class Report:
     path: str | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     source: SourceFile | None = field(default=None, repr=False)
+    # What reporters show of a source that is not here (see ``detached``): file lines by
+    # number, and each shader-internal diagnostic's shader line.
+    _kept_lines: dict[int, str] = field(default_factory=dict, repr=False)
+    _kept_shader_lines: dict[Diagnostic, tuple[int, str] | None] = field(
+        default_factory=dict, repr=False)
+    _split_values: dict[int, list[str]] = field(default_factory=dict, repr=False)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -60,7 +67,43 @@ class Report:
         return Attributes.from_attrs(self.source.ops[0].attributes)
 
     def line_text(self, line: int) -> str:
-        return self.source.line_text(line) if self.source else ""
+        """Line ``line`` (1-based) of the checked file, "" when there is none."""
+        if self.source is None:
+            return self._kept_lines.get(line, "")
+        return self.source.line_text(line)
+
+    def shader_line(self, diag: Diagnostic) -> tuple[int, str] | None:
+        """(line number, text) of the line inside a multi-line shader source that ``diag``
+        points into (its ``inner`` position); None when it points at none."""
+        if diag.inner is None:
+            return None
+        if self.source is None:
+            return self._kept_shader_lines.get(diag)
+        ops = self.source.ops
+        for op in ops:
+            # Pointers are relative to each op's attributes: in a file of several ops (a
+            # model, a list) the op is the one that places the diagnostic where it is.
+            if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
+                continue
+            value = resolve_pointer(op.attributes, diag.pointer[len(op.base):]) \
+                if diag.pointer.startswith(op.base) else None
+            if isinstance(value, str) and "\n" in value:  # one-line values read in place
+                split = self._split_values.get(id(value))
+                if split is None:  # (a value of the source, alive as long as it is)
+                    split = self._split_values[id(value)] = value.split("\n")
+                if 1 <= diag.inner.line <= len(split):
+                    return diag.inner.line, split[diag.inner.line - 1].rstrip("\r")
+        return None
+
+    def detached(self) -> Report:
+        """This report without its source, keeping what reporters show of it (the lines
+        its diagnostics are on): small to send from a worker process. ``attributes`` and
+        ``source`` are None on the copy."""
+        lines = {d.location.line: self.line_text(d.location.line)
+                 for d in self.diagnostics if d.location is not None}
+        shader_lines = {d: self.shader_line(d) for d in self.diagnostics
+                        if d.inner is not None}
+        return Report(self.path, self.diagnostics, None, lines, shader_lines)
 
 
 def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
@@ -86,8 +129,7 @@ def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> So
         data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
         return _read(data, path, options)
     source = SourceFile(path)
-    source.ops.append(Op(obj_or_text, path, render=lambda: json.dumps(
-        obj_or_text, indent=2, ensure_ascii=False, default=repr)))
+    source.ops.append(Op(obj_or_text, path, render=lambda: pretty_json(obj_or_text)))
     return source
 
 
@@ -138,15 +180,30 @@ def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
 def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
     """The file's ops; for JSON that holds no op (``package.json``), a note when the file
     was named (``explicit``), nothing at all when a folder walk found it."""
+    data = _file_bytes(name, options)
+    if isinstance(data, SourceFile):
+        return data
+    return _source_of_file(name, data, options, explicit=explicit)
+
+
+def _file_bytes(name: str, options: Options) -> bytes | SourceFile:
+    """The file's bytes, within the options' size limit; a source holding only the
+    refusal when the file cannot (or must not) be read."""
     from .fsutil import read_limited
-    from .sources.io import refusal
 
     try:
-        data = read_limited(name, options.size_limit(name))
+        return read_limited(name, options.size_limit(name))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        from .sources.io import refusal
+
         if isinstance(exc, ValueError):
             exc = OSError("the path contains a NUL byte")
         return SourceFile(name, diagnostics=[refusal(name, exc)])
+
+
+def _source_of_file(name: str, data: bytes, options: Options, *, explicit: bool,
+                    ) -> SourceFile | None:
+    """The ops of a file's bytes (see ``_read_file``)."""
     source = _read(data, name, options)
     is_json = os.path.splitext(name)[1].lower() not in (".mlir", ".tosa")
     if is_json and not _holds_ops(source, data, options):
@@ -225,14 +282,20 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
 
 def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None = None, *,
                 config: ConfigResolver | None = None,
-                target_device: str | Iterable[str] | None = None) -> list[Report]:
+                target_device: str | Iterable[str] | None = None,
+                jobs: int = 1) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``).
 
     With ``options``, every file is checked with them. With ``config`` (a
     :class:`~tosa_vkshader.config.ConfigResolver`), each file is checked with the
     ``[tool.tosa-vkshader]`` nearest to it, as the command line does. With neither, the
     defaults. ``target_device`` adds target devices to whichever options apply. Raises
-    :class:`~tosa_vkshader.config.ConfigError` for an unusable config."""
+    :class:`~tosa_vkshader.config.ConfigError` for an unusable config.
+
+    ``jobs`` > 1 lets that many processes share the work when there are enough files
+    (forked on Linux, from a process without other threads; elsewhere one process does
+    it all). The reports are then :meth:`Report.detached`: no ``source``, but every line
+    the reporters show."""
     fixed = options or Options()
     with_targets: dict[int, Options] = {}
 
@@ -251,14 +314,70 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
         groups.setdefault(id(file_options), (file_options, []))[1].append(index)
     reports: list[Report | None] = [None] * len(files)
     for file_options, indices in groups.values():
-        read = [(i, _read_file(files[i][0], file_options, explicit=files[i][1])
-                 if files[i][2] is None else _not_followed(files[i][0], files[i][2]))
-                for i in indices]
-        read = [(i, source) for i, source in read if source is not None]
-        checked = check_sources([source for _, source in read], file_options)
-        for (i, source), diagnostics in zip(read, checked, strict=True):
-            reports[i] = Report(source.path, diagnostics, source)
+        loaded = [(i, _file_bytes(files[i][0], file_options) if files[i][2] is None
+                   else _not_followed(files[i][0], files[i][2])) for i in indices]
+        shares = _shares(loaded, jobs)
+        detach = len(shares) > 1
+
+        def check_share(share: list[tuple[int, bytes | SourceFile]],
+                        options: Options = file_options, detach: bool = detach,
+                        ) -> list[tuple[int, Report]]:
+            read = [(i, _source_of_file(files[i][0], item, options, explicit=files[i][1])
+                     if isinstance(item, bytes) else item) for i, item in share]
+            read = [(i, source) for i, source in read if source is not None]
+            checked = check_sources([source for _, source in read], options)
+            return [(i, Report(source.path, diagnostics, source).detached() if detach
+                     else Report(source.path, diagnostics, source))
+                    for (i, source), diagnostics in zip(read, checked, strict=True)]
+
+        if detach:
+            from .forks import map_in_forks
+
+            checked_shares = map_in_forks(check_share, shares)
+        else:
+            checked_shares = [check_share(loaded)]
+        for share_reports in checked_shares:
+            for i, report in share_reports:
+                reports[i] = report
     return [report for report in reports if report is not None]
+
+
+_FILES_PER_WORKER = 64  # below this, a forked worker costs more than it saves
+
+
+def _shares(loaded: list[tuple[int, bytes | SourceFile]], jobs: int,
+            ) -> list[list[tuple[int, bytes | SourceFile]]]:
+    """``loaded`` files split for ``jobs`` processes (one share when that does not pay).
+    Files with the same shader text go to the same share, so that each distinct shader
+    is still compiled and analysed once in the run; the rest evens out the shares."""
+    count = min(jobs, len(loaded) // _FILES_PER_WORKER)
+    if count < 2:
+        return [loaded]
+    by_shader: dict[bytes, list[tuple[int, bytes | SourceFile]]] = {}
+    plain: list[tuple[int, bytes | SourceFile]] = []
+    for item in loaded:
+        key = _shader_text(item[1]) if isinstance(item[1], bytes) else None
+        (by_shader.setdefault(key, []) if key else plain).append(item)
+    shares: list[list[tuple[int, bytes | SourceFile]]] = [[] for _ in range(count)]
+    for group in [*sorted(by_shader.values(), key=len, reverse=True),
+                  *([item] for item in plain)]:
+        min(shares, key=len).extend(group)
+    return [sorted(share, key=lambda item: item[0]) for share in shares if share]
+
+
+def _shader_text(data: bytes) -> bytes | None:
+    """What identifies a file's shader well enough to keep its users together, before
+    the file is parsed: the string after its first ``shader_code`` key (as written, JSON
+    escapes and all; in a model, the first op's), or None."""
+    at = data.find(b"shader_code")
+    if at < 0:
+        return None
+    value = _QUOTED.search(data, at + len(b"shader_code") + 1)
+    return value.group() if value is not None else None
+
+
+# A JSON string as written (or one inside a JSON string: \" is an escaped quote there).
+_QUOTED = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | None = None,

@@ -73,7 +73,7 @@ def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
     found: list[list[Diagnostic]] = []
     seen: dict[tuple[str, str], tuple[AttributeView | None, list[Diagnostic]]] = {}
     for op in ops:
-        key = _content_key(op)
+        key = _content_key(op) if len(ops) > 1 else None
         ruled = seen.get(key) if key is not None else None
         if ruled is None:
             ruled = rule_diagnostics(op, options)

@@ -85,12 +85,13 @@ def read_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT) 
         if info.st_size > limit:
             raise InputRefused(name, f"the file is {info.st_size} bytes; the limit is "
                                      f"{limit} bytes", too_large=True)
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
+        # One read of the size fstat gave, plus a byte: a short read is the end of the
+        # file (a buffer of exactly that size, not a megabyte to shrink, for every file).
+        first = os.read(fd, info.st_size + 1)
+        chunks = [first]
+        left = limit + 1 - len(first)
+        while left > 0 and len(chunks[-1]) > 0 and len(first) > info.st_size:
+            chunk = os.read(fd, min(left, 1 << 20))  # it grew while being read
             chunks.append(chunk)
             left -= len(chunk)
         data = b"".join(chunks)

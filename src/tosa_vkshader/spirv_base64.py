@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
+from functools import lru_cache
 
 SPIRV_MAGIC = 0x07230203
 HEADER_BYTES = 20
-# What the reference converter's decoder (LLVM decodeBase64) accepts: groups of four,
-# `=` only as the padding of the last group (never after a complete group, never `====`).
-# Python's decoder, even with validate=True, lets extra `=` through.
-_STRICT_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 
 
+@lru_cache(maxsize=256)  # the attribute rules and the shader stage decode the same text
 def decode_spirv(code: str) -> bytes | None:
-    """The bytes of strict base64 ``code``, or None."""
-    if not _STRICT_BASE64.fullmatch(code):
+    """The bytes of strict base64 ``code``, or None.
+
+    Strict as the reference converter's decoder (LLVM decodeBase64) is: groups of four,
+    `=` only as the padding of the last group (never after a complete group, never
+    `===`). Python's decoder, even with validate=True, lets extra `=` through, so the
+    padding is checked here; it checks the alphabet."""
+    body = code.rstrip("=")
+    if len(code) % 4 or len(code) - len(body) > 2 or "=" in body:
         return None
     try:
         return base64.b64decode(code, validate=True)

@@ -49,8 +49,18 @@ def register(subparsers) -> None:
                         help="print, op by op, which target devices can run it (every "
                              "shipped profile when no target is given) instead of the "
                              "diagnostics")
+    parser.add_argument("-j", "--jobs", type=_job_count, metavar="N",
+                        help="processes that share the files (default: one per usable "
+                             "core when there are enough files to pay for it)")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.set_defaults(run=run)
+
+
+def _job_count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes >= 1, got "
+                                         f"{text!r}")
+    return int(text)
 
 
 def _codes(text: str | None) -> tuple[str, ...] | None:
@@ -115,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
             # At most one byte over the limit: enough to be reported as too large.
             data = sys.stdin.buffer.read(options.max_file_size + 1)
             reports.append(validate(data, options, path=stdin_name or "<stdin>"))
-        reports.extend(check_paths(file_paths, config=config))
+        reports.extend(check_paths(file_paths, config=config,
+                                   jobs=args.jobs or _usable_cores()))
     except ConfigError as exc:  # a config found only while walking a folder
         print_usage_diagnostics(exc.diagnostics)
         return 2
@@ -135,6 +146,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return exit_status([d for r in reports for d in r.diagnostics])
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _summary(args: argparse.Namespace, paths: list[str], options) -> int:

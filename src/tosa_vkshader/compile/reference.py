@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity, rule
@@ -139,6 +138,9 @@ def compile_reference(jobs: list[Job], info: CompilerInfo, opts: CompileOptions,
             done = run_compiler(argv, str(folder), opts.timeout, opts.output_limit,
                                 opts.memory_limit)
             return job.index, _outcome(job, info, opts, done, read_spirv(output))
+
+        # (imported here: concurrent.futures loads logging, 3 ms of every warm check)
+        from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             return dict(pool.map(one, range(len(jobs))))

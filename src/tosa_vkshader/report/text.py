@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..api import Report
-from ..diagnostics import Diagnostic, Severity, resolve_pointer
+from ..diagnostics import Severity
 from .fixes import fix_for
 from .printable import printable
 
@@ -15,30 +13,6 @@ _RESET = "\033[0m"
 _MAX_SHOWN = 160
 
 
-class _Lines:
-    """The lines of one report's file and of its shader values, each split once.
-
-    Every diagnostic shows a line; on a minified file (one line of megabytes) finding it
-    again for each diagnostic made the report quadratic.
-    """
-
-    def __init__(self, report: Report) -> None:
-        self.report = report
-        self._file: dict[int, str] = {}
-        self._values: dict[int, list[str]] = {}
-
-    def file_line(self, number: int) -> str:
-        if number not in self._file:
-            self._file[number] = self.report.line_text(number)
-        return self._file[number]
-
-    def value_lines(self, value: str) -> list[str]:
-        key = id(value)  # the values live in the report's source for the whole render
-        if key not in self._values:
-            self._values[key] = value.split("\n")
-        return self._values[key]
-
-
 def _clip(text: str, column: int) -> tuple[str, int]:
     """At most _MAX_SHOWN characters of ``text`` around 1-based ``column``, and the
     offset of the first one shown."""
@@ -46,31 +20,13 @@ def _clip(text: str, column: int) -> tuple[str, int]:
     return text[start:start + _MAX_SHOWN], start
 
 
-def _shader_line(report: Report, diag: Diagnostic, lines: _Lines) -> tuple[int, str] | None:
-    """(line number, text) of the shader source line a diagnostic points into."""
-    if diag.inner is None or report.source is None:
-        return None
-    ops = report.source.ops
-    for op in ops:
-        # Pointers are relative to each op's attributes: in a file of several ops (a model,
-        # a list) the op is the one that places the diagnostic where it is.
-        if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
-            continue
-        value = resolve_pointer(op.attributes, diag.pointer[len(op.base):]) \
-            if diag.pointer.startswith(op.base) else None
-        if isinstance(value, str) and "\n" in value:  # one-line values read fine in place
-            split = lines.value_lines(value)
-            if 1 <= diag.inner.line <= len(split):
-                return diag.inner.line, split[diag.inner.line - 1].rstrip("\r")
-    return None
-
-
 def render_text(reports: list[Report], *, color: bool = False) -> str:
     out: list[str] = []
     totals = {s: 0 for s in Severity}
     fixables = 0
     for report in reports:
-        lines = _Lines(report)
+        file_lines: dict[int, str] = {}  # each line asked for once (a minified file
+        # is one line of megabytes: finding it for every diagnostic was quadratic)
         for diag in report.diagnostics:
             totals[diag.severity] += 1
             loc = diag.location
@@ -79,7 +35,7 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
             if color:
                 label = f"{_COLORS[diag.severity]}{label}{_RESET}"
             out.append(f"{where}: {label}[{diag.code}] {printable(diag.message)}")
-            shader_line = _shader_line(report, diag, lines)
+            shader_line = report.shader_line(diag)
             if shader_line is not None:
                 # Inside an embedded shader the JSON line is one long string: show the
                 # shader's own line instead.
@@ -89,7 +45,9 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                 out.append(f"  {number:>4} | {printable(shown)}   (line {number} of `{key}`)")
                 out.append(f"       | {_pad(shown, diag.inner.column - 1 - start)}^")
             elif loc:
-                line = lines.file_line(loc.line)
+                line = file_lines.get(loc.line)
+                if line is None:
+                    line = file_lines[loc.line] = report.line_text(loc.line)
                 if line:
                     shown, start = _clip(line, loc.column)
                     width = 1

@@ -283,6 +283,8 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     if value is None:
         return None
     canonical = registry.canonical_descriptor_type(value)
+    if canonical == value and canonical not in UNSUITABLE_TYPES:
+        return canonical  # (most resources: nothing to say)
     pointer = resource.pointer("vkdescriptortype", view.base)
     key = resource.key("vkdescriptortype")
     if canonical is not None and canonical != value:

@@ -114,8 +114,9 @@ def _descriptor_types(view: AttributeView) -> Iterator[Diagnostic]:
         text = resource.str_value("vkdescriptortype")
         # Only canonical names: an alias or an unknown name is reported by the value rules
         # (the converter does not map them at all).
-        if text is None or registry.canonical_descriptor_type(text) != text:
-            continue
+        if text is None or text in PROVEN_TYPES \
+                or registry.canonical_descriptor_type(text) != text:
+            continue  # (most resources: a proven type, nothing to say)
         pointer = resource.pointer("vkdescriptortype", view.base)
         key = resource.key("vkdescriptortype")
         if text == "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER":

@@ -197,7 +197,8 @@ class Op:
         if self.locator is not None:
             return self.locator(diagnostic)
         if self.document is None and self.render is not None:
-            self.document = JsonDocument(self.render(), self.path)
+            # (a rendered object cannot repeat a key)
+            self.document = JsonDocument(self.render(), self.path, has_duplicates=False)
         if self.document is None:
             return None
         return self.document.locate(diagnostic.pointer, on_key=diagnostic.on_key,

@@ -84,6 +84,8 @@ def mlir_offsets(text: str, start: int, end: int) -> OffsetMap:
 
     def flush() -> None:
         nonlocal inner
+        if not pending:
+            return
         index = 0
         while index < len(pending):
             lead = pending[index][0]
@@ -114,7 +116,12 @@ def mlir_offsets(text: str, start: int, end: int) -> OffsetMap:
         token = match.group(1)
         value = _MLIR_SIMPLE.get(token.encode()) if len(token) == 1 else int(token, 16)
         assert value is not None
-        pending.append((value, backslash, match.end() - backslash))
+        if value < 0x80:  # a character of its own (most escapes: `\22`, `\5C`, `\0A`)
+            flush()
+            mapping.escape(inner, backslash, match.end() - backslash)
+            inner += 1
+        else:  # a byte of a UTF-8 sequence: the following escapes complete it
+            pending.append((value, backslash, match.end() - backslash))
         pos = match.end()
     flush()
     return mapping

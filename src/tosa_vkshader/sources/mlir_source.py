@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..config import Options
@@ -77,7 +78,8 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
         return source
     host = TextFile(text, path)
     source.text = host
-    found = candidates(text)
+    sites = keyword_sites(text)
+    found = candidates(text, sites[OP_NAME])
     ops: list[_CustomOp] = []
     for index, (start, end, generic) in enumerate(found):
         limit = found[index + 1][0] if index + 1 < len(found) else len(text)
@@ -87,8 +89,8 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
             source.diagnostics.append(MLIR_SYNTAX.at(
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
-    returns = _return_sites(text) if ops else []
-    for op, used in zip(ops, _results_used(text, ops), strict=True):
+    returns = _return_sites(text, sites[_RETURN]) if ops else []
+    for op, used in zip(ops, _results_used(text, ops, sites[FUNCTION]), strict=True):
         _add_op(source, host, op, options, used, returns)
     return source
 
@@ -113,16 +115,33 @@ def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def candidates(text: str) -> list[tuple[int, int, bool]]:
-    """(start, end, generic form) of every ``tosa.custom`` op name that is code, in order.
+def keyword_sites(text: str) -> dict[str, list[int]]:
+    """Where each of ``tosa.custom``, ``func.func`` and ``return`` starts in ``text``, in
+    order (code or not: callers judge). One pass over the file's ``u`` characters, which
+    each of the words holds: a search for one character runs at memory speed (about 3 ms
+    for 25 MB), a search for a word five times slower, and weights (hex digits) hold no
+    ``u``."""
+    words = {word: word.index("u") for word in (OP_NAME, FUNCTION, _RETURN)}
+    sites: dict[str, list[int]] = {word: [] for word in words}
+    pos = text.find("u")
+    while pos >= 0:
+        for word, offset in words.items():
+            if pos >= offset and text.startswith(word, pos - offset):
+                sites[word].append(pos - offset)
+        pos = text.find("u", pos + 1)
+    return sites
 
-    Linear: one substring search over the file, and a :class:`_CodeScanner` that
-    tokenizes each line at most once however many names it holds."""
+
+def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int, bool]]:
+    """(start, end, generic form) of every ``tosa.custom`` op name that is code, in order
+    (``sites``: where the name occurs, when already found by :func:`keyword_sites`).
+
+    Linear: one pass over the file, and a :class:`_CodeScanner` that tokenizes each line
+    at most once however many names it holds."""
     found = []
     code = _CodeScanner(text)
     size = len(OP_NAME)
-    pos = text.find(OP_NAME)
-    while pos >= 0:
+    for pos in keyword_sites(text)[OP_NAME] if sites is None else sites:
         end = pos + size
         before = text[pos - 1] if pos else ""
         after = text[end] if end < len(text) else ""
@@ -134,7 +153,6 @@ def candidates(text: str) -> list[tuple[int, int, bool]]:
                 and not (after and (after in _NOT_AFTER or after.isalnum() or after == "_")) \
                 and code.is_code(pos):
             found.append((pos, end, False))
-        pos = text.find(OP_NAME, end)
     return found
 
 
@@ -217,12 +235,13 @@ _SSA_USE = re.compile(r"%[\w$.-]+(?:#(\d+))?")
 FUNCTION = "func.func"
 
 
-def _results_used(text: str, ops: list[_CustomOp]) -> list[tuple[bool, ...] | None]:
+def _results_used(text: str, ops: list[_CustomOp], function_sites: list[int],
+                  ) -> list[tuple[bool, ...] | None]:
     """For each op: whether each of its results is used after it, up to the end of its
     function (SSA names are unique within a function); None when the results have no
     single name. One forward pass over the file for all ops together."""
     names: dict[str, list[tuple[int, int, int]]] = {}  # name -> (op, from, to)
-    functions = _function_starts(text)
+    functions = _function_starts(text, function_sites)
     used: list[tuple[bool, ...] | None] = []
     previous_end = 0
     for index, op in enumerate(ops):
@@ -242,7 +261,7 @@ def _results_used(text: str, ops: list[_CustomOp]) -> list[tuple[bool, ...] | No
     whole: set[int] = set()
     code = _CodeScanner(text)
     first = min(start for spans in names.values() for _, start, _ in spans)
-    for use in _SSA_USE.finditer(text, first):
+    for use in _ssa_uses(text, first):
         name = text[use.start():use.start(1) - 1] if use.group(1) else use.group()
         spans = names.get(name)
         if spans is None:
@@ -262,17 +281,30 @@ def _results_used(text: str, ops: list[_CustomOp]) -> list[tuple[bool, ...] | No
     return used
 
 
-def _function_starts(text: str) -> list[int]:
-    """Where each ``func.func`` name starts (not part of a longer name), in order."""
-    starts = []
-    pos = text.find(FUNCTION)
+def _ssa_uses(text: str, start: int) -> Iterator[re.Match[str]]:
+    """Every SSA value name from ``start`` on (``%name`` or ``%name#k``): found from the
+    ``%`` characters, which a one-character search finds at memory speed; a regular
+    expression would try each of the file's characters."""
+    pos = text.find("%", start)
     while pos >= 0:
+        use = _SSA_USE.match(text, pos)
+        if use is not None:
+            yield use
+            pos = text.find("%", use.end())
+        else:
+            pos = text.find("%", pos + 1)
+
+
+def _function_starts(text: str, sites: list[int]) -> list[int]:
+    """Where each ``func.func`` name starts (not part of a longer name), in order, of the
+    places where the text occurs (``sites``)."""
+    starts = []
+    for pos in sites:
         before = text[pos - 1] if pos else ""
         end = pos + len(FUNCTION)
         after = text[end] if end < len(text) else ""
         if not (before.isalnum() or before in "_.") and not (after.isalnum() or after in "_."):
             starts.append(pos)
-        pos = text.find(FUNCTION, end)
     return starts
 
 
@@ -280,12 +312,11 @@ _RESULT_NAMES = re.compile(r"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?
 _RETURN = "return"
 
 
-def _return_sites(text: str) -> list[tuple[int, int]]:
+def _return_sites(text: str, found: list[int]) -> list[tuple[int, int]]:
     """(start, end) of every ``return`` / ``func.return`` keyword outside comments and
-    strings, in file order: one substring scan of the file, shared by all its ops."""
+    strings, in file order, of the places where the text occurs (``found``)."""
     sites = []
-    pos = text.find(_RETURN)
-    while pos >= 0:
+    for pos in found:
         end = pos + len(_RETURN)
         start = pos - 5 if text.startswith("func.", pos - 5) else pos
         before = text[start - 1] if start > 0 else ""
@@ -295,7 +326,6 @@ def _return_sites(text: str) -> list[tuple[int, int]]:
             # Neither a comment nor a string spans lines in MLIR.
             if "//" not in prefix and prefix.count('"') % 2 == 0:
                 sites.append((start, end))
-        pos = text.find(_RETURN, end)
     return sites
 
 

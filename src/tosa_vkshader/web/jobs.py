@@ -114,7 +114,7 @@ def _check(jobs: list[CheckJob], prepared: list[Prepared]) -> list[dict[str, Any
     pending = list(range(len(jobs)))
     while pending:
         options = jobs[pending[0]].options
-        group = [k for k in pending if jobs[k].options == options]
+        group = [k for k in pending if jobs[k].options is options or jobs[k].options == options]
         pending = [k for k in pending if k not in group]
         found = iter(check_sources([s for k in group for s in prepared[k].sources], options))
         for k in group:

@@ -78,11 +78,25 @@ def _target_devices(value: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
+# The options of requests that choose none, per server configuration (most requests):
+# (base, limits, options), kept with the objects so that their ids stay theirs.
+_DEFAULTS: dict[tuple[int, int], tuple[Options, Limits, Options]] = {}
+
+
 def web_options(base: Options, requested: Any, limits: Limits) -> Options:
     """``base`` (the server's configuration) with the request's choices applied and every
     server-side resource pinned."""
-    if requested is None:
-        requested = {}
+    if not requested and isinstance(requested, (dict, type(None))):
+        known = _DEFAULTS.get((id(base), id(limits)))
+        if known is not None and known[0] is base and known[1] is limits:
+            return known[2]
+        options = _web_options(base, {}, limits)
+        _DEFAULTS[(id(base), id(limits))] = (base, limits, options)
+        return options
+    return _web_options(base, requested, limits)
+
+
+def _web_options(base: Options, requested: Any, limits: Limits) -> Options:
     if not isinstance(requested, dict):
         raise Problem("invalid-field", "options must be an object", field="options")
     unknown = sorted(set(requested) - set(REQUEST_OPTIONS))
