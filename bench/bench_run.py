@@ -99,7 +99,9 @@ def run_cli(name: str, out: Path) -> None:
         argv += ["-i", str(folder / f)]
     if push:
         argv += ["--push-constants", str(folder / push)]
+    # bytecode as an installed package has it (the warm-up run writes it)
     env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(argv, check=True, env=env, stdout=subprocess.DEVNULL)
 
 
@@ -113,7 +115,10 @@ def run_api(name: str) -> None:
 Row = tuple[str, float, float, float, float, float, float]  # name, 3 x wall, 3 x CPU
 
 
-def measure(repeat: int) -> list[Row]:
+def measure(repeat: int) -> tuple[list[Row], tuple[float, float]]:
+    """The rows, and the machine's 1-minute load average before and after (the machine
+    is shared: a busy neighbour shows there)."""
+    load_before = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -129,18 +134,19 @@ def measure(repeat: int) -> list[Row]:
                                   for runs in (manual, cli, api)),
                          *(statistics.median(t[1] for t in runs)
                            for runs in (manual, cli, api))))
-    return rows
+    return rows, (load_before, os.getloadavg()[0])
 
 
-def table(rows: list[Row], repeat: int) -> str:
+def table(rows: list[Row], load: tuple[float, float], repeat: int) -> str:
     def cells(manual: float, cli: float, api: float) -> str:
         return (f"{manual * 1000:.0f} ms | {cli * 1000:.0f} ms ({(cli - manual) / manual:+.0%}) "
                 f"| {api * 1000:.0f} ms ({(api - manual) / manual:+.0%})")
 
     lines = [
         f"Median of {repeat} interleaved runs per model on lavapipe "
-        f"(`python bench/bench_run.py --repeat {repeat}`); in brackets the overhead over "
-        "the manual pipeline:",
+        f"(`python bench/bench_run.py --repeat {repeat}`, load average {load[0]:.2f} "
+        f"before and {load[1]:.2f} after); in brackets the overhead over the manual "
+        "pipeline:",
         "",
         "| model | wall: manual (tools' own time) | `run` CLI | `tosa_vkshader.run` "
         "| CPU: manual | `run` CLI | `tosa_vkshader.run` |",
@@ -159,7 +165,7 @@ def main() -> int:
     parser.add_argument("--write-docs", action="store_true",
                         help=f"replace the table under '{SECTION}' in docs/performance.md")
     args = parser.parse_args()
-    text = table(measure(args.repeat), args.repeat)
+    text = table(*measure(args.repeat), args.repeat)
     print(text)
     if args.write_docs:
         docs = ROOT / "docs" / "performance.md"

@@ -202,3 +202,20 @@ def test_a_warm_check_of_a_shader_starts_no_thread_pool(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, env=env)
     assert "LOADED []" in done.stdout, done.stdout + done.stderr
+
+
+def test_only_the_program_itself_spares_the_collector_at_exit(capsys):
+    """main() as the program (argv from sys.argv) freezes the heap it leaves, so that the
+    interpreter's shutdown does not walk it; main(argv), as tests and embedding code call
+    it, leaves the caller's garbage collector alone."""
+    import gc
+
+    before = gc.get_freeze_count()
+    assert run(capsys, "check", str(GOOD))[0] == 0
+    assert gc.get_freeze_count() == before
+    probe = ("import gc, sys; from tosa_vkshader.cli import main; "
+             f"sys.argv = ['tosa-vkshader', 'check', {str(GOOD)!r}]; code = main(); "
+             "print('FROZEN', code, gc.get_freeze_count() > 0)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert "FROZEN 0 True" in done.stdout, done.stdout + done.stderr

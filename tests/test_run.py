@@ -157,6 +157,23 @@ def test_float16_op_json_with_operand_types(capsys, tmp_path):
     np.testing.assert_array_equal(got, x * np.float16(0.5))
 
 
+def test_inputs_in_any_layout_numpy_writes(capsys, tmp_path):
+    """`run` reads plain .npy files itself; a Fortran-ordered array and a format 2.0 file
+    are handed to numpy, and the op sees the same elements either way."""
+    t = "tensor<8x16xf32>"
+    model = tmp_path / "multiply.mlir"
+    model.write_text(model_of(SHADERS / "multi_set.comp", [t, t], [t], [2, 1, 1]))
+    a = np.asfortranarray(np.arange(128, dtype=np.float32).reshape(8, 16))
+    b = np.linspace(-2, 2, 128, dtype=np.float32).reshape(8, 16)
+    np.save(tmp_path / "a.npy", a)
+    with open(tmp_path / "b.npy", "wb") as file:
+        np.lib.format.write_array(file, b, version=(2, 0))
+    code, out, err = cli(capsys, "run", model, "-i", tmp_path / "a.npy", "-i",
+                         tmp_path / "b.npy", "-o", tmp_path / "out")
+    assert code == 0, out + err
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "result_0.npy"), a * b)
+
+
 def test_storage_images_non_square():
     """r32f storage images in and out (DDS files); height 8 and width 16 must not swap."""
     t = "tensor<1x8x16x1xf32>"

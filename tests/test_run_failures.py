@@ -54,6 +54,26 @@ def test_wrong_input_type_names_argument_expected_and_given(capsys, tmp_path, a,
     assert not (tmp_path / "o").exists()
 
 
+def test_big_endian_input_is_named_as_given(capsys, tmp_path):
+    """The op reads little-endian floats: a big-endian file is not silently swapped."""
+    code, _, err = cli(capsys, "run", MODEL, *inputs(tmp_path, GOOD.astype(">f4"), GOOD),
+                       "-o", tmp_path / "o")
+    assert code == 2
+    assert "error[VKS953] input 0 for argument %arg0: expected tensor<1x256xf32> (float32 " \
+           "[1, 256]), given" in err
+    assert "(>f4 [1, 256])" in err
+
+
+def test_input_that_is_not_npy_says_why(capsys, tmp_path):
+    (tmp_path / "a.npy").write_text("1.0, 2.0\n")
+    np.save(tmp_path / "b.npy", GOOD)
+    code, _, err = cli(capsys, "run", MODEL, "-i", tmp_path / "a.npy", "-i",
+                       tmp_path / "b.npy", "-o", tmp_path / "o")
+    assert code == 2
+    assert f"error[VKS953] cannot read input 0 {tmp_path / 'a.npy'}: " in err
+    assert "Traceback" not in err
+
+
 def test_missing_input(capsys, tmp_path):
     np.save(tmp_path / "a.npy", GOOD)
     code, _, err = cli(capsys, "run", MODEL, "-i", tmp_path / "a.npy", "-o", tmp_path / "o")

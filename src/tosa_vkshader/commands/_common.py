@@ -6,10 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..api import Report
 from ..config import WORKGROUP_SEMANTICS, ConfigError, Options, load_options
 from ..diagnostics import Diagnostic, Severity
-from ..report.text import render_text
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # A tool the check needs is missing or misconfigured: nothing was really checked, and that
@@ -61,6 +59,11 @@ def print_diagnostics(path: str | None, diagnostics: list[Diagnostic], *,
                       stream=None, summary: bool = False) -> None:
     if not diagnostics:
         return
+    # imported here: `run` prints diagnostics only when there are some, and must not
+    # load the checker (through the API's Report) before it starts the tools
+    from ..api import Report
+    from ..report.text import render_text
+
     text = render_text([Report(path, diagnostics)])
     if not summary:
         text = text.rsplit("\n\n", 1)[0] + "\n" if "\n\n" in text else text

@@ -104,7 +104,7 @@ def _run(args: argparse.Namespace) -> int:
     options = options_from(args)
     if options is None:
         return EXIT_USAGE
-    find_toolchain()  # before numpy is needed: a missing extra is a diagnostic
+    find_toolchain()  # before anything else: a missing extra is a diagnostic
     text = _model_text(args, options)
     if isinstance(text, int):  # an exit code: the file or the op could not be used
         return text
@@ -115,7 +115,8 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _usage(f"cannot read {args.push_constants}: {exc.strerror or exc}")
     model_path = args.model if args.model.endswith(".mlir") else None
-    # numpy and the inputs are loaded while the converter runs
+    # the inputs are read while the converter runs (plain .npy files without numpy, which
+    # is loaded while the scenario runner works)
     result = run_model(text, lambda: _load_inputs(args.inputs), path=model_path,
                        push_constants=push, device=args.device, options=options,
                        timeout=args.timeout or DEFAULT_TIMEOUT, keep_workdir=args.keep_workdir)
@@ -198,7 +199,7 @@ def _load_inputs(names: list[str]) -> list:
 
     arrays, problems = [], []
     for index, name in enumerate(names):
-        array = _load_npy(name, f"input {index}", quiet=True)
+        array = _read_input(name, f"input {index}")
         if isinstance(array, str):
             problems.append(INPUT_MISMATCH.at("", array, hint="give a .npy file written by "
                                                              "numpy.save"))
@@ -208,7 +209,23 @@ def _load_inputs(names: list[str]) -> list:
     return arrays
 
 
+def _read_input(name: str, what: str):
+    """A plain .npy file's array as bytes (numpy is not loaded for it), else what numpy
+    makes of the file: an array, or the message saying why it cannot be read."""
+    from ..runtime.npyfile import read_plain_npy
+
+    try:
+        with open(name, "rb") as file:
+            plain = read_plain_npy(file.read())
+    except OSError as exc:
+        return f"cannot read {what} {name}: {exc.strerror or exc}"
+    return plain if plain is not None else _load_npy(name, what, quiet=True)
+
+
 def _load_npy(name: str, what: str, *, quiet: bool = False):
+    from ..runtime.layout import load_numpy
+
+    load_numpy()
     import numpy as np
 
     try:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import registry
 from .errors import RunError
 from .rules import UNSUPPORTED_INTERFACE
+
+if TYPE_CHECKING:
+    from .model import Signature
 
 TENSOR = "VK_DESCRIPTOR_TYPE_TENSOR_ARM"
 IMAGE_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER")
@@ -76,6 +79,24 @@ def read_interface(dump: dict[str, Any]) -> Interface:
         tuple(resource(e, "input") for e in sequence.get("inputs", [])),
         tuple(resource(e, "output") for e in sequence.get("outputs", [])),
         compute)
+
+
+def match_signature(interface: Interface, signature: Signature) -> None:
+    """:class:`RunError` unless the VGF binds one input per argument of the entry function
+    and one output per result."""
+    problems = []
+    if len(interface.inputs) != len(signature.arguments):
+        problems.append(f"the VGF has {len(interface.inputs)} input(s) for the "
+                        f"{len(signature.arguments)} argument(s) of @{signature.name} (an "
+                        "argument used twice or not at all)")
+    if len(interface.outputs) != len(signature.results):
+        problems.append(f"the VGF has {len(interface.outputs)} output(s) for the "
+                        f"{len(signature.results)} result(s) of @{signature.name}: the "
+                        "converter drops the output of an op result that nothing consumes")
+    if problems:
+        raise RunError([UNSUPPORTED_INTERFACE.at(
+            "", "; ".join(problems),
+            hint="return every result of every custom op, and use every argument once")])
 
 
 def parse_dump(text: str) -> dict[str, Any]:

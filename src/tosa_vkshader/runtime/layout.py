@@ -7,16 +7,22 @@
 - **tensors**: typed ``.npy`` both ways.
 - **images**: DDS files with a DX10 header (DXGI format); NHWC height is the image
   height, width its width.
+
+Inputs are written from bytes (:class:`~.npyfile.HostArray`), without numpy; numpy is
+needed for the outputs only, and is loaded while the runner works.
 """
 
 from __future__ import annotations
 
+import os
 import struct
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import RunError
 from .interface import Resource
+from .npyfile import HostArray, npy_bytes
 from .rules import UNSUPPORTED_INTERFACE
 
 if TYPE_CHECKING:
@@ -69,20 +75,18 @@ def dxgi_format(resource: Resource) -> int:
     return found
 
 
-def write_input(array: np.ndarray, resource: Resource, path: Path) -> None:
-    import numpy as np
-
-    data = np.ascontiguousarray(array).tobytes()
+def write_input(array: HostArray, resource: Resource, path: Path) -> None:
     if resource.kind == "tensor":
-        np.save(path, np.ascontiguousarray(array))
+        path.write_bytes(npy_bytes(array))
         return
     if resource.kind == "image":
         height, width = image_dims(resource)
         row = width * resource.texel_size
         path.write_bytes(dds_header(height, width, dxgi_format(resource), row)
-                         + _padded(data, height * row))
+                         + _padded(array.data, height * row))
         return
-    np.save(path, np.frombuffer(_padded(data, buffer_size(resource)), dtype=np.uint8))
+    size = buffer_size(resource)
+    path.write_bytes(npy_bytes(HostArray("uint8", (size,), _padded(array.data, size))))
 
 
 def buffer_size(resource: Resource) -> int:
@@ -91,6 +95,27 @@ def buffer_size(resource: Resource) -> int:
 
 def _padded(data: bytes, size: int) -> bytes:
     return data[:size] + bytes(max(0, size - len(data)))
+
+
+# OpenBLAS reads these when numpy loads; without them it starts a thread per core, and
+# those threads spin for a while, taking CPU from the runner (the run does no linear
+# algebra at all).
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def load_numpy() -> None:
+    """Load numpy for the outputs (a no-op once loaded), with one BLAS thread unless the
+    environment says how many; the variable is removed again, the tools never see it."""
+    if "numpy" in sys.modules:
+        return
+    chosen = not any(name in os.environ for name in _BLAS_THREADS)
+    if chosen:
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        if chosen:
+            os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
 def read_output(path: Path, resource: Resource, dtype: str,

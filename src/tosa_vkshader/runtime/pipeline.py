@@ -4,6 +4,10 @@ Every step is one of the reference tools; this module only decides what to hand 
 the model (HLSL ops compiled and embedded first), the input files in the VGF's layout, the
 scenario and the Vulkan environment; and it reads the outputs back with the result types
 of the entry function.
+
+The converter is started first, on the model as given; what the later steps need (the
+model's signature, the inputs, the modules that write the scenario) is imported and done
+while it works, and the check and numpy while the scenario runner works.
 """
 
 from __future__ import annotations
@@ -15,19 +19,12 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
-from ..sources.context import render_tensor
 from .errors import RunError
-from .interface import Interface
-from .layout import read_output, write_input
-from .model import Signature, custom_op_texts, read_signature
-from .processes import Runner, finish_conversion, start_conversion
-from .rules import INPUT_MISMATCH, UNSUPPORTED_INTERFACE
-from .scenario import build_scenario, input_file, output_file
-from .shaders import embed_hlsl, push_data, shader_ops
+from .processes import Runner, finish_conversion, start_conversion, stop_conversion
 from .toolchain import Toolchain, find_toolchain, require_vulkan_driver
 
 if TYPE_CHECKING:
@@ -44,7 +41,8 @@ class RunResult:
     workdir: Path | None = None  # kept only when asked
 
 
-Inputs = Sequence["np.ndarray"] | Callable[[], Sequence["np.ndarray"]]
+# arrays (anything numpy.asarray takes, or HostArray), or a function that loads them
+Inputs = Sequence[Any] | Callable[[], Sequence[Any]]
 
 
 def run_model(text: str, inputs: Inputs, *, path: str | None = None,
@@ -56,8 +54,9 @@ def run_model(text: str, inputs: Inputs, *, path: str | None = None,
 
     The check decides whether results are given: a model with errors never produces any,
     and its diagnostics are reported before any other failure. It runs while the scenario
-    runner starts up (the runner is stopped when the check finds errors), so that a clean
-    model costs little more than the tools' own time.
+    runner works (the runner is stopped when the check finds errors), and so does loading
+    numpy for the outputs (inputs are written from bytes), so that a clean model costs
+    little more than the tools' own time.
     """
     options = runtime_reading(options or Options())
     tools = find_toolchain()
@@ -106,48 +105,87 @@ class _Verdict:
 def _run(text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
          device_env: dict[str, str], push_constants: bytes | None, timeout: float,
          options: Options, keep_workdir: bool) -> RunResult:
-    notes: list[Diagnostic] = []
-    if any(op.attrs.get("shader_language") == "HLSL" for op in custom_op_texts(text)):
-        verdict.notes()  # HLSL is compiled by us before converting: only a clean shader
-        text, notes = embed_hlsl(text, shader_ops(text, options), options)
-    signature = read_signature(text)
     workdir = Path(tempfile.mkdtemp(prefix="tosa-vkshader-run-"))
     try:
-        converter = start_conversion(tools, text, workdir)
-        try:
-            arrays = _matched_inputs(signature, inputs() if callable(inputs) else inputs)
-        except BaseException:
-            converter.kill()
-            converter.wait()
-            raise
-        interface = finish_conversion(tools, converter, workdir)
-        _match_interface(signature, interface)
-        for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
-            write_input(array, resource, workdir / input_file(index, resource))
-        ops = shader_ops(text, options) if push_constants is not None else None
-        push = push_data(ops or [], interface, push_constants, workdir)
-        scenario = build_scenario(interface, "model.vgf", push)
-        (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
-        env = {**os.environ, **tools.layer_environment(workdir), **device_env}
-        runner = Runner(tools, workdir, env, timeout)
-        try:
-            notes = verdict.notes() + notes
-            if ops is None:  # no push constants given: none may be needed
-                push_data(shader_ops(text, options), interface, None, workdir)
-            ran_on = runner.wait()
-        finally:
-            runner.stop()
-        outputs = [read_output(workdir / "out" / output_file(index, resource), resource,
-                               result.dtype or "", result.shape or ())
-                   for index, (result, resource) in enumerate(
-                       zip(signature.results, interface.outputs, strict=True))]
+        result = _run_in(workdir, text, inputs, verdict, tools, device_env, push_constants,
+                         timeout, options)
     except BaseException:
         if not keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
         raise
-    if not keep_workdir:
+    if keep_workdir:
+        result.workdir = workdir
+    else:
         shutil.rmtree(workdir, ignore_errors=True)
-    return RunResult(outputs, notes, ran_on, workdir if keep_workdir else None)
+    return result
+
+
+def _run_in(workdir: Path, text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
+            device_env: dict[str, str], push_constants: bytes | None, timeout: float,
+            options: Options) -> RunResult:
+    converter = start_conversion(tools, text, workdir)
+    try:  # while the converter works
+        from .inputs import matched_inputs
+        from .interface import match_signature, read_interface
+        from .layout import load_numpy, read_output, write_input
+        from .model import custom_op_texts, read_signature
+        from .scenario import build_scenario, input_file, output_file
+        from .shaders import push_targets, shader_ops, write_push_data
+
+        embedded, notes = _hlsl_embedded(text, verdict, options)
+        if embedded is not text:  # converted again, with the SPIR-V we compiled
+            stop_conversion(converter)
+            text = embedded
+            converter = start_conversion(tools, text, workdir)
+        signature = read_signature(text)
+        arrays = matched_inputs(signature, inputs() if callable(inputs) else inputs)
+    except BaseException:
+        stop_conversion(converter)
+        raise
+    interface = read_interface(finish_conversion(tools, converter, workdir))
+    match_signature(interface, signature)
+    for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
+        write_input(array, resource, workdir / input_file(index, resource))
+    # Which ops take push constants is known from their shaders' reflection, which costs
+    # as much as the check: it is done while the runner works, unless the bytes must be
+    # sent to some ops of several (with one op, its module is the target).
+    ops = shader_ops(text, options) if push_constants is not None and \
+        len(custom_op_texts(text)) > 1 else None
+    push = None
+    if push_constants is not None:
+        targets = push_targets(ops, interface, push_constants) if ops is not None \
+            else interface.compute_modules
+        push = write_push_data(push_constants, targets, workdir)
+    scenario = build_scenario(interface, "model.vgf", push)
+    (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
+    env = {**os.environ, **tools.layer_environment(workdir), **device_env}
+    runner = Runner(tools, workdir, env, timeout)
+    try:
+        notes = verdict.notes() + notes
+        if ops is None:  # the blocks must match the bytes given (or their absence)
+            push_targets(shader_ops(text, options), interface, push_constants)
+        load_numpy()  # for the outputs
+        ran_on = runner.wait()
+    finally:
+        runner.stop()
+    outputs = [read_output(workdir / "out" / output_file(index, resource), resource,
+                           result.dtype or "", result.shape or ())
+               for index, (result, resource) in enumerate(
+                   zip(signature.results, interface.outputs, strict=True))]
+    return RunResult(outputs, notes, ran_on)
+
+
+def _hlsl_embedded(text: str, verdict: _Verdict,
+                   options: Options) -> tuple[str, list[Diagnostic]]:
+    """The model with its HLSL ops' SPIR-V embedded (the reference runtime cannot compile
+    HLSL), and the notes that say so; only a clean model is compiled."""
+    from .model import custom_op_texts
+    from .shaders import embed_hlsl, shader_ops
+
+    if not any(op.attrs.get("shader_language") == "HLSL" for op in custom_op_texts(text)):
+        return text, []
+    verdict.notes()
+    return embed_hlsl(text, shader_ops(text, options), options)
 
 
 def _device_environment(device: str | None) -> dict[str, str]:
@@ -168,55 +206,3 @@ def _check(text: str, path: str | None, options: Options) -> list[Diagnostic]:
         raise RunError(report.diagnostics)
     # The check's notes (how workgroup_sizes is read...) are for `check`; warnings stay.
     return [d for d in report.diagnostics if d.severity is not Severity.INFO]
-
-
-def _matched_inputs(signature: Signature, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    import numpy as np
-
-    arguments = signature.arguments
-    wanted = ", ".join(f"{a.name}: {a.type.text}" for a in arguments)
-    if len(inputs) != len(arguments):
-        raise RunError([INPUT_MISMATCH.at(
-            "", f"@{signature.name} takes {len(arguments)} argument(s) ({wanted}), "
-                f"{len(inputs)} input(s) given",
-            hint="give one input per argument, in argument order")])
-    arrays, problems = [], []
-    for index, (value, argument) in enumerate(zip(inputs, arguments, strict=True)):
-        array = np.asarray(value)
-        given = render_tensor(_element_of(array.dtype), array.shape)
-        if array.dtype != np.dtype(argument.dtype or "") or array.shape != argument.shape:
-            problems.append(INPUT_MISMATCH.at(
-                "", f"input {index} for argument {argument.name}: expected "
-                    f"{argument.type.text} ({argument.dtype} {list(argument.shape or ())}), "
-                    f"given {given} ({array.dtype} {list(array.shape)})",
-                hint=f"np.asarray(x, dtype=np.{argument.dtype}).reshape("
-                     f"{tuple(argument.shape or ())})"))
-        arrays.append(array)
-    if problems:
-        raise RunError(problems)
-    return arrays
-
-
-def _element_of(dtype: np.dtype) -> str:
-    from .model import NUMPY_DTYPES
-
-    names = {v: k for k, v in reversed(list(NUMPY_DTYPES.items()))}
-    return names.get(str(dtype), str(dtype))
-
-
-def _match_interface(signature: Signature, interface: Interface) -> None:
-    problems = []
-    if len(interface.inputs) != len(signature.arguments):
-        problems.append(f"the VGF has {len(interface.inputs)} input(s) for the "
-                        f"{len(signature.arguments)} argument(s) of @{signature.name} (an "
-                        "argument used twice or not at all)")
-    if len(interface.outputs) != len(signature.results):
-        problems.append(f"the VGF has {len(interface.outputs)} output(s) for the "
-                        f"{len(signature.results)} result(s) of @{signature.name}: the "
-                        "converter drops the output of an op result that nothing consumes")
-    if problems:
-        raise RunError([UNSUPPORTED_INTERFACE.at(
-            "", "; ".join(problems),
-            hint="return every result of every custom op, and use every argument once")])
-
-

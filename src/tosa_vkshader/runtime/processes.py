@@ -7,12 +7,14 @@ time limit and is stopped when it passes it (or when the caller gives up on the 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from .errors import RunError
-from .interface import Interface, read_interface
 from .rules import CONVERTER_FAILED, RUNNER_FAILED, RUNNER_TIMEOUT
 from .toolchain import Toolchain, no_device
 
@@ -41,8 +43,16 @@ def start_conversion(tools: Toolchain, text: str, workdir: Path) -> subprocess.P
                             text=True, errors="replace")
 
 
+def stop_conversion(converter: subprocess.Popen[str]) -> None:
+    """The converter is not needed (any more): it is killed, and its exit collected."""
+    if converter.poll() is None:
+        converter.kill()
+    converter.communicate()
+
+
 def finish_conversion(tools: Toolchain, converter: subprocess.Popen[str],
-                       workdir: Path) -> Interface:
+                       workdir: Path) -> dict[str, Any]:
+    """What ``vgf_dump`` says of the VGF the converter wrote (its JSON document)."""
     try:
         output, _ = converter.communicate(timeout=_TOOL_TIMEOUT)
     except subprocess.TimeoutExpired as exc:
@@ -59,7 +69,7 @@ def finish_conversion(tools: Toolchain, converter: subprocess.Popen[str],
         raise RunError([CONVERTER_FAILED.at(
             "", f"vgf_dump could not read the VGF the converter wrote (exit "
                 f"{done.returncode}):\n{_tail(done.stderr + done.stdout)}")])
-    return read_interface(json.loads((workdir / "dump.json").read_text(encoding="utf-8")))
+    return json.loads((workdir / "dump.json").read_text(encoding="utf-8"))
 
 
 class Runner:
@@ -72,6 +82,7 @@ class Runner:
         self.timeout = timeout
         self.started = time.monotonic()
         self.log_path = workdir / "runner.log"
+        self._expired = False
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [tools.scenario_runner, "--scenario", "scenario.json", "--output", "out"],
@@ -80,14 +91,12 @@ class Runner:
 
     def wait(self) -> str | None:
         """The device it ran on, or :class:`RunError` on a failure or the timeout."""
-        left = self.timeout - (time.monotonic() - self.started)
-        try:
-            returncode = self.process.wait(timeout=max(left, 0.001))
-        except subprocess.TimeoutExpired as exc:
+        returncode = self._wait_until_exit_or_timeout()
+        if self._expired and returncode == -signal.SIGKILL:
             raise RunError([RUNNER_TIMEOUT.at(
                 "", f"scenario-runner did not finish within {self.timeout:g} s and was "
                     "stopped", hint="raise it with --timeout SECONDS, or lower "
-                                    "workgroup_sizes")]) from exc
+                                    "workgroup_sizes")])
         output = self.log_path.read_text(encoding="utf-8", errors="replace")
         if returncode != 0:
             if any(marker in output for marker in _DRIVER_ERRORS):
@@ -99,6 +108,23 @@ class Runner:
                 "", f"scenario-runner {how}:\n{_tail(output) or '(no output)'}",
                 hint="--keep-workdir keeps scenario.json and the files to reproduce it")])
         return _device_name(output)
+
+    def _wait_until_exit_or_timeout(self) -> int:
+        """The exit status, known the moment the runner exits: a blocking wait, with a
+        timer that kills the runner at the time limit (``Popen.wait(timeout=...)`` polls,
+        sleeping up to 50 ms between looks)."""
+        left = self.timeout - (time.monotonic() - self.started)
+        watchdog = threading.Timer(max(left, 0.0), self._expire)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            return self.process.wait()
+        finally:
+            watchdog.cancel()
+
+    def _expire(self) -> None:
+        self._expired = True
+        self.process.kill()
 
     def stop(self) -> None:
         if self.process.poll() is None:

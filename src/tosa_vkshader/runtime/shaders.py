@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic
 from .errors import RunError
 from .interface import Interface
 from .model import CustomOpText, custom_op_texts, replace_attrs
+from .npyfile import HostArray, npy_bytes
 from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
 from .scenario import PushData
 
@@ -66,10 +67,10 @@ def embed_hlsl(text: str, ops: list[ShaderOp], options: Options
     return (replace_attrs(text, changes) if changes else text), notes
 
 
-def push_data(ops: list[ShaderOp], interface: Interface, data: bytes | None,
-               workdir: Path) -> PushData | None:
-    import numpy as np
-
+def push_targets(ops: list[ShaderOp], interface: Interface,
+                 data: bytes | None) -> tuple[str, ...]:
+    """The compute modules that receive the push-constant bytes ``data`` (none without
+    data); :class:`RunError` when the ops' blocks and the bytes given do not agree."""
     declaring = [(index, op) for index, op in enumerate(ops)
                  if op.push_constant_size is not None]
     if data is None:
@@ -81,7 +82,7 @@ def push_data(ops: list[ShaderOp], interface: Interface, data: bytes | None,
                     "push_constants, so the shader would read zeros",
                 hint=f"write the {op.push_constant_size} bytes (little-endian) to a file and "
                      "pass --push-constants FILE")])
-        return None
+        return ()
     if not declaring:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
             "", f"--push-constants gives {len(data)} bytes, but no custom op's shader "
@@ -94,10 +95,12 @@ def push_data(ops: list[ShaderOp], interface: Interface, data: bytes | None,
             hint=f"give exactly {op.push_constant_size} bytes") for i, op in wrong])
     modules = interface.compute_modules
     if len(modules) == len(ops):
-        targets = tuple(modules[i] for i, _op in declaring)
-    else:
-        targets = modules
-    np.save(workdir / "push_constants.npy", np.frombuffer(data, dtype=np.uint8))
+        return tuple(modules[i] for i, _op in declaring)
+    return modules
+
+
+def write_push_data(data: bytes, targets: tuple[str, ...], workdir: Path) -> PushData:
+    """The bytes as the runner reads them (a .npy of uint8), for the scenario."""
+    (workdir / "push_constants.npy").write_bytes(
+        npy_bytes(HostArray("uint8", (len(data),), data)))
     return PushData("push_constants.npy", len(data), targets)
-
-
