@@ -93,6 +93,10 @@ def _content_key(op: Op) -> tuple[str, str] | None:
     op's own place in the file."""
     if op.context is not None or op.document is None or not isinstance(op.attributes, dict):
         return None  # (only ops parsed from JSON text: their values are JSON values)
+    if op.base == "" and op.document.value is op.attributes:
+        # A bare attribute object: the same text is the same object (hashing the text
+        # costs nothing next to encoding the object again).
+        return op.document.text, op.base
     return json.dumps(op.attributes, ensure_ascii=False), op.base
 
 
