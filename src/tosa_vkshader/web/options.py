@@ -8,6 +8,7 @@ path, size and depth limits from the server's settings.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -78,22 +79,29 @@ def _target_devices(value: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-# The options of requests that choose none, per server configuration (most requests):
-# (base, limits, options), kept with the objects so that their ids stay theirs.
-_DEFAULTS: dict[tuple[int, int], tuple[Options, Limits, Options]] = {}
+# The options each request's choices give, per server configuration (a page re-checking
+# as someone types sends the same choices every time): (base, limits, options) by
+# (base, limits, the choices as JSON), kept with the objects so that their ids stay theirs.
+_KNOWN: dict[tuple[int, int, str], tuple[Options, Limits, Options]] = {}
+_MAX_KNOWN = 256
 
 
 def web_options(base: Options, requested: Any, limits: Limits) -> Options:
     """``base`` (the server's configuration) with the request's choices applied and every
     server-side resource pinned."""
-    if not requested and isinstance(requested, (dict, type(None))):
-        known = _DEFAULTS.get((id(base), id(limits)))
-        if known is not None and known[0] is base and known[1] is limits:
-            return known[2]
-        options = _web_options(base, {}, limits)
-        _DEFAULTS[(id(base), id(limits))] = (base, limits, options)
-        return options
-    return _web_options(base, requested, limits)
+    if requested is None:
+        requested = {}
+    if not isinstance(requested, dict):
+        return _web_options(base, requested, limits)  # (says what is wrong)
+    key = (id(base), id(limits), json.dumps(requested, sort_keys=True))
+    known = _KNOWN.get(key)
+    if known is not None and known[0] is base and known[1] is limits:
+        return known[2]
+    options = _web_options(base, requested, limits)  # raises Problem for bad choices
+    if len(_KNOWN) >= _MAX_KNOWN:
+        _KNOWN.clear()
+    _KNOWN[key] = (base, limits, options)
+    return options
 
 
 def _web_options(base: Options, requested: Any, limits: Limits) -> Options:
