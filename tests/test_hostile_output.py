@@ -83,3 +83,13 @@ def test_a_minified_line_is_shown_clipped_around_each_problem(tmp_path):
     last = lines.index(shown[-1])
     caret = lines[last + 1].index("^")
     assert shown[-1][caret:].startswith('"unknown_2999"')
+
+
+def test_text_that_python_calls_printable_holds_nothing_to_escape():
+    # printable() returns such text as it is, without its substitution: that is only
+    # right while no character it escapes is one str.isprintable() accepts.
+    from tosa_vkshader.report.printable import _UNSAFE
+
+    escaped_yet_printable = [hex(code) for code in range(0x110000)
+                             if chr(code).isprintable() and _UNSAFE.match(chr(code))]
+    assert escaped_yet_printable == []

@@ -23,4 +23,6 @@ def _escape(match: re.Match[str]) -> str:
 
 def printable(text: str) -> str:
     """``text`` with every unsafe character escaped (``\\n`` as ``\\x0a``)."""
+    if text.isprintable():  # (every unsafe character is one str.isprintable refuses)
+        return text
     return _UNSAFE.sub(_escape, text)
