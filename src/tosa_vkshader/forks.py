@@ -1,5 +1,5 @@
 """Work split over forked processes: checking 1,000 files is per-file work that two
-cores do in about half the time.
+cores do in little more than half the time.
 
 A forked child starts with everything the parent has read (no re-import, no re-reading),
 does its share and sends the result back pickled through a pipe. Whatever happens to a
