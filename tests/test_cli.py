@@ -188,16 +188,20 @@ def test_check_imports_only_what_it_needs():
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
 
 
-def test_a_warm_check_of_a_shader_starts_no_thread_pool(tmp_path):
-    """With every shader in the cache, nothing is compiled or validated: the thread and
-    process pools (and the logging that concurrent.futures loads) stay unloaded."""
-    op = str(FIXTURES / "glsl" / "valid" / "buffer-scale.json")
+@pytest.mark.parametrize("op", [FIXTURES / "glsl" / "valid" / "buffer-scale.json",
+                                sorted((FIXTURES / "spirv" / "valid").glob("*.json"))[0]])
+def test_a_warm_check_of_a_shader_loads_no_process_machinery(tmp_path, op):
+    """With every shader in the cache, nothing is compiled or validated: the compiler
+    runners, subprocess, the thread pools (and the logging that concurrent.futures loads)
+    and, without targets, the device profiles stay unloaded."""
     probe = ("import sys; from tosa_vkshader.cli import main; "
-             f"main(['check', {op!r}]); "
-             "print('LOADED', [m for m in ('concurrent.futures', 'logging') "
+             f"main(['check', {str(op)!r}]); "
+             "print('LOADED', [m for m in ('concurrent.futures', 'logging', 'subprocess', "
+             "'tosa_vkshader.compile.runner', 'tosa_vkshader.compile.process', "
+             "'tosa_vkshader.compile.reference', 'tosa_vkshader.devices') "
              "if m in sys.modules])")
     env = {**os.environ, "TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "cache")}
-    subprocess.run([sys.executable, "-m", "tosa_vkshader", "check", op], env=env,
+    subprocess.run([sys.executable, "-m", "tosa_vkshader", "check", str(op)], env=env,
                    capture_output=True, timeout=120, check=False)  # fills the cache
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, env=env)

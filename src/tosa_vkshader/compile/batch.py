@@ -30,6 +30,7 @@ from .compiler import (
 )
 from .diagnose import ENTRY_POINT_NOT_FOUND
 from .includes import check_includes
+from .job import Job, Outcome
 from .options import (
     COMPILE_CONFIG,
     DEFAULT_GLSL_VERSION,
@@ -39,9 +40,8 @@ from .options import (
     include_roots,
     macro_problems,
 )
-from .reference import compile_reference, refusals
+from .reference_limits import refusals
 from .request import CompileRequest, CompileResult
-from .runner import GroupRunner, Job, Outcome
 from .scan import declares_local_size, directives, has_version
 
 GLSL_ENTRY_NOT_MAIN = rule(
@@ -244,6 +244,11 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
         else:
             macros = tuple(opts.macros) + first.request.macros
             by_macros.setdefault((info, macros), []).append(first)
+    # The compilers' runners, only now that something is to be compiled: a run whose
+    # every shader is in the cache loads no process machinery.
+    from .reference import compile_reference
+    from .runner import GroupRunner
+
     if reference_jobs:
         info = compiler_of[reference_jobs[0].key]
         outcomes = compile_reference(

@@ -25,9 +25,10 @@ import re
 import tempfile
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Severity
 from .compiler import CompilerInfo
 from .diagnose import SourceContext, tensor_cascade, to_diagnostic
+from .job import Job, Outcome
 from .messages import CompilerMessage
 from .options import COMPILE_CONFIG, CompileOptions, Macro
 from .process import run_compiler
@@ -36,21 +37,8 @@ from .runner import (
     COMPILER_FLOOD,
     COMPILER_TIMEOUT,
     MAX_DIAGNOSTICS_PER_SHADER,
-    Job,
-    Outcome,
     out_of_memory,
     read_spirv,
-)
-
-REFERENCE_UNSUPPORTED = rule(
-    "VKS308", "reference-compiler-option-unsupported", Severity.ERROR,
-    summary="A compile setting cannot be given to the reference runtime's GLSL compiler.",
-    why="The scenario runner's glslc takes macros as one space-separated string and a "
-        "single include directory; passing the setting anyway would compile a different "
-        "shader than the one configured.",
-    bad='[tool.tosa-vkshader]\nmacros = { SCALE = "2 * 3" }\n'
-        'include-dirs = ["a", "b"]   # and the shader #includes',
-    good='[tool.tosa-vkshader]\nmacros = { SCALE = "(2*3)" }\ninclude-dirs = ["shaders"]',
 )
 
 MAX_PARALLEL = 8
@@ -88,25 +76,6 @@ def parse_reference_output(output: str) -> list[CompilerMessage]:
             continue
         messages.append(CompilerMessage(None, None, None, "error", line.strip()[:300]))
     return messages
-
-
-def refusals(job: Job, macros: tuple[Macro, ...], roots: list[str]) -> list[Diagnostic]:
-    """Settings this compiler cannot carry for ``job``; each is a VKS308 error."""
-    pointer = job.request.code_pointer
-    found = []
-    for name, value in macros:
-        if value is not None and (not value or any(c.isspace() for c in value)):
-            found.append(REFERENCE_UNSUPPORTED.at(
-                pointer, f"macro `{name}` has the value {value!r}: the reference compiler "
-                         "takes macros as one space-separated string, so a value must be "
-                         "non-empty and without spaces",
-                hint="write the value without spaces, e.g. `(2*3)`"))
-    if job.includes.files and len(roots) > 1:
-        found.append(REFERENCE_UNSUPPORTED.at(
-            pointer, f"the shader includes files and {len(roots)} include directories are "
-                     "configured; the reference compiler searches only one",
-            hint="keep the shared shader headers in one `include-dirs` folder"))
-    return found
 
 
 def _argv(info: CompilerInfo, source: str, output: str, macros: tuple[Macro, ...],

@@ -10,17 +10,16 @@ smaller groups, down to one input per process, which then answers for itself.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity, rule
 from .compiler import CompilerInfo
 from .diagnose import ENTRY_POINT_NOT_FOUND, SourceContext, tensor_cascade, to_diagnostic
-from .includes import IncludeResult
+from .job import Job, Outcome
 from .messages import CompilerMessage, parse_output
 from .options import COMPILE_CONFIG, CompileOptions, Macro
 from .process import ProcessOutcome, run_compiler
-from .request import CompileRequest
 
 COMPILER_CRASHED = rule(
     "VKS911", "compiler-crashed", Severity.ERROR,
@@ -58,24 +57,6 @@ COMPILER_MEMORY = rule(
 
 MAX_DIAGNOSTICS_PER_SHADER = 50
 _SPIRV_MAGIC = (0x07230203).to_bytes(4, "little")
-
-
-@dataclass
-class Job:
-    index: int
-    request: CompileRequest
-    pre: list[Diagnostic] = field(default_factory=list)
-    includes: IncludeResult = field(default_factory=IncludeResult)
-    text: str = ""  # what the compiler sees
-    blocked: bool = False
-    key: str = ""
-
-
-@dataclass
-class Outcome:
-    spirv: bytes | None
-    diagnostics: list[Diagnostic]
-    deterministic: bool = True  # False for crashes, timeouts, floods: never cached
 
 
 @dataclass

@@ -55,7 +55,6 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     from dataclasses import replace
 
     from ..crosscheck import FORMAT_MISMATCH, compare
-    from ..devices import check_targets
     from .context import check_context_against_shader, element_conflicts
     from .restate import restated
     from .shader_fields import check_local_size_limits
@@ -67,6 +66,11 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     cross = [replace(d, hint=conflicts[d.pointer])
              if d.code == FORMAT_MISMATCH.code and d.pointer in conflicts else d
              for d in comparison.findings]
-    return (cross + restated(view, shader, comparison.moves)
-            + check_context_against_shader(view, shader)
-            + list(check_local_size_limits(view, shader)) + check_targets(view, shader))
+    found = (cross + restated(view, shader, comparison.moves)
+             + check_context_against_shader(view, shader)
+             + list(check_local_size_limits(view, shader)))
+    if view.options.target_device:  # (the device profiles load only for targets)
+        from ..devices import check_targets
+
+        found += check_targets(view, shader)
+    return found

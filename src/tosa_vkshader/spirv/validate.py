@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -113,6 +112,10 @@ def _remembered(tool: str, target_env: str, data: bytes,
     return result
 
 
+class _TimedOut(Exception):
+    """spirv-val did not finish within its time limit."""
+
+
 def _run(tool: str, target_env: str, data: bytes, timeout: float,
          use_disk_cache: bool = True) -> tuple[int, str]:
     """spirv-val's exit status and (capped) output. The same module in many ops (a model
@@ -121,8 +124,13 @@ def _run(tool: str, target_env: str, data: bytes, timeout: float,
     remembered = _remembered(tool, target_env, data, use_disk_cache)
     if remembered is not None:
         return remembered
-    proc = subprocess.run([tool, "--target-env", target_env, "-"], input=data,
-                          capture_output=True, timeout=timeout, check=False)
+    import subprocess  # (only to run spirv-val: a warm check has every verdict already)
+
+    try:
+        proc = subprocess.run([tool, "--target-env", target_env, "-"], input=data,
+                              capture_output=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise _TimedOut from None
     output = (proc.stderr[:OUTPUT_CAP] + b"\n" + proc.stdout[:OUTPUT_CAP]).decode(
         "utf-8", errors="replace")
     if len(_CACHE) >= _CACHE_SIZE:
@@ -155,7 +163,7 @@ def prevalidate(modules: list[bytes], target_env: str, *, use_disk_cache: bool =
     def one(data: bytes) -> None:
         try:
             _run(tool, target_env, data, timeout, use_disk_cache)
-        except (subprocess.TimeoutExpired, OSError):
+        except (_TimedOut, OSError):
             pass  # validate() runs it again and reports the problem for its op
 
     from concurrent.futures import ThreadPoolExecutor
@@ -196,7 +204,7 @@ def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
                                 "was not validated", hint=INSTALL_HINT)]
     try:
         returncode, output = _run(tool, target_env, data, timeout, use_disk_cache)
-    except subprocess.TimeoutExpired:
+    except _TimedOut:
         return [TOOL_TIMEOUT.at(pointer, f"spirv-val did not finish within {timeout:g} s on "
                                 f"the {len(data)}-byte module in `shader_code`")]
     except OSError as exc:
