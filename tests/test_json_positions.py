@@ -9,13 +9,10 @@ import json
 from tosa_vkshader import validate
 from tosa_vkshader.sources.jsontext import parse_json
 
-BASE = {"entry_point": "main", "workgroup_sizes": [1, 1, 1],
-        "input_0_binding": 0, "input_0_descriptorset": 0,
-        "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
-        "input_0_vkformat": "VK_FORMAT_R32_SFLOAT",
-        "output_0_binding": 1, "output_0_descriptorset": 0,
-        "output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
-        "output_0_vkformat": "VK_FORMAT_R32_SFLOAT"}
+from conftest import FIXTURES
+
+# A plain op without shader code (nothing is compiled): input_0 and output_0 tensors.
+BASE = json.loads((FIXTURES / "valid" / "tensor-op.json").read_text())
 
 
 def _place(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
