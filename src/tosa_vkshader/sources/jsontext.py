@@ -135,7 +135,6 @@ class JsonDocument:
         field(default_factory=dict, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
     _last_line: tuple[int, str] | None = field(default=None, repr=False)  # see line_text
-    duplicates: list[tuple[str, str]] = field(default_factory=list)  # (object pointer, key)
 
     # -- positions ---------------------------------------------------------------
     def offset_to_line_col(self, offset: int) -> tuple[int, int]:
@@ -159,7 +158,7 @@ class JsonDocument:
         members' values are skipped by the C decoder: locating a diagnostic costs a pass
         over one object's keys, not a walk of the whole document."""
         found = self._spans.get(pointer)
-        if found is not None or pointer in self._scanned:
+        if found is not None:
             return found
         if pointer == "":
             start = _WS.match(self.text, 0).end()
@@ -176,7 +175,7 @@ class JsonDocument:
     def find_duplicates(self) -> list[tuple[str, str]]:
         """Every key that appears twice in one object, as (object pointer, key); objects
         under a duplicated key are searched too, though no pointer reaches them."""
-        self.duplicates = []
+        duplicates: list[tuple[str, str]] = []
         start = _WS.match(self.text, 0).end()
         pending = [(start, "")]
         while pending:
@@ -186,11 +185,11 @@ class JsonDocument:
                 member = _member_pointer(pointer, key)
                 if isinstance(key, str):  # (an array's members have indices)
                     if key in seen:
-                        self.duplicates.append((pointer, key))
+                        duplicates.append((pointer, key))
                     seen.add(key)
                 if self.text[value_start] in "{[":
                     pending.append((value_start, member))
-        return self.duplicates
+        return duplicates
 
     def _scan_members(self, pointer: str, until: str | None = None) -> None:
         """Record the spans of the members of the container at ``pointer`` (already
