@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .scan import _JOIN, _clean, directives
+from .scan import JOIN, cleaned, directives
 
 # Characters that open, close or end a statement; everything else is skipped at once.
 _STRUCTURE = re.compile(r"[;{}()\[\]]")
@@ -36,7 +36,7 @@ _HLSL_ATTRIBUTE = re.compile(r"^\[\[?")
 _VK_BINDING = re.compile(r"vk::binding\s*\(\s*([^,)]*)(?:,\s*([^)]*))?\)")
 _REGISTER = re.compile(r":\s*register\s*\(\s*[a-zA-Z]+(\w*)\s*(?:,\s*space(\w+)\s*)?\)")
 _NUMTHREADS = re.compile(r"\bnumthreads\s*\(", re.IGNORECASE)
-_BLANK = " \t\r\n\f\v" + _JOIN
+_BLANK = " \t\r\n\f\v" + JOIN
 _VISIBLE = re.compile(f"[^{re.escape(_BLANK)}]")
 _NUMBER = re.compile(r"^(?:0[xX][0-9a-fA-F]+|[0-9]+)[uU]?$")
 
@@ -85,12 +85,12 @@ class Declarations:
 @lru_cache(maxsize=64)
 def declarations(source: str, language: str) -> Declarations:
     """The top-level declarations of a GLSL or HLSL source."""
-    clean = _clean(source)
+    clean = cleaned(source)
     text = _without_directives(clean.text)
     numbers, macros = _defines(source)
     statements = []
     for start, end in _statements(text):
-        body = text[start:end].replace(_JOIN, " ")
+        body = text[start:end].replace(JOIN, " ")
         found = (_hlsl(body, numbers) if language == "HLSL" else _glsl(body, numbers))
         if found is not None:
             line, column = clean.position(start)

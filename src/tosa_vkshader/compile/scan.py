@@ -25,7 +25,7 @@ _SPLICE = re.compile(r"\\(?:\r\n|\r|\n)")
 # hides quotes. An unterminated block comment runs to the end of the text.
 _TOKEN = re.compile(r'//[^\r\n]*|/\*.*?(?:\*/|\Z)|"[^"\r\n]*"?', re.DOTALL)
 _BREAK = re.compile(r"\r\n|\r|\n")
-_JOIN = "\x1f"  # stands for a line break inside a block comment: no break, just space
+JOIN = "\x1f"  # stands for a line break inside a block comment: no break, just space
 _DIRECTIVE = re.compile(r"[ \t\f\v\x1f]*#[ \t\f\v\x1f]*([A-Za-z_][A-Za-z_0-9]*)?(.*)",
                         re.DOTALL)
 _GLSL_LOCAL_SIZE = re.compile(r"\blocal_size_[xyz](?:_id)?\s*=")
@@ -46,7 +46,7 @@ def _blank(token: re.Match[str]) -> str:
         return text
     if text.startswith("//"):
         return " " * len(text)
-    return "".join(_JOIN if c in "\r\n" else " " for c in text)
+    return "".join(JOIN if c in "\r\n" else " " for c in text)
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,9 @@ class _Clean:
 
 
 @lru_cache(maxsize=512)
-def _clean(source: str) -> _Clean:
+def cleaned(source: str) -> _Clean:
+    """``source`` with line splices joined and comments blanked (a line break inside a
+    block comment becomes :data:`JOIN`), and how to map its offsets back."""
     offsets: tuple[int, ...] | None = None
     text = source
     if "\\" in source and _SPLICE.search(source):
@@ -88,14 +90,14 @@ def _clean(source: str) -> _Clean:
 
 def directives(source: str) -> list[Directive]:
     """Every directive-looking line of ``source``, in order."""
-    clean = _clean(source)
+    clean = cleaned(source)
     found: list[Directive] = []
     start = 0
     for segment in _BREAK.split(clean.text):
         match = _DIRECTIVE.match(segment)
         if match is not None:
             line, column = clean.position(start + segment.index("#"))
-            argument = match.group(2).replace(_JOIN, " ").strip()
+            argument = match.group(2).replace(JOIN, " ").strip()
             found.append(Directive(match.group(1) or "", argument, line, column))
         start += len(segment)
         # the break that ended the segment: CRLF is two characters
@@ -108,7 +110,7 @@ def declares_local_size(source: str, language: str) -> bool:
     `[numthreads]`) outside comments. Without one, GLSL compiles to a local size of 1x1x1
     that nobody chose, which a cross-check may want to report differently."""
     pattern = _HLSL_NUMTHREADS if language == "HLSL" else _GLSL_LOCAL_SIZE
-    return pattern.search(_clean(source).text) is not None
+    return pattern.search(cleaned(source).text) is not None
 
 
 def has_version(found: list[Directive]) -> bool:
