@@ -123,12 +123,8 @@ class ShaderPlaces:
 
 def _block_of(assembly: Assembly, type_id: int) -> int | None:
     """The struct inside a (possibly arrayed) pointee type."""
-    types = assembly.module.types
-    seen = 0
-    current = types.get(type_id)
-    while current is not None and current.kind in ("array", "runtime_array") and seen < 16:
-        current, seen = types.get(current.element), seen + 1
-    return current.id if current is not None and current.kind == "struct" else None
+    inner = assembly.module.without_arrays(type_id)
+    return inner.id if inner is not None and inner.kind == "struct" else None
 
 
 def _assembly_of(shader: Shader) -> Assembly | None:

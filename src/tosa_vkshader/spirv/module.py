@@ -114,6 +114,16 @@ class Module:
         decs = self.decorations.get(target)
         return decs.get(decoration) if decs else None
 
+    def without_arrays(self, type_id: int) -> Type | None:
+        """The type inside any (runtime) arrays of type ``type_id`` (16 levels at most: a
+        hostile module cannot loop)."""
+        current = self.types.get(type_id)
+        depth = 0
+        while current is not None and current.kind in ("array", "runtime_array") \
+                and depth < 16:
+            current, depth = self.types.get(current.element), depth + 1
+        return current
+
     def entry_point(self, name: str | None) -> EntryPoint | None:
         for ep in self.entry_points:
             if name is None or ep.name == name:

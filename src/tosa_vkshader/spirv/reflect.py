@@ -287,9 +287,7 @@ class _Usage:
                     entry[0] = True
                     if what == "load":
                         pointer = types.get(variables[var_id].type_id)
-                        base = types.get(pointer.element) if pointer else None
-                        while base is not None and base.kind in ("array", "runtime_array"):
-                            base = types.get(base.element)
+                        base = self.m.without_arrays(pointer.element) if pointer else None
                         if base is not None and base.kind in _HANDLE_KINDS:
                             continue  # loading the handle is not reading the data
                     entry[1] |= read
