@@ -10,24 +10,14 @@ import sys
 import httpx
 import pytest
 from openapi_spec_validator import validate as validate_openapi
-from web_helpers import private_server
+from web_helpers import module_server
 
 from conftest import FIXTURES
 
 PROBLEM_TYPE = "application/problem+json"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    home = tmp_path_factory.mktemp("web-api")
-    with private_server(home) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with server.client() as c:
-        yield c
+server, client = module_server("web-api")
 
 
 def check(client: httpx.Client, **body) -> dict:

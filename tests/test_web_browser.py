@@ -20,7 +20,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from web_helpers import private_server
+from web_helpers import module_server
 
 CHROMIUM = os.environ.get("TOSA_VKSHADER_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("TOSA_VKSHADER_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -31,11 +31,7 @@ SHADER_HEAD = ("#version 460\nlayout(local_size_x = 8) in;\n"
                "layout(set = 0, binding = 0) buffer Data { float data[]; };\n")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    home = tmp_path_factory.mktemp("web-browser")
-    with private_server(home) as running:
-        yield running
+server = module_server("web-browser")[0]
 
 
 def new_browser(profile):

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import jsonschema
 import pytest
-from web_helpers import private_server
+from web_helpers import module_server
 
 from conftest import FIXTURES
 
@@ -26,17 +26,7 @@ GLSL_SYNTAX_ERROR = FIXTURES / "glsl" / "invalid" / "glsl-syntax-error.json"
 MODEL_EXPECTED = json.loads((FIXTURES / "models" / "expected.json").read_text())
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    home = tmp_path_factory.mktemp("web-inputs")
-    with private_server(home) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    with server.client() as c:
-        yield c
+server, client = module_server("web-inputs")
 
 
 @pytest.fixture(scope="module")

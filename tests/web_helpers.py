@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 
 STARTUP_TIMEOUT = 30.0
 
@@ -149,3 +151,21 @@ def private_server(home: Path) -> Iterator[Server]:
     with running_server("--workers", "1", cwd=home,
                         env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as running:
         yield running
+
+
+def module_server(name: str) -> tuple[Any, Any]:
+    """The module-scoped ``server`` (a :func:`private_server` in a folder of its own)
+    and ``client`` fixtures of a web test module: ``server, client =
+    module_server("web-api")``."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory):
+        with private_server(tmp_path_factory.mktemp(name)) as running:
+            yield running
+
+    @pytest.fixture(scope="module")
+    def client(server):
+        with server.client() as c:
+            yield c
+
+    return server, client
