@@ -8,7 +8,6 @@ push constants are addressed to.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -97,10 +96,6 @@ def match_signature(interface: Interface, signature: Signature) -> None:
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", "; ".join(problems),
             hint="return every result of every custom op, and use every argument once")])
-
-
-def parse_dump(text: str) -> dict[str, Any]:
-    return json.loads(text)
 
 
 def _require_supported(resource: Resource, what: str) -> None:
