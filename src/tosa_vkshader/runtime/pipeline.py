@@ -94,11 +94,19 @@ class _Verdict:
     def __init__(self, text: str, path: str | None, options: Options) -> None:
         self._args = (text, path, options)
         self._notes: list[Diagnostic] | None = None
+        self._error: RunError | None = None
 
     def notes(self) -> list[Diagnostic]:
-        """The warnings to show; :class:`RunError` with every diagnostic on errors."""
+        """The warnings to show; :class:`RunError` with every diagnostic on errors (the
+        same one each time: the check is not run again)."""
+        if self._error is not None:
+            raise self._error
         if self._notes is None:
-            self._notes = _check(*self._args)
+            try:
+                self._notes = _check(*self._args)
+            except RunError as error:
+                self._error = error
+                raise
         return self._notes
 
 
