@@ -193,12 +193,14 @@ def test_check_imports_only_what_it_needs():
 def test_a_warm_check_of_a_shader_loads_no_process_machinery(tmp_path, op):
     """With every shader in the cache, nothing is compiled or validated: the compiler
     runners, subprocess, the thread pools (and the logging that concurrent.futures loads)
-    and, without targets, the device profiles stay unloaded."""
+    and, without targets, the device profiles stay unloaded; records are defined without
+    dataclasses (and the inspect, ast and dis it imports)."""
     probe = ("import sys; from tosa_vkshader.cli import main; "
              f"main(['check', {str(op)!r}]); "
              "print('LOADED', [m for m in ('concurrent.futures', 'logging', 'subprocess', "
-             "'tosa_vkshader.compile.runner', 'tosa_vkshader.compile.process', "
-             "'tosa_vkshader.compile.reference', 'tosa_vkshader.devices') "
+             "'dataclasses', 'inspect', 'tosa_vkshader.compile.runner', "
+             "'tosa_vkshader.compile.process', 'tosa_vkshader.compile.reference', "
+             "'tosa_vkshader.devices') "
              "if m in sys.modules])")
     env = {**os.environ, "TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "cache")}
     subprocess.run([sys.executable, "-m", "tosa_vkshader", "check", str(op)], env=env,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .check import check_source, check_sources
 from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
+from .records import field, record, replace
 from .sources.base import Op, SourceFile
 from .sources.json_source import read_json
 from .sources.jsontext import pretty_json
@@ -26,7 +26,7 @@ SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__py
                    ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 
 
-@dataclass
+@record
 class Report:
     """The outcome of checking one file (or one text / object)."""
 

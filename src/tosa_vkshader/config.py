@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from .diagnostics import Diagnostic, Location, Rule, Severity, rule
+from .records import field, fields, record, replace
 from .rule_index import SEVERITIES
 from .selection import UNKNOWN_CODE, unknown_code
 from .toml_positions import option_locations, toml_error_position
@@ -46,7 +46,7 @@ class _BadOption(ValueError):
         self.rule = code
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Options:
     """Everything that changes what the checker reports."""
 
@@ -87,7 +87,7 @@ class Options:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-_KEY_TO_FIELD = {f.name.replace("_", "-"): f.name for f in fields(Options)}
+_KEY_TO_FIELD = {name.replace("_", "-"): name for name in fields(Options)}
 
 
 def _codes(value: Any, key: str) -> tuple[str, ...]:

@@ -9,7 +9,8 @@ generated from this registry.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+
+from .records import field, record
 
 
 class Severity(enum.IntEnum):
@@ -28,7 +29,7 @@ class Severity(enum.IntEnum):
         return cls[text.strip().upper()]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Location:
     """A 1-based line/column position (columns count Unicode code points).
 
@@ -49,12 +50,9 @@ class Location:
             return f"{self.path or '<input>'}{where}"
         return f"{self.path or '<input>'}:{self.line}:{self.column}"
 
-    def __reduce__(self) -> tuple:  # (see Diagnostic.__reduce__)
-        return Location, (self.path, self.line, self.column, self.end_line, self.end_column,
-                          self.logical)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class InnerPosition:
     """A 1-based line/column inside the decoded text of a JSON string value.
 
@@ -65,11 +63,9 @@ class InnerPosition:
     line: int
     column: int
 
-    def __reduce__(self) -> tuple:  # (see Diagnostic.__reduce__)
-        return InnerPosition, (self.line, self.column)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShaderPlace:
     """Where in the op's shader a finding located elsewhere (at an attribute key) comes
     from: the declaration's line and column in the GLSL/HLSL source, or, for embedded
@@ -78,11 +74,9 @@ class ShaderPlace:
     position: InnerPosition | None = None
     instruction: str | None = None
 
-    def __reduce__(self) -> tuple:  # (see Diagnostic.__reduce__)
-        return ShaderPlace, (self.position, self.instruction)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -115,16 +109,8 @@ class Diagnostic:
             return self.inner  # (inner is also used inside other strings: push_constants)
         return None
 
-    def __reduce__(self) -> tuple:
-        # Pickled as its fields in order: the state functions dataclasses gives a slotted
-        # class call fields() for every object, which made sending a worker's findings
-        # back (check -j) cost 16 us a finding.
-        return Diagnostic, (self.code, self.severity, self.message, self.pointer, self.hint,
-                            self.location, self.inner, self.on_key, self.replacement,
-                            self.target, self.shader_place)
-
     def located(self, location: Location | None) -> Diagnostic:
-        # (spelled out: dataclasses.replace costs three times as much, once per finding)
+        # (spelled out: records.replace builds a dict of the fields, once per finding)
         return Diagnostic(self.code, self.severity, self.message, self.pointer, self.hint,
                           location, self.inner, self.on_key, self.replacement, self.target,
                           self.shader_place)
@@ -141,7 +127,7 @@ class Diagnostic:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rule:
     """A documented check. Create with :func:`rule`; emit with :meth:`at`."""
 

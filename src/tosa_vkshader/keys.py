@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from .records import record
 
 TOP_LEVEL_KEYS: dict[str, str] = {
     "entry_point": "Name of the shader entry point.",
@@ -111,7 +112,7 @@ class KeyProblem(enum.Enum):
     INDEX_TOO_LARGE = "index-too-large"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class KeyInfo:
     key: str
     kind: KeyKind

@@ -7,18 +7,18 @@ each key classified by the key grammar, and resources grouped by direction and i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .config import Options
 from .diagnostics import pointer_join
 from .keys import KeyInfo, KeyKind, classify, split_nulls
+from .records import field, record
 
 if TYPE_CHECKING:
     from .sources.context import OpContext
 
 
-@dataclass
+@record
 class ResourceView:
     direction: str
     index: int
@@ -51,7 +51,7 @@ class ResourceView:
         return value if isinstance(value, str) else None
 
 
-@dataclass
+@record
 class AttributeView:
     attrs: dict[str, Any]
     options: Options

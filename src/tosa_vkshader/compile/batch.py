@@ -12,12 +12,12 @@ import json
 import re
 import tempfile
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..cachedir import default_cache_dir
 from ..diagnostics import Severity, rule
+from ..records import replace
 from .cache import Cache, Entry, StoredDiagnostic
 from .compiler import (
     REFERENCE,

@@ -14,11 +14,11 @@ import binascii
 import json
 import os
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..cachedir import ENV_VAR
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..records import record
 
 CACHE_PROBLEM = rule(
     "VKS914", "cache-unusable", Severity.WARNING,
@@ -33,7 +33,7 @@ _SUFFIX = ".json"
 
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StoredDiagnostic:
     """A diagnostic without its pointers: ``target`` says which pointer to use."""
 
@@ -59,7 +59,7 @@ class StoredDiagnostic:
                           hint=self.hint, inner=inner)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     spirv: bytes | None
     diagnostics: tuple[StoredDiagnostic, ...]

@@ -13,10 +13,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..records import field, record
 from .scan import Directive, directives
 
 INCLUDES_DISABLED = rule(
@@ -42,7 +42,7 @@ _LITERAL = re.compile(r'^"(?P<q>[^"]*)"$|^<(?P<a>[^>]*)>$')
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-@dataclass
+@record
 class IncludeResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # (printed path as glslc will spell it, sha256 of the content) of every included file

@@ -4,14 +4,13 @@ cache loads no process machinery."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..diagnostics import Diagnostic
+from ..records import field, record
 from .includes import IncludeResult
 from .request import CompileRequest
 
 
-@dataclass
+@record
 class Job:
     index: int
     request: CompileRequest
@@ -22,7 +21,7 @@ class Job:
     key: str = ""
 
 
-@dataclass
+@record
 class Outcome:
     spirv: bytes | None
     diagnostics: list[Diagnostic]

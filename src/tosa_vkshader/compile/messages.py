@@ -10,7 +10,8 @@ no column; newer builds may print ``FILE:LINE:COL:``), HLSL parse failures as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from ..records import field, record
 
 _WITH_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>error|warning): (?P<text>.*)$")
@@ -24,7 +25,7 @@ _NO_FILE = re.compile(r"^(?P<who>shaderc|glslc): (?:internal )?(?P<sev>error|war
 _MAX_DETAIL = 8
 
 
-@dataclass
+@record
 class CompilerMessage:
     file: str | None  # as printed; None when the compiler named no file
     line: int | None

@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, rule
+from ..records import record, replace
 
 DEFAULT_TARGET_ENV = "vulkan1.3"  # the reference runtime: Vulkan 1.3, SPIR-V 1.6
 DEFAULT_GLSL_VERSION = 460  # the reference runtime's default `#version`
@@ -56,7 +56,7 @@ def normalize_macros(value: Any) -> tuple[Macro, ...]:
     return tuple(macros)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CompileOptions:
     glslc: str | None = None  # explicit compiler path; else PATH, then $VULKAN_SDK/bin
     target_env: str = DEFAULT_TARGET_ENV

@@ -11,7 +11,8 @@ import os
 import signal
 import subprocess
 import threading
-from dataclasses import dataclass
+
+from ..records import record
 
 _CHUNK = 64 * 1024
 # A compiler that failed after its resident size reached this share of the address-space
@@ -19,7 +20,7 @@ _CHUNK = 64 * 1024
 _NEAR_LIMIT = 0.7
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ProcessOutcome:
     returncode: int | None  # None when it never started or was killed by us
     output: str  # stdout and stderr together, decoded leniently

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from ..diagnostics import Diagnostic
+from ..records import field, record
 from .options import Macro, normalize_macros
 
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ LANGUAGES = ("GLSL", "HLSL")
 Language = Literal["GLSL", "HLSL"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CompileRequest:
     """One shader to compile.
 
@@ -44,7 +44,7 @@ class CompileRequest:
         return self.entry_point or "main"
 
 
-@dataclass
+@record
 class CompileResult:
     spirv: bytes | None  # None when the shader did not compile or any error was found
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..diagnostics import Diagnostic, Location, Severity
+from ..records import field, record
 from .profile import DeviceProfile
 
 DEVICE_GROUP = "VKS7"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OpVerdict:
     """One op: where it is, its own errors, and per target the device findings."""
 

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
+from ..records import record
 from . import vulkan_tables as _t
 
 REGISTRY_VERSION: str = _t.REGISTRY_VERSION
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Component:
     channel: str  # R, G, B, A, D, S, ...
     bits: int | str  # 'compressed' for block-compressed formats
     numeric: str  # UNORM, SINT, SFLOAT, BOOL, ...
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FormatInfo:
     name: str
     size_class: str

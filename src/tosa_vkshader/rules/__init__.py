@@ -52,9 +52,8 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     """The attributes against the shader's reflection, and the shader against each target
     device (VKS7xx, only when targets are configured). Imported on first use: runs
     without a shader never load the SPIR-V records these rules read."""
-    from dataclasses import replace
-
     from ..crosscheck import FORMAT_MISMATCH, compare
+    from ..records import replace
     from .context import check_context_against_shader, element_conflicts
     from .restate import restated
     from .shader_fields import check_local_size_limits

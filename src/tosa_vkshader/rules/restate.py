@@ -6,10 +6,10 @@ instead of the later one to some free number, and VKS110 names the module's entr
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
+from ..records import replace
 from ..view import AttributeView
 from .key_names import missing_required
 from .resources import binding_collisions

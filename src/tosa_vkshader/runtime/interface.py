@@ -8,10 +8,10 @@ push constants are addressed to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import registry
+from ..records import record
 from .errors import RunError
 from .rules import UNSUPPORTED_INTERFACE
 
@@ -23,7 +23,7 @@ IMAGE_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_COMBINED_
 BUFFER_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Resource:
     binding: int  # the model-interface id
     shape: tuple[int, ...]
@@ -53,7 +53,7 @@ class Resource:
         return info.block_size
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Interface:
     inputs: tuple[Resource, ...]
     outputs: tuple[Resource, ...]

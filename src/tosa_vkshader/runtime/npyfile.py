@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from typing import Any
+
+from ..records import record
 
 _MAGIC = b"\x93NUMPY"
 _ALIGN = 64  # numpy aligns the data of the files it writes to 64 bytes
@@ -30,7 +31,7 @@ _HEADER = re.compile(r"\{'descr': '([^']+)', 'fortran_order': False, "
                      r"'shape': \(((?:\d+, )*\d+,?|)\), \} *\n")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HostArray:
     """An array as bytes: numpy's element type name, the shape, the C-ordered data."""
 

@@ -17,12 +17,12 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
+from ..records import field, record
 from .errors import RunError
 from .processes import Runner, finish_conversion, start_conversion, stop_conversion
 from .toolchain import Toolchain, find_toolchain, require_vulkan_driver
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT = 60.0
 
 
-@dataclass
+@record
 class RunResult:
     outputs: list[np.ndarray]
     notes: list[Diagnostic] = field(default_factory=list)  # warnings and notes

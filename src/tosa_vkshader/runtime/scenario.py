@@ -9,14 +9,14 @@ module that declares a block.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import record
 from .interface import Interface, Resource
 from .layout import buffer_size, image_dims
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PushData:
     path: str  # the .npy of uint8 bytes, relative to the scenario
     size: int

@@ -9,11 +9,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Options
 from ..diagnostics import Diagnostic
+from ..records import record
 from .errors import RunError
 from .interface import Interface
 from .model import CustomOpText, custom_op_texts, replace_attrs
@@ -22,7 +22,7 @@ from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
 from .scenario import PushData
 
 
-@dataclass
+@record
 class ShaderOp:
     text: CustomOpText
     push_constant_size: int | None  # the reflected block, None without one

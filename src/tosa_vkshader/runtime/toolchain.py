@@ -15,10 +15,10 @@ import importlib.util
 import json
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostic
+from ..records import record
 from .errors import RunError
 from .rules import NO_VULKAN_DEVICE, RUN_EXTRA_MISSING
 
@@ -38,7 +38,7 @@ _LAYERS = (  # in the order the loader must see them
 _ICD_DIRS = ("/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/usr/share/vulkan/icd.d")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Toolchain:
     model_converter: str
     vgf_dump: str

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import sys
 from array import array
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from ..diagnostics import Diagnostic, Severity
+from ..records import field, record
 
 if TYPE_CHECKING:
     from ..compile.compiler import CompilerInfo
@@ -27,7 +27,7 @@ Language = Literal["SPIR-V", "GLSL", "HLSL"]
 LANGUAGES: tuple[Language, ...] = ("SPIR-V", "GLSL", "HLSL")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShaderRequest:
     """One op's shader fields, read from its attributes.
 
@@ -43,7 +43,7 @@ class ShaderRequest:
     entry_pointer: str = "/entry_point"
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Shader:
     """One SPIR-V module, analysed once per run, whichever ops carry it.
 
@@ -82,7 +82,7 @@ class Shader:
             d.severity is Severity.ERROR for d in self.findings)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ShaderOutcome:
     """What the shader stage says about one op."""
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..config import Options
 from ..diagnostics import pointer_join
+from ..records import replace
 from ..spirv_base64 import embedded_module
 from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
 

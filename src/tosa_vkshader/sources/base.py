@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..diagnostics import Diagnostic, Location
+from ..records import field, record
 from .context import OpContext
 from .jsontext import JsonDocument
 
@@ -22,7 +22,7 @@ class Lines(Protocol):
     def line_text(self, line: int) -> str: ...
 
 
-@dataclass
+@record
 class TextFile:
     """The text of a file, with offsets turned into 1-based line/column on demand."""
 
@@ -121,7 +121,7 @@ class OffsetMap:
         return self._host[index] + self._length[index]
 
 
-@dataclass
+@record
 class EmbeddedLocator:
     """Locates pointers in JSON text that sits, escaped, inside a string of a file."""
 
@@ -152,7 +152,7 @@ class EmbeddedLocator:
         return self.host.location(self.offsets().host(offset))
 
 
-@dataclass
+@record
 class PrefixLocator:
     """Locates pointers of an attribute object nested at ``prefix`` in a JSON document."""
 
@@ -164,7 +164,7 @@ class PrefixLocator:
                                     on_key=diagnostic.on_key, inner=diagnostic.inner)
 
 
-@dataclass
+@record
 class FixedLocator:
     """Every diagnostic of the op at one place (an operator of a .tosa file)."""
 
@@ -174,7 +174,7 @@ class FixedLocator:
         return self.location
 
 
-@dataclass
+@record
 class Op:
     """One custom op to check: its attribute object and how to locate things in it."""
 
@@ -205,7 +205,7 @@ class Op:
                                     inner=diagnostic.inner)
 
 
-@dataclass
+@record
 class SourceFile:
     """A file (or text) read into ops, plus problems with the file itself."""
 

@@ -13,7 +13,6 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import (
@@ -24,6 +23,7 @@ from ..diagnostics import (
     pointer_join,
     rule,
 )
+from ..records import field, record
 
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
@@ -108,7 +108,7 @@ def _reject_constant(name: str) -> Any:
     raise _NonStandardConstant(name)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Span:
     key_start: int | None
     key_end: int | None
@@ -116,7 +116,7 @@ class Span:
     value_end: int
 
 
-@dataclass
+@record
 class JsonDocument:
     """Parsed JSON (``value``) with lazy pointer -> position lookup into ``text``."""
 

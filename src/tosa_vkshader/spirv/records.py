@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..records import as_dict, record
 
-@dataclass(frozen=True, slots=True)
+
+@record(frozen=True, slots=True)
 class LocalSize:
     """The entry point's local workgroup size.
 
@@ -34,7 +35,7 @@ class LocalSize:
         return ", ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DescriptorBinding:
     set: int
     binding: int
@@ -60,7 +61,7 @@ class DescriptorBinding:
     type_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PushConstantMember:
     name: str
     offset: int
@@ -68,7 +69,7 @@ class PushConstantMember:
     type: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PushConstantBlock:
     name: str
     type_name: str | None
@@ -101,7 +102,7 @@ class PushConstantBlock:
         return ", ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SpecConstant:
     spec_id: int
     name: str
@@ -109,13 +110,13 @@ class SpecConstant:
     default: int | float | bool | None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class EntryPointInfo:
     name: str
     execution_model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Reflection:
     spirv_version: str
     generator: int
@@ -137,4 +138,4 @@ class Reflection:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return as_dict(self)

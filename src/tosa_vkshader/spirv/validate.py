@@ -14,13 +14,13 @@ import os
 import re
 import shutil
 import sys
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from ..cachedir import default_cache_dir
 from ..diagnostics import Diagnostic, Severity, rule
 from ..fsutil import write_atomic
+from ..records import record
 
 SPIRV_VAL_ERROR = rule(
     "VKS404", "spirv-invalid", Severity.ERROR,
@@ -172,7 +172,7 @@ def prevalidate(modules: list[bytes], target_env: str, *, use_disk_cache: bool =
         list(pool.map(one, todo))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ValMessage:
     level: str
     instruction: int | None  # spirv-val's "line": the instruction's index in the module

@@ -23,10 +23,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
+from ..records import record
 from .jobs import CheckJob, FixJob, NewJob, ReflectJob
 from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
@@ -46,7 +46,7 @@ JSON_MEDIA = "application/json"
 TEXT_MEDIA = "text/plain"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Body:
     """A request body as received: its bytes, its media type and, for JSON, its value."""
 
