@@ -47,6 +47,11 @@ def test_mlir_positions_survive_any_escaping(comment, pretty_json, hand_escaped)
             ": (tensor<1xf32>) -> tensor<1xf32>\n")
     report = validate(text, Options(select=("VKS111",)), path="m.mlir")
     _key_at(text, report, quoted)
+    # The end is mapped too, whether the escapes all stand for ASCII characters (the
+    # one-step map) or some form UTF-8 sequences (the general walk).
+    location = report.diagnostics[0].location
+    assert (location.end_line, location.end_column) == (location.line,
+                                                        location.column + len(quoted))
 
 
 @given(TEXT, st.booleans())

@@ -180,6 +180,37 @@ def test_mlir_that_is_not_utf8_is_reported():
     assert report.codes == ["VKS101"]
 
 
+def _where(report) -> list[tuple]:
+    return [(d.code, d.message, d.pointer, d.location.line, d.location.column)
+            for d in report.diagnostics]
+
+
+@pytest.mark.parametrize("prefix", [b"", "\ufeff".encode()], ids=["plain", "with-bom"])
+def test_a_model_read_through_a_memory_map_reports_as_a_small_one(tmp_path, prefix):
+    """Models of a megabyte or more are decoded from a memory map: the findings, their
+    lines and columns are those of the same model read the ordinary way."""
+    small = (MODELS / "wiring.mlir").read_bytes()
+    padding = b"".join(b"// weights %07d\n" % n for n in range(80_000))  # 1.4 MB at the end
+    big = tmp_path / "big.mlir"
+    big.write_bytes(prefix + small + padding)
+    plain = tmp_path / "plain.mlir"
+    plain.write_bytes(small)
+    assert big.stat().st_size > 1 << 20
+    options = load_options(MODELS)
+    expected = _where(check_file(plain, options))
+    assert expected and _where(check_file(big, options)) == expected
+
+
+def test_a_large_model_that_is_not_utf8_is_reported_at_the_byte(tmp_path):
+    padding = b"".join(b"// weights %07d\n" % n for n in range(80_000))
+    big = tmp_path / "big.mlir"
+    big.write_bytes(padding + b"%0 = tosa.custom \xff\n")
+    report = check_file(big)
+    assert report.codes == ["VKS101"]
+    assert (report.diagnostics[0].location.line,
+            report.diagnostics[0].location.column) == (80_001, 18)
+
+
 def test_large_attribute_strings_honour_the_size_limit():
     attrs = {"entry_point": "main", "workgroup_sizes": [1, 1, 1], "pad": "x" * 4000}
     report = _check_mlir(_mlir(build.mlir_string(json.dumps(attrs))), max_file_size=1024)

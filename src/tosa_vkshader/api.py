@@ -214,12 +214,15 @@ def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | N
     return _source_of_file(name, data, options, explicit=explicit)
 
 
-def _file_bytes(name: str, options: Options) -> bytes | SourceFile:
-    """The file's bytes, within the options' size limit; a source holding only the
-    refusal when the file cannot (or must not) be read."""
-    from .fsutil import read_limited
+def _file_bytes(name: str, options: Options) -> bytes | str | SourceFile:
+    """The file's bytes (a model's text, when it is UTF-8), within the options' size
+    limit; a source holding only the refusal when the file cannot (or must not) be
+    read."""
+    from .fsutil import read_limited, read_text_limited
 
     try:
+        if name.endswith(".mlir"):
+            return read_text_limited(name, options.size_limit(name))
         return read_limited(name, options.size_limit(name))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         from .sources.io import refusal
@@ -229,7 +232,7 @@ def _file_bytes(name: str, options: Options) -> bytes | SourceFile:
         return SourceFile(name, diagnostics=[refusal(name, exc)])
 
 
-def _source_of_file(name: str, data: bytes, options: Options, *, explicit: bool,
+def _source_of_file(name: str, data: bytes | str, options: Options, *, explicit: bool,
                     ) -> SourceFile | None:
     """The ops of a file's bytes (see ``_read_file``)."""
     source = _read(data, name, options)
@@ -347,11 +350,11 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
         shares = _shares(loaded, jobs)
         detach = len(shares) > 1
 
-        def check_share(share: list[tuple[int, bytes | SourceFile]],
+        def check_share(share: list[tuple[int, bytes | str | SourceFile]],
                         options: Options = file_options, detach: bool = detach,
                         ) -> list[tuple[int, Report]]:
             read = [(i, _source_of_file(files[i][0], item, options, explicit=files[i][1])
-                     if isinstance(item, bytes) else item) for i, item in share]
+                     if isinstance(item, (bytes, str)) else item) for i, item in share]
             read = [(i, source) for i, source in read if source is not None]
             checked = check_sources([source for _, source in read], options)
             return [(i, Report(source.path, diagnostics, source).detached() if detach
@@ -373,20 +376,20 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
 _FILES_PER_WORKER = 64  # below this, a forked worker costs more than it saves
 
 
-def _shares(loaded: list[tuple[int, bytes | SourceFile]], jobs: int,
-            ) -> list[list[tuple[int, bytes | SourceFile]]]:
+def _shares(loaded: list[tuple[int, bytes | str | SourceFile]], jobs: int,
+            ) -> list[list[tuple[int, bytes | str | SourceFile]]]:
     """``loaded`` files split for ``jobs`` processes (one share when that does not pay).
     Files with the same shader text go to the same share, so that each distinct shader
     is still compiled and analysed once in the run; the rest evens out the shares."""
     count = min(jobs, len(loaded) // _FILES_PER_WORKER)
     if count < 2:
         return [loaded]
-    by_shader: dict[bytes, list[tuple[int, bytes | SourceFile]]] = {}
-    plain: list[tuple[int, bytes | SourceFile]] = []
+    by_shader: dict[bytes, list[tuple[int, bytes | str | SourceFile]]] = {}
+    plain: list[tuple[int, bytes | str | SourceFile]] = []  # models, unreadable files
     for item in loaded:
         key = _shader_text(item[1]) if isinstance(item[1], bytes) else None
         (by_shader.setdefault(key, []) if key else plain).append(item)
-    shares: list[list[tuple[int, bytes | SourceFile]]] = [[] for _ in range(count)]
+    shares: list[list[tuple[int, bytes | str | SourceFile]]] = [[] for _ in range(count)]
     for group in [*sorted(by_shader.values(), key=len, reverse=True),
                   *([item] for item in plain)]:
         min(shares, key=len).extend(group)

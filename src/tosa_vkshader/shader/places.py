@@ -12,7 +12,7 @@ worked out on first use, so a shader that the attributes agree with costs nothin
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import InnerPosition, ShaderPlace
@@ -127,9 +127,11 @@ def _block_of(assembly: Assembly, type_id: int) -> int | None:
     return inner.id if inner is not None and inner.kind == "struct" else None
 
 
+@lru_cache(maxsize=64)
 def _assembly_of(shader: Shader) -> Assembly | None:
     """The module of embedded SPIR-V as the shader stage read it (a record built
-    elsewhere, without it, is read again)."""
+    elsewhere, without it, is read again); one per shader, shared by the ops that carry
+    it (its names are worked out once, not once an op)."""
     from ..spirv.assembly import Assembly
 
     module = shader.module
