@@ -8,18 +8,18 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .check import check_source, check_sources
 from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
 from .records import field, record, replace
-from .sources.base import Op, SourceFile
-from .sources.json_source import read_json
-from .sources.jsontext import pretty_json
 
+# The checker (rules, readers, registry tables) is imported where files are checked: with
+# several processes (check -j), each imports it itself, at the same time as the others,
+# after the files were read and shared out.
 if TYPE_CHECKING:
     from .devices import DeviceProfile
     from .devices.summary import OpVerdict
     from .model import Attributes
+    from .sources.base import Op, SourceFile
 
 ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
 SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__",
@@ -146,6 +146,8 @@ def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
 
         raw = data.encode("utf-8") if isinstance(data, str) else data
         return read_tosa(raw, path, options)
+    from .sources.json_source import read_json
+
     return read_json(data, path, options)
 
 
@@ -156,6 +158,9 @@ def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> So
     if isinstance(obj_or_text, (str, bytes, bytearray)):
         data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
         return _read(data, path, options)
+    from .sources.base import Op, SourceFile
+    from .sources.jsontext import pretty_json
+
     source = SourceFile(path)
     source.ops.append(Op(obj_or_text, path, render=lambda: pretty_json(obj_or_text)))
     return source
@@ -192,6 +197,8 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
     ``target_device`` names target devices to check the op against (VKS7xx): shipped
     profiles (``"baseline"``, ``"lavapipe"``) or Vulkan Profiles JSON files.
     """
+    from .check import check_source
+
     options = _with_targets(options, target_device)
     source = source_of(obj_or_text, options, path)
     report = Report(path, check_source(source, options), source)
@@ -202,6 +209,8 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
 
 def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
     """Read one file into ops. Unreadable files give a diagnostic, not an exception."""
+    from .sources.base import SourceFile
+
     return _read_file(os.fspath(path), options, explicit=True) or SourceFile(os.fspath(path))
 
 
@@ -209,8 +218,8 @@ def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | N
     """The file's ops; for JSON that holds no op (``package.json``), a note when the file
     was named (``explicit``), nothing at all when a folder walk found it."""
     data = _file_bytes(name, options)
-    if isinstance(data, SourceFile):
-        return data
+    if not isinstance(data, (bytes, str)):
+        return data  # the refusal
     return _source_of_file(name, data, options, explicit=explicit)
 
 
@@ -225,6 +234,7 @@ def _file_bytes(name: str, options: Options) -> bytes | str | SourceFile:
             return read_text_limited(name, options.size_limit(name))
         return read_limited(name, options.size_limit(name))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        from .sources.base import SourceFile
         from .sources.io import refusal
 
         if isinstance(exc, ValueError):
@@ -240,6 +250,7 @@ def _source_of_file(name: str, data: bytes | str, options: Options, *, explicit:
     if is_json and not _holds_ops(source, data, options):
         if not explicit:
             return None
+        from .sources.base import SourceFile
         from .sources.recognise import NOT_AN_OP_DOCUMENT
 
         note = NOT_AN_OP_DOCUMENT.at(
@@ -356,6 +367,8 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
             read = [(i, _source_of_file(files[i][0], item, options, explicit=files[i][1])
                      if isinstance(item, (bytes, str)) else item) for i, item in share]
             read = [(i, source) for i, source in read if source is not None]
+            from .check import check_sources
+
             checked = check_sources([source for _, source in read], options)
             return [(i, Report(source.path, diagnostics, source).detached() if detach
                      else Report(source.path, diagnostics, source))
@@ -442,6 +455,7 @@ def targets_summary(paths: Iterable[str | os.PathLike[str]], options: Options | 
 
 
 def _not_followed(path: str, root: str) -> SourceFile:
+    from .sources.base import SourceFile
     from .sources.io import LINK_LEAVES_FOLDER
 
     return SourceFile(path, diagnostics=[LINK_LEAVES_FOLDER.at(
