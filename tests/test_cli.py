@@ -177,15 +177,28 @@ def test_shader_errors_show_the_shader_line_not_the_json_string(capsys):
 
 def test_check_imports_only_what_it_needs():
     """A commit hook pays the start-up on every commit: `check` on plain attributes must
-    not load pydantic, code generation, the web stack, the compiler or the SPIR-V reader."""
+    not load pydantic, code generation, the web stack, the compiler or the SPIR-V reader,
+    nor `shutil` (argparse's help formatter would, for the terminal's width)."""
     probe = ("import sys; from tosa_vkshader.cli import main; "
              f"main(['check', {str(FIXTURES / 'valid' / 'tensor-op.json')!r}]); "
              "heavy = [m for m in ('pydantic', 'tosa_vkshader.codegen', 'tosa_vkshader.web', "
-             "'starlette', 'tosa_vkshader.compile', 'tosa_vkshader.spirv') if m in sys.modules]; "
-             "print('HEAVY', heavy)")
+             "'starlette', 'tosa_vkshader.compile', 'tosa_vkshader.spirv', 'shutil') "
+             "if m in sys.modules]; print('HEAVY', heavy)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60)
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("columns", [60, 120])
+def test_help_is_laid_out_for_the_terminal_width(columns):
+    done = subprocess.run([sys.executable, "-m", "tosa_vkshader", "check", "--help"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": str(columns)})
+    assert done.returncode == 0
+    # The prose after the usage block (which argparse never breaks inside a choice list).
+    prose = done.stdout.split("\n\n", 1)[1].splitlines()
+    widest = max(len(line) for line in prose)
+    assert columns - 20 < widest <= columns - 2
 
 
 @pytest.mark.parametrize("op", [FIXTURES / "glsl" / "valid" / "buffer-scale.json",

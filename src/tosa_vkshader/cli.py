@@ -35,10 +35,34 @@ def _stop_on_sigterm() -> None:
         pass
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, laying help out as wide as the terminal, found without `shutil`:
+    argparse makes a help formatter for every argument it adds, and the formatter imports
+    `shutil` (with `bz2` and `lzma`) for the width: 2 ms of every command."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=_help_width())
+
+
+def _help_width() -> int:
+    """What ``shutil.get_terminal_size().columns - 2`` gives argparse: ``$COLUMNS``, else
+    the width of the terminal on stdout, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; given ``argv``, only the command it names is imported (start-up time
     matters for a commit hook: `check` must not pay for codegen, pydantic or the web)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tosa-vkshader",
         description="Validate TOSA custom ops that embed a Vulkan compute shader.",
     )
