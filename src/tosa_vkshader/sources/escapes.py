@@ -90,7 +90,8 @@ def mlir_offsets(text: str, start: int, end: int) -> OffsetMap:
 def _ascii_offsets(spans: list[tuple[int, int]], start: int, end: int) -> OffsetMap:
     """The map when every escape stands for one ASCII character (``\\22``, ``\\0A``,
     ``\\"``: what printers write), the text between them copied: one step per escape,
-    a quarter of the general walk's work (100 ops of a model took 7 ms)."""
+    found by one regular-expression scan (the general walk searches, matches and groups
+    each; 100 ops of a model took 6-7 ms that way, 4-5 ms this one)."""
     mapping = OffsetMap()
     inner = 0
     pos = start
