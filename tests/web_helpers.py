@@ -145,22 +145,22 @@ def batch_probe(jobs: list[str]) -> list[dict]:
 
 
 @contextmanager
-def private_server(home: Path) -> Iterator[Server]:
+def private_server(home: Path, *args: str) -> Iterator[Server]:
     """One compile worker, run from ``home`` with its own compile cache: what each web
-    test module starts once for its tests."""
-    with running_server("--workers", "1", cwd=home,
+    test module starts once for its tests. ``args`` go to ``serve`` as well."""
+    with running_server("--workers", "1", *args, cwd=home,
                         env={"TOSA_VKSHADER_CACHE_DIR": str(home / "cache")}) as running:
         yield running
 
 
-def module_server(name: str) -> tuple[Any, Any]:
-    """The module-scoped ``server`` (a :func:`private_server` in a folder of its own)
-    and ``client`` fixtures of a web test module: ``server, client =
-    module_server("web-api")``."""
+def module_server(name: str, *args: str) -> tuple[Any, Any]:
+    """The module-scoped ``server`` (a :func:`private_server` in a folder of its own,
+    started with ``args``) and ``client`` fixtures of a web test module: ``server,
+    client = module_server("web-api")``."""
 
     @pytest.fixture(scope="module")
     def server(tmp_path_factory):
-        with private_server(tmp_path_factory.mktemp(name)) as running:
+        with private_server(tmp_path_factory.mktemp(name), *args) as running:
             yield running
 
     @pytest.fixture(scope="module")

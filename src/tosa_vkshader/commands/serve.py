@@ -34,6 +34,12 @@ def register(subparsers) -> None:
                         "(default 30)")
     parser.add_argument("--queue-limit", type=_positive(int), default=256,
                         help="shader checks allowed to wait for a worker before 503")
+    parser.add_argument("--cache-entries", type=_not_negative, default=4096, metavar="N",
+                        help="answers of lint-only checks kept for repeated requests "
+                             "(default 4096; 0 turns the cache off)")
+    parser.add_argument("--cache-size", type=_not_negative, default=32 * 1024 * 1024,
+                        metavar="BYTES", help="bytes those answers may take, request "
+                        "bodies included (default 32 MiB)")
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                         help="allow browser calls from ORIGIN (repeatable; default: none)")
     parser.add_argument("--config", type=Path, metavar="PYPROJECT",
@@ -51,6 +57,13 @@ def _positive(kind):
             raise argparse.ArgumentTypeError(f"must be positive, got {text}")
         return value
     return parse
+
+
+def _not_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -79,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         print_usage_diagnostics(exc.diagnostics)
         return EXIT_USAGE
     limits = Limits(max_body=args.max_body, body_timeout=args.body_timeout,
-                    timeout=args.timeout, queue_limit=args.queue_limit)
+                    timeout=args.timeout, queue_limit=args.queue_limit,
+                    cache_entries=args.cache_entries, cache_bytes=args.cache_size)
     app = create_app(options, limits=limits, workers=args.workers,
                      cors_origins=tuple(args.cors_origin))
     try:

@@ -31,18 +31,10 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..config import Options
-from .envelope import (
-    JSON_MEDIA,
-    TEXT_MEDIA,
-    Body,
-    check_job,
-    fix_job,
-    new_job,
-    parse_body,
-    parse_json_body,
-    reflect_job,
-)
+from .cache import AnswerCache
+from .envelope import JSON_MEDIA, Body, check_job, fix_job, new_job, parse_body, reflect_job
 from .jobs import lint_only, run_checks, run_fixes, run_news, run_reflects
+from .lint_routes import LintRoute, media_of, read_body, render_json
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
@@ -68,43 +60,7 @@ class SafeJSONResponse(JSONResponse):
     surrogate from a ``\\ud800`` escape included) can be sent back."""
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=True, allow_nan=False,
-                          separators=(",", ":")).encode("ascii")
-
-
-def media_type(request: Request, accepted: tuple[str, ...]) -> str:
-    """The body's media type, one of ``accepted`` (JSON also as ``+json``), else 415."""
-    content_type = request.headers.get("content-type", JSON_MEDIA)
-    media = content_type.split(";")[0].strip().lower()
-    if JSON_MEDIA in accepted and (media == JSON_MEDIA or media.endswith("+json")):
-        return JSON_MEDIA
-    if TEXT_MEDIA in accepted and media == TEXT_MEDIA:
-        return TEXT_MEDIA
-    raise Problem("unsupported-media-type", f"the body is {content_type}; send "
-                  + " or ".join(accepted))
-
-
-async def read_body(request: Request, limits: Limits) -> bytes:
-    """The request body, refused with 413 as soon as it is known to exceed the limit, and
-    with 408 when it trickles in too slowly."""
-    limit = limits.max_body
-    too_large = Problem("body-too-large", f"the body exceeds the limit of {limit} bytes",
-                        headers={"Connection": "close"}, limit=limit)
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise too_large
-    chunks, size = [], 0
-    try:
-        async with asyncio.timeout(limits.body_timeout):
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > limit:
-                    raise too_large
-                chunks.append(chunk)
-    except TimeoutError:
-        raise Problem("request-timeout", f"the body did not arrive within "
-                      f"{limits.body_timeout:g} s", headers={"Connection": "close"}) from None
-    return b"".join(chunks)
+        return render_json(content)
 
 
 async def in_pool(pool: WorkerPool, func: Callable[[Any], Any], job: Any) -> Any:
@@ -135,6 +91,12 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     # compiles (and never stall the event loop).
     lint_pool = WorkerPool(1, limits)
     page = _page()
+    cache = AnswerCache(limits.cache_entries, limits.cache_bytes)
+
+    async def json_object(request: Request) -> dict[str, Any]:
+        media_of(request.headers.get("content-type"), (JSON_MEDIA,))
+        return parse_body(await read_body(request.receive, request.headers.get(
+            "content-length"), limits), limits)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -144,12 +106,6 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         finally:
             await asyncio.gather(pool.close(), lint_pool.close())
 
-    async def json_body(request: Request, accepted: tuple[str, ...]) -> Body:
-        media = media_type(request, accepted)
-        data = await read_body(request, limits)
-        return Body(data, media, parse_json_body(data, limits) if media == JSON_MEDIA
-                    else None)
-
     async def lint_first(func: Callable[[Any], Any], job: Any, size: int) -> Any:
         # Checking a large body with thousands of bad keys takes long enough to stall
         # every other request if done in the event loop: a lint worker takes it.
@@ -157,27 +113,23 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             return await in_pool(lint_pool, func, job)
         return func([job])[0]
 
-    async def check(request: Request) -> Response:
-        body = await json_body(request, (JSON_MEDIA, TEXT_MEDIA))
+    async def check(body: Body) -> tuple[Any, bool]:
         job = check_job(body, base, limits)
         result = await lint_first(lint_only, job, len(body.data))
-        if result is None:  # it holds shader code
-            result = await in_pool(pool, run_checks, job)
-        return SafeJSONResponse(result)
+        if result is None:  # it holds shader code: compiled, so never kept (see cache.py)
+            return await in_pool(pool, run_checks, job), False
+        return result, True
 
-    async def fix(request: Request) -> Response:
-        body = await json_body(request, (JSON_MEDIA, TEXT_MEDIA))
+    async def fix(body: Body) -> tuple[Any, bool]:
         job = fix_job(body, base, limits)
-        return SafeJSONResponse(await lint_first(run_fixes, job, len(body.data)))
+        return await lint_first(run_fixes, job, len(body.data)), True
 
     async def new(request: Request) -> Response:
-        media_type(request, (JSON_MEDIA,))
-        job = new_job(parse_body(await read_body(request, limits), limits), base, limits)
+        job = new_job(await json_object(request), base, limits)
         return SafeJSONResponse(await in_pool(pool, run_news, job))
 
     async def reflect(request: Request) -> Response:
-        media_type(request, (JSON_MEDIA,))
-        job = reflect_job(parse_body(await read_body(request, limits), limits))
+        job = reflect_job(await json_object(request))
         return SafeJSONResponse(await in_pool(pool, run_reflects, job))
 
     async def rule(request: Request) -> Response:
@@ -192,7 +144,8 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok", "version": __version__,
                              "workers": {"size": pool.size, "busy": pool.busy,
-                                         "waiting": pool.waiting, "restarts": pool.restarts}})
+                                         "waiting": pool.waiting, "restarts": pool.restarts},
+                             "cache": cache.stats()})
 
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_document())
@@ -209,11 +162,13 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         Problem: _problem_response, HTTPException: _http_problem, Exception: _server_error}
     app = Starlette(
         routes=[
+            # The lint routes first: they are what a playground calls on every pause.
+            Route("/v1/check", LintRoute("/v1/check", check, limits, cache),
+                  methods=["POST"]),
+            Route("/v1/fix", LintRoute("/v1/fix", fix, limits, cache), methods=["POST"]),
             Route("/", index, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),
-            Route("/v1/check", check, methods=["POST"]),
-            Route("/v1/fix", fix, methods=["POST"]),
             Route("/v1/new", new, methods=["POST"]),
             Route("/v1/reflect", reflect, methods=["POST"]),
             Route("/v1/rules/{code}", rule, methods=["GET"]),
@@ -225,6 +180,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     )
     app.state.pool = pool
     app.state.lint_pool = lint_pool
+    app.state.cache = cache
     return app
 
 

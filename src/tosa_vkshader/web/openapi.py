@@ -224,6 +224,11 @@ SCHEMAS: dict[str, Any] = {
             "status": {"const": "ok"}, "version": {"type": "string"},
             "workers": {"type": "object", "properties": {
                 k: {"type": "integer"} for k in ("size", "busy", "waiting", "restarts")}},
+            "cache": {"type": "object", "description": "the answers of lint-only checks "
+                      "kept for repeated requests, and how often they were used",
+                      "properties": {k: {"type": "integer"} for k in (
+                          "entries", "bytes", "max_entries", "max_bytes", "hits", "misses",
+                          "evictions")}},
         },
     },
     "Problem": {
@@ -303,7 +308,7 @@ def openapi_document() -> dict[str, Any]:
                               **request_errors, **worker_errors},
             }},
             "/healthz": {"get": {
-                "operationId": "health", "summary": "Liveness and worker pool state",
+                "operationId": "health", "summary": "Liveness, worker pool and cache state",
                 "responses": {"200": _json("the server is up", "Health")}}},
             "/openapi.json": {"get": {
                 "operationId": "openapi", "summary": "This document",

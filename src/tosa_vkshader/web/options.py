@@ -32,6 +32,8 @@ class Limits:
     timeout: float = 10.0  # seconds a shader check may run in a worker
     queue_limit: int = 256  # shader checks allowed to wait for a worker
     queue_timeout: float = 30.0  # seconds a shader check may wait for a worker
+    cache_entries: int = 4096  # lint answers kept for repeated requests (0: none)
+    cache_bytes: int = 32 * 1024 * 1024  # bytes those answers and their keys may take
 
 
 # Fields of Options that name files or programs on the server, and the value every web

@@ -1,0 +1,142 @@
+"""The lint routes (``POST /v1/check``, ``POST /v1/fix``) as plain ASGI apps.
+
+These are the routes a playground calls on every pause in typing, so they skip what a
+Starlette endpoint costs per request (a Request object, header parsing, a Response
+object, one more exception wrapper): the headers are read in one pass over the scope,
+the body straight from ``receive`` and the answer sent as two messages. Everything else
+is Starlette's as before: routing (405 for other methods), CORS, and the exception
+handlers that turn a raised :class:`Problem` into a problem document. The limits are the
+same functions for every route: the media type (415), the body cap (413, refused from
+Content-Length before reading when it says so), the body time limit (408), the JSON
+depth cap (400).
+
+A finished 200 answer that no compiler made is kept in the app's
+:class:`~.cache.AnswerCache`; the same request again is answered from it before its body
+is parsed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import ClientDisconnect
+
+from .. import __version__
+from .cache import Answer, AnswerCache
+from .envelope import JSON_MEDIA, TEXT_MEDIA, Body, parse_json_body
+from .options import Limits
+from .problems import Problem
+
+# The check or fix of a body: its JSON result, and whether it may be kept (False when a
+# compiler made it).
+Handler = Callable[[Body], Awaitable[tuple[Any, bool]]]
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+JSON_CONTENT_TYPE = (b"content-type", b"application/json")
+
+
+def media_of(content_type: str | None, accepted: tuple[str, ...]) -> str:
+    """The body's media type, one of ``accepted`` (JSON also as ``+json``), else 415.
+    No Content-Type counts as JSON."""
+    if content_type is None:
+        content_type = JSON_MEDIA
+    media = content_type.split(";")[0].strip().lower()
+    if JSON_MEDIA in accepted and (media == JSON_MEDIA or media.endswith("+json")):
+        return JSON_MEDIA
+    if TEXT_MEDIA in accepted and media == TEXT_MEDIA:
+        return TEXT_MEDIA
+    raise Problem("unsupported-media-type", f"the body is {content_type}; send "
+                  + " or ".join(accepted))
+
+
+def _too_large(limit: int) -> Problem:
+    return Problem("body-too-large", f"the body exceeds the limit of {limit} bytes",
+                   headers={"Connection": "close"}, limit=limit)
+
+
+async def read_body(receive: Receive, declared: str | None, limits: Limits) -> bytes:
+    """The request body, refused with 413 as soon as it is known to exceed the limit
+    (from ``declared``, the Content-Length, before reading), and with 408 when it
+    trickles in too slowly."""
+    limit = limits.max_body
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(limits.body_timeout):
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    raise ClientDisconnect()
+                if message["type"] != "http.request":
+                    continue
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    raise _too_large(limit)
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+    except TimeoutError:
+        raise Problem("request-timeout", f"the body did not arrive within "
+                      f"{limits.body_timeout:g} s", headers={"Connection": "close"}) from None
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def render_json(content: Any) -> bytes:
+    """Compact JSON with non-ASCII characters escaped: any string the input held (a lone
+    surrogate from a ``\\ud800`` escape included) can be sent back."""
+    return json.dumps(content, ensure_ascii=True, allow_nan=False,
+                      separators=(",", ":")).encode("ascii")
+
+
+def json_answer(content: Any) -> Answer:
+    body = render_json(content)
+    return Answer(200, ((b"content-length", str(len(body)).encode("ascii")),
+                        JSON_CONTENT_TYPE), body)
+
+
+def _headers(scope: Scope) -> tuple[str | None, str | None]:
+    """Content-Type and Content-Length, the first of each (as Starlette reads them)."""
+    content_type = declared = None
+    for name, value in scope["headers"]:
+        if name == b"content-type" and content_type is None:
+            content_type = value.decode("latin-1")
+        elif name == b"content-length" and declared is None:
+            declared = value.decode("latin-1")
+    return content_type, declared
+
+
+class LintRoute:
+    """An ASGI app answering one lint route with ``handler``, through ``cache``."""
+
+    def __init__(self, path: str, handler: Handler, limits: Limits,
+                 cache: AnswerCache) -> None:
+        self.path = path
+        self.handler = handler
+        self.limits = limits
+        self.cache = cache
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        content_type, declared = _headers(scope)
+        media = media_of(content_type, (JSON_MEDIA, TEXT_MEDIA))
+        data = await read_body(receive, declared, self.limits)
+        # The Content-Type as sent (not only the media type it names): conservative.
+        key = (self.path, content_type or "", scope.get("query_string", b""), __version__,
+               data)
+        answer = self.cache.get(key)
+        if answer is None:
+            value = parse_json_body(data, self.limits) if media == JSON_MEDIA else None
+            result, keep = await self.handler(Body(data, media, value))
+            answer = json_answer(result)
+            if keep:
+                self.cache.put(key, answer)
+        await send({"type": "http.response.start", "status": answer.status,
+                    "headers": list(answer.headers)})
+        await send({"type": "http.response.body", "body": answer.body})

@@ -1,0 +1,253 @@
+"""The answer cache of the lint routes, through the HTTP API of a real server.
+
+Whether a request was answered from the cache is read from /healthz (its hit and miss
+counters), never from timing. The server here keeps at most 5 answers and 16 KiB, so the
+bounds are reached with a handful of requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import uuid
+
+import httpx
+import pytest
+from web_helpers import fake_tool, module_server, running_server
+
+from conftest import FIXTURES
+
+pytestmark = pytest.mark.slow  # a real server end to end
+
+MAX_ENTRIES = 5
+MAX_BYTES = 16384
+GLSLC = shutil.which("glslc") or "/usr/bin/glslc"
+JSON = {"content-type": "application/json"}
+TEXT = {"content-type": "text/plain"}
+
+server, client = module_server("web-cache", "--cache-entries", str(MAX_ENTRIES),
+                               "--cache-size", str(MAX_BYTES))
+
+
+def attrs(tag: str) -> dict:
+    """Lint-only attributes whose misspelled key (so a diagnostic) carries ``tag``."""
+    return {"entry_point": "main", "workgroup_sizes": [8, 8, 1],
+            f"input_0_bindng_{tag}": 0}
+
+
+def unique() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def cache(server) -> dict:
+    return server.health()["cache"]
+
+
+def counted(server, before: dict) -> tuple[int, int]:
+    """(hits, misses) since ``before``."""
+    now = cache(server)
+    return now["hits"] - before["hits"], now["misses"] - before["misses"]
+
+
+def same_answer(first: httpx.Response, second: httpx.Response) -> None:
+    """Byte for byte, headers included; only ``date`` is the server's clock."""
+    assert first.status_code == second.status_code == 200, first.text
+    assert first.content == second.content
+    assert [(k, v) for k, v in first.headers.multi_items() if k != "date"] \
+        == [(k, v) for k, v in second.headers.multi_items() if k != "date"]
+
+
+def mlir(tag: str) -> str:
+    text = (FIXTURES / "models" / "broken.mlir").read_text()
+    return f"// {tag}\n{text}"
+
+
+BODIES = {
+    "wrapped": lambda tag: (json.dumps({"attributes": attrs(tag)}).encode(), JSON),
+    "page text": lambda tag: (json.dumps({"text": json.dumps(attrs(tag), indent=2),
+                                          "options": {"target_env": "vulkan1.3"}}).encode(),
+                              JSON),
+    "bare": lambda tag: (json.dumps(attrs(tag), indent=2).encode(), JSON),
+    "mlir": lambda tag: (mlir(tag).encode(), TEXT),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(BODIES))
+def test_the_same_request_again_is_answered_from_the_cache_byte_for_byte(
+        server, client, shape):
+    body, headers = BODIES[shape](unique())
+    before = cache(server)
+    first = client.post("/v1/check", content=body, headers=headers)
+    assert counted(server, before) == (0, 1)
+    second = client.post("/v1/check", content=body, headers=headers)
+    assert counted(server, before) == (1, 1)
+    same_answer(first, second)
+    assert first.headers["content-type"] == "application/json"
+
+
+def test_fix_answers_are_kept_too(server, client):
+    body = json.dumps({"attributes": attrs(unique())}).encode()
+    before = cache(server)
+    first = client.post("/v1/fix", content=body, headers=JSON)
+    second = client.post("/v1/fix", content=body, headers=JSON)
+    assert counted(server, before) == (1, 1)
+    same_answer(first, second)
+    assert "diff" in first.json()
+
+
+def test_anything_that_differs_is_not_a_hit(server, client):
+    tag = unique()
+    document = attrs(tag)
+    body = json.dumps({"attributes": document}).encode()
+    variants = [
+        ("/v1/check", body + b" ", JSON),  # whitespace
+        ("/v1/check", json.dumps({"attributes": {**document, "workgroup_sizes": [0, 8, 1]}})
+         .encode(), JSON),  # a value
+        ("/v1/check", json.dumps({"attributes": document,
+                                  "options": {"ignore": ["VKS1"]}}).encode(), JSON),
+        ("/v1/check", body, TEXT),  # the content type
+        ("/v1/check", body, {"content-type": "application/json; charset=utf-8"}),
+        ("/v1/check?page=2", body, JSON),  # the query
+        ("/v1/fix", body, JSON),  # the route
+    ]
+    first = client.post("/v1/check", content=body, headers=JSON)
+    answers = []
+    for path, data, headers in variants:
+        before = cache(server)
+        answers.append(client.post(path, content=data, headers=headers))
+        assert counted(server, before) == (0, 1), (path, data, headers)
+        same_answer(answers[-1], client.post(path, content=data, headers=headers))
+        assert counted(server, before) == (1, 1)  # and a hit the second time
+    # Some variants mean something else, and get a different answer.
+    assert answers[1].content != first.content and answers[2].content != first.content
+    assert answers[-1].json().keys() != first.json().keys()
+
+
+def test_the_entry_bound_holds_and_the_least_recently_used_goes_first(server, client):
+    def post(tag: str) -> None:
+        assert client.post("/v1/check", json={"attributes": attrs(tag)}).status_code == 200
+        assert cache(server)["entries"] <= MAX_ENTRIES
+
+    tags = [unique() for _ in range(MAX_ENTRIES + 3)]
+    post(tags[0])
+    for tag in tags[1:MAX_ENTRIES]:
+        post(tag)
+    post(tags[0])  # used again: now the most recent
+    evictions = cache(server)["evictions"]
+    for tag in tags[MAX_ENTRIES:]:
+        post(tag)
+    stats = cache(server)
+    assert stats["entries"] == MAX_ENTRIES and stats["bytes"] <= MAX_BYTES
+    assert stats["evictions"] - evictions == 3
+    before = cache(server)
+    post(tags[0])
+    assert counted(server, before) == (1, 0)  # kept: it was used recently
+    post(tags[1])
+    assert counted(server, before) == (1, 1)  # evicted: the least recently used
+
+
+def test_the_byte_bound_holds(server, client):
+    padding = b" " * (MAX_BYTES // 3)  # a third of the bound per body: at most two fit
+    bodies = [json.dumps({"attributes": attrs(unique())}).encode() + padding
+              for _ in range(4)]
+    for body in bodies:
+        assert client.post("/v1/check", content=body, headers=JSON).status_code == 200
+        stats = cache(server)
+        assert stats["bytes"] <= MAX_BYTES
+    assert stats["entries"] <= 2
+    before = cache(server)
+    client.post("/v1/check", content=bodies[0], headers=JSON)
+    assert counted(server, before) == (0, 1)  # pushed out by the bytes of the others
+
+
+def test_an_answer_too_large_for_the_bound_is_not_kept(server, client):
+    body = json.dumps({"attributes": attrs(unique())}).encode() + b" " * (MAX_BYTES // 2)
+    before = cache(server)
+    for _ in range(2):
+        assert client.post("/v1/check", content=body, headers=JSON).status_code == 200
+    assert counted(server, before) == (0, 2)
+    assert cache(server)["bytes"] <= MAX_BYTES
+
+
+@pytest.mark.parametrize(("data", "headers", "status"), [
+    (b'{"attributes": ', JSON, 400),  # not JSON
+    (b"[" * 200 + b"]" * 200, JSON, 400),  # too deep
+    (b'{"attributes": {}, "nonsense": 1}', JSON, 422),
+    (b'{"attributes": {}, "options": {"target_env": "vulkan9"}}', JSON, 422),
+    (b'{"attributes": {}}', {"content-type": "application/xml"}, 415),
+    (b"x" * (1024 * 1024 + 1), JSON, 413),
+])
+def test_problems_are_never_kept(server, client, data, headers, status):
+    before = cache(server)
+    for _ in range(2):
+        response = client.post("/v1/check", content=data, headers=headers)
+        assert response.status_code == status, response.text
+        assert response.headers["content-type"] == "application/problem+json"
+    assert counted(server, before)[0] == 0
+    assert cache(server)["entries"] == before["entries"]
+
+
+def test_concurrent_requests_each_get_the_answer_to_their_own_body(server):
+    tags = [unique() for _ in range(8)]
+
+    async def burst() -> list[tuple[str, httpx.Response]]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as ac:
+            asked = [tags[k % len(tags)] for k in range(48)]
+            answers = await asyncio.gather(*(
+                ac.post("/v1/check", json={"attributes": attrs(tag)}) for tag in asked))
+            return list(zip(asked, answers, strict=True))
+
+    answered = asyncio.run(burst())
+    by_tag: dict[str, bytes] = {}
+    for tag, response in answered:
+        assert response.status_code == 200, response.text
+        [diag] = response.json()["files"][0]["diagnostics"]
+        assert diag["pointer"] == f"/input_0_bindng_{tag}"
+        assert by_tag.setdefault(tag, response.content) == response.content
+
+
+def glsl_request(tag: str) -> dict:
+    code = ("#version 460\nlayout(local_size_x = 64) in;\n"
+            "layout(set = 0, binding = 0) buffer Data { float data[]; };\n"
+            f"void main() {{ data[gl_GlobalInvocationID.x] *= 2.0; }} // {tag}\n")
+    return {"attributes": {
+        "entry_point": "main", "workgroup_sizes": [4, 1, 1], "shader_language": "GLSL",
+        "shader_code": code, "output_0_binding": 0, "output_0_descriptorset": 0,
+        "output_0_vkformat": "VK_FORMAT_R32_SFLOAT",
+        "output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}}
+
+
+def test_compile_answers_are_made_again_every_time(tmp_path):
+    """A compile answer may come from a failing or a hanging compiler: it is never kept,
+    so the next request gets a fresh compile. The compiler here does what the file
+    ``mode`` says when it is called (written before each request: no race)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    mode = tmp_path / "mode"
+    fake_tool(bin_dir, "glslc", f"""
+case "$1" in --version) exec {GLSLC} "$@";; esac
+case "$(cat {mode})" in
+  fail) echo "glslc: error: internal compiler error" >&2; exit 2;;
+  hang) exec sleep 60;;
+esac
+exec {GLSLC} "$@"
+""")
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "c")}
+    with running_server("--workers", "1", "--timeout", "2", cwd=tmp_path, env=env) as srv, \
+            srv.client() as c:
+        for broken in ("fail", "hang"):
+            request = glsl_request(unique())
+            mode.write_text(broken)
+            failed = c.post("/v1/check", json=request)
+            assert failed.status_code in (200, 504), failed.text
+            assert failed.status_code == 504 or not failed.json()["files"][0]["ok"]
+            mode.write_text("real")
+            before = cache(srv)
+            compiled = c.post("/v1/check", json=request)
+            assert compiled.status_code == 200, compiled.text
+            assert compiled.json()["files"][0]["ok"], compiled.text
+            again = c.post("/v1/check", json=request)
+            assert again.content == compiled.content
+            assert counted(srv, before) == (0, 2)
+            assert cache(srv)["entries"] == before["entries"]
