@@ -10,6 +10,8 @@ from ..diagnostics import Diagnostic, Severity
 from .fixes import fix_for
 
 JSON_FORMAT_VERSION = 1
+# Severity.label computes the name on each call; this runs for every finding.
+_LABELS = {severity: severity.label for severity in Severity}
 
 
 def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict:
@@ -17,10 +19,11 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
     (see report/fixes.py), when it is fixable."""
     loc = diag.location
     shader = diag.shader_position
+    rule = diag.rule
     return {
         "code": diag.code,
-        "name": diag.rule.name,
-        "severity": diag.severity.label,
+        "name": rule.name,
+        "severity": _LABELS[diag.severity],
         "message": diag.message,
         "pointer": diag.pointer,
         "location": None if loc is None else {
@@ -36,16 +39,16 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
         "fixable": replacement is not None,
         "replacement": replacement,
         "target": diag.target,
-        "docs": diag.rule.docs,
+        "docs": rule.docs,
     }
 
 
 def reports_to_dict(reports: list[Report]) -> dict:
-    totals = {s.label: 0 for s in Severity}
+    totals = dict.fromkeys(_LABELS.values(), 0)
     files = []
     for report in reports:
         for diag in report.diagnostics:
-            totals[diag.severity.label] += 1
+            totals[_LABELS[diag.severity]] += 1
         files.append({
             "path": report.path,
             "ok": report.ok,

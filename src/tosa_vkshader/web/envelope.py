@@ -72,12 +72,17 @@ def _too_deep(value: Any, limit: int) -> bool:
     return False
 
 
+# One decoder for every body: json.loads with a hook builds a new one for each call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_json_body(data: bytes, limits: Limits) -> Any:
     """The body's JSON value. It may nest two levels more than an attribute object may
     (the request object, then the op object)."""
     depth_limit = limits.max_depth + 2
     try:
-        value = json.loads(data, parse_constant=_reject_constant)
+        # What json.loads does with bytes: UTF-8, -16 or -32 by their first bytes.
+        value = _DECODER.decode(data.decode(json.detect_encoding(data), "surrogatepass"))
     except RecursionError:
         raise Problem("invalid-request", f"the JSON nests deeper than {depth_limit} "
                       "levels") from None

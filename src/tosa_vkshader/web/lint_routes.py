@@ -89,11 +89,14 @@ async def read_body(receive: Receive, declared: str | None, limits: Limits) -> b
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
+# One encoder for every answer: json.dumps with options builds a new one for each call.
+_ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+
+
 def render_json(content: Any) -> bytes:
     """Compact JSON with non-ASCII characters escaped: any string the input held (a lone
     surrogate from a ``\\ud800`` escape included) can be sent back."""
-    return json.dumps(content, ensure_ascii=True, allow_nan=False,
-                      separators=(",", ":")).encode("ascii")
+    return _ENCODER.encode(content).encode("ascii")
 
 
 def json_answer(content: Any) -> Answer:

@@ -95,7 +95,7 @@ def web_options(base: Options, requested: Any, limits: Limits) -> Options:
         requested = {}
     if not isinstance(requested, dict):
         return _web_options(base, requested, limits)  # (says what is wrong)
-    key = (id(base), id(limits), json.dumps(requested, sort_keys=True))
+    key = (id(base), id(limits), json.dumps(requested, sort_keys=True) if requested else "")
     known = _KNOWN.get(key)
     if known is not None and known[0] is base and known[1] is limits:
         return known[2]
