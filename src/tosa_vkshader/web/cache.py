@@ -38,7 +38,10 @@ class Answer:
     body: bytes
 
     def size(self) -> int:
-        return len(self.body) + sum(len(k) + len(v) for k, v in self.headers)
+        size = len(self.body)
+        for name, value in self.headers:
+            size += len(name) + len(value)
+        return size
 
 
 class AnswerCache:
@@ -73,7 +76,9 @@ class AnswerCache:
     def put(self, key: Key, answer: Answer) -> bool:
         """Keep ``answer`` for ``key``, dropping the least recently used entries until
         both bounds hold. False when it is too large to keep (or the cache is off)."""
-        size = ENTRY_OVERHEAD + sum(len(part) for part in key) + answer.size()
+        route, content_type, query, version, body = key
+        size = (ENTRY_OVERHEAD + len(route) + len(content_type) + len(query) + len(version)
+                + len(body) + answer.size())
         if self.max_entries == 0 or size > self.max_bytes // 2:
             return False
         with self._lock:
