@@ -18,8 +18,6 @@ from web_helpers import fake_tool, module_server, running_server
 
 from conftest import FIXTURES
 
-pytestmark = pytest.mark.slow  # a real server end to end
-
 MAX_ENTRIES = 5
 MAX_BYTES = 16384
 GLSLC = shutil.which("glslc") or "/usr/bin/glslc"
