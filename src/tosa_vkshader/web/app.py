@@ -7,7 +7,9 @@ Where a check runs is decided from what the request holds once it is read (a sha
 inside a list of ops or an MLIR module counts, whatever the outer shape): small requests
 without shader code are checked in the event loop, larger ones in a lint worker, and
 anything with shader code in the bounded compile pool. Lint never waits behind a compile,
-and a compiler that crashes or hangs costs its own request only.
+and a compiler that crashes or hangs costs its own request only. The lint routes
+(``/v1/check``, ``/v1/fix``) are plain ASGI apps that keep their answers
+(lint_routes.py, cache.py).
 """
 
 from __future__ import annotations
