@@ -1,32 +1,36 @@
-"""Facts from the Vulkan registry, read from generated tables (never from vk.xml at run time)."""
+"""Facts from the Vulkan registry, read from generated tables (never from vk.xml at run time).
+
+Its records are named tuples, not dataclasses: `run` reads texel sizes from here before it
+starts the scenario runner, and importing ``dataclasses`` (``inspect``, ``ast``, ``dis``)
+would cost more than the reference converter takes to run.
+"""
 
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import cache
 
-from ..records import record
 from . import vulkan_tables as _t
 
 REGISTRY_VERSION: str = _t.REGISTRY_VERSION
 
 
-@record(frozen=True, slots=True)
-class Component:
-    channel: str  # R, G, B, A, D, S, ...
-    bits: int | str  # 'compressed' for block-compressed formats
-    numeric: str  # UNORM, SINT, SFLOAT, BOOL, ...
+class Component(namedtuple("Component", "channel bits numeric")):
+    """One component of a format: ``channel`` (R, G, B, A, D, S, ...), ``bits`` (an int,
+    or 'compressed' for block-compressed formats), ``numeric`` (UNORM, SINT, SFLOAT,
+    BOOL, ...)."""
+
+    __slots__ = ()
 
 
-@record(frozen=True, slots=True)
-class FormatInfo:
-    name: str
-    size_class: str
-    block_size: int
-    components: tuple[Component, ...]
-    packed: int | None
-    compressed: str | None
-    planes: int
-    spirv_image_format: str | None
+class FormatInfo(namedtuple("FormatInfo", "name size_class block_size components packed "
+                                          "compressed planes spirv_image_format")):
+    """A VkFormat: ``name`` (canonical), ``size_class``, ``block_size`` (bytes per texel
+    block), ``components`` (a tuple of :class:`Component`), ``packed`` (bits, or None),
+    ``compressed`` (the scheme, or None), ``planes`` (0 when not multi-planar),
+    ``spirv_image_format`` (or None)."""
+
+    __slots__ = ()
 
     @property
     def is_single_component(self) -> bool:
