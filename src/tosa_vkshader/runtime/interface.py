@@ -4,18 +4,21 @@ Inputs and outputs are listed in the model sequence with their interface id (``b
 what a scenario binding refers to, never the shader's own binding) and an index into the
 resource table (shape, VkFormat, descriptor type). Compute segments name the module the
 push constants are addressed to.
+
+`run` reads the interface before it starts the scenario runner, so this module imports
+no more than the Vulkan tables; the diagnostics are imported when there is one to raise.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections import namedtuple
 
 from .. import registry
-from ..records import record
-from .errors import RunError
-from .rules import UNSUPPORTED_INTERFACE
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .model import Signature
 
 TENSOR = "VK_DESCRIPTOR_TYPE_TENSOR_ARM"
@@ -23,12 +26,11 @@ IMAGE_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_COMBINED_
 BUFFER_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER")
 
 
-@record(frozen=True)
-class Resource:
-    binding: int  # the model-interface id
-    shape: tuple[int, ...]
-    vk_format: str
-    descriptor_type: str
+class Resource(namedtuple("Resource", "binding shape vk_format descriptor_type")):
+    """An input or output of the VGF: ``binding``, the model-interface id; ``shape``, a
+    tuple of ints; ``vk_format`` and ``descriptor_type``, Vulkan's names."""
+
+    __slots__ = ()
 
     @property
     def kind(self) -> str:
@@ -53,11 +55,11 @@ class Resource:
         return info.block_size
 
 
-@record(frozen=True)
-class Interface:
-    inputs: tuple[Resource, ...]
-    outputs: tuple[Resource, ...]
-    compute_modules: tuple[str, ...]  # module name of each COMPUTE segment, in order
+class Interface(namedtuple("Interface", "inputs outputs compute_modules")):
+    """The VGF's ``inputs`` and ``outputs`` (tuples of :class:`Resource`) and
+    ``compute_modules``, the module name of each COMPUTE segment in order."""
+
+    __slots__ = ()
 
 
 def read_interface(dump: dict[str, Any]) -> Interface:
@@ -93,6 +95,9 @@ def match_signature(interface: Interface, signature: Signature) -> None:
                         f"{len(signature.results)} result(s) of @{signature.name}: the "
                         "converter drops the output of an op result that nothing consumes")
     if problems:
+        from .errors import RunError
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", "; ".join(problems),
             hint="return every result of every custom op, and use every argument once")])
@@ -114,6 +119,9 @@ def _require_supported(resource: Resource, what: str) -> None:
         problem = f"its shape {list(resource.shape)} is not static"
         hint = "give the tensor a static shape"
     if problem:
+        from .errors import RunError
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", f"the VGF's {what} (interface binding {resource.binding}) cannot be run: "
                 f"{problem}", hint=hint)])

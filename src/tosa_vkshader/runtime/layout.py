@@ -8,8 +8,9 @@
 - **images**: DDS files with a DX10 header (DXGI format); NHWC height is the image
   height, width its width.
 
-Inputs are written from bytes (:class:`~.npyfile.HostArray`), without numpy; numpy is
-needed for the outputs only, and is loaded while the runner works.
+Inputs are written from bytes (:class:`~.npyfile.HostArray`), and outputs read back as
+bytes, without numpy; numpy makes arrays of them for the API and for ``--expect`` (it is
+loaded while the runner works). The diagnostics are imported when there is one to raise.
 """
 
 from __future__ import annotations
@@ -17,16 +18,16 @@ from __future__ import annotations
 import os
 import struct
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .errors import RunError
-from .interface import Resource
-from .npyfile import HostArray, npy_bytes
-from .rules import UNSUPPORTED_INTERFACE
+from .npyfile import HostArray, itemsize, npy_bytes, read_plain_npy
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
+
+    from .interface import Resource
 
 # VkFormat -> DXGI_FORMAT for the image formats a DDS file can hold.
 DXGI_FORMATS = {
@@ -59,6 +60,9 @@ def image_dims(resource: Resource) -> tuple[int, int]:
         return shape[0], shape[1]
     if len(shape) == 2:
         return shape[0], shape[1]
+    from .errors import RunError
+    from .rules import UNSUPPORTED_INTERFACE
+
     raise RunError([UNSUPPORTED_INTERFACE.at(
         "", f"the image at interface binding {resource.binding} has shape {list(shape)}; "
             "`run` feeds 2-D images given as NHWC tensors with N = 1",
@@ -68,6 +72,9 @@ def image_dims(resource: Resource) -> tuple[int, int]:
 def dxgi_format(resource: Resource) -> int:
     found = DXGI_FORMATS.get(resource.vk_format)
     if found is None:
+        from .errors import RunError
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", f"the image at interface binding {resource.binding} has format "
                 f"{resource.vk_format}, which has no DDS (DXGI) equivalent",
@@ -120,25 +127,44 @@ def load_numpy() -> None:
 
 def read_output(path: Path, resource: Resource, dtype: str,
                 shape: tuple[int, ...]) -> np.ndarray:
-    """The result as ``dtype``/``shape``: the first elements of what the runner wrote."""
+    """The result as a numpy array of ``dtype``/``shape`` (see :func:`read_result`)."""
     import numpy as np
 
+    result = read_result(path, resource, dtype, shape)
+    return np.frombuffer(result.data, dtype=dtype).reshape(shape).copy()
+
+
+def read_result(path: Path, resource: Resource, dtype: str,
+                shape: tuple[int, ...]) -> HostArray:
+    """The result as ``dtype``/``shape``: the first elements of what the runner wrote."""
+    raw = path.read_bytes()
     if resource.kind == "image":
-        raw = path.read_bytes()
         raw = raw[_HEADER_SIZE if raw[84:88] == b"DX10" else _HEADER_SIZE - 20:]
     else:
-        raw = np.load(path).tobytes()
+        plain = read_plain_npy(raw)
+        raw = plain.data if plain is not None else _numpy_bytes(path)
     count = 1
     for dim in shape:
         count *= dim
-    wanted = count * np.dtype(dtype).itemsize
+    wanted = count * itemsize(dtype)
     if len(raw) < wanted:
+        from .errors import RunError
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", f"the runner wrote {len(raw)} bytes for the output at interface binding "
                 f"{resource.binding}, fewer than the {wanted} bytes of the result "
                 f"({dtype} {list(shape)})",
             hint="make the output's vkformat match the result's element type")])
-    return np.frombuffer(raw[:wanted], dtype=dtype).reshape(shape).copy()
+    return HostArray(dtype, tuple(shape), raw[:wanted])
+
+
+def _numpy_bytes(path: Path) -> bytes:
+    """The elements of an .npy file the runner wrote in a layout numpy must read."""
+    load_numpy()
+    import numpy as np
+
+    return np.load(path).tobytes()
 
 
 def dds_header(height: int, width: int, dxgi: int, pitch: int) -> bytes:

@@ -12,10 +12,7 @@ while it works, and the check and numpy while the scenario runner works.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +21,8 @@ from ..config import Options
 from ..diagnostics import Diagnostic, Severity
 from ..records import field, record
 from .errors import RunError
-from .processes import Runner, finish_conversion, start_conversion, stop_conversion
 from .toolchain import Toolchain, find_toolchain, require_vulkan_driver
+from .workdir import make_workdir, remove_workdir
 
 if TYPE_CHECKING:
     import numpy as np
@@ -103,7 +100,7 @@ class _Verdict:
             raise self._error
         if self._notes is None:
             try:
-                self._notes = _check(*self._args)
+                self._notes = check_model(*self._args)
             except RunError as error:
                 self._error = error
                 raise
@@ -113,32 +110,34 @@ class _Verdict:
 def _run(text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
          device_env: dict[str, str], push_constants: bytes | None, timeout: float,
          options: Options, keep_workdir: bool) -> RunResult:
-    workdir = Path(tempfile.mkdtemp(prefix="tosa-vkshader-run-"))
+    workdir = Path(make_workdir())
     try:
         result = _run_in(workdir, text, inputs, verdict, tools, device_env, push_constants,
                          timeout, options)
     except BaseException:
         if not keep_workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+            remove_workdir(str(workdir))
         raise
     if keep_workdir:
         result.workdir = workdir
     else:
-        shutil.rmtree(workdir, ignore_errors=True)
+        remove_workdir(str(workdir))
     return result
 
 
 def _run_in(workdir: Path, text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
             device_env: dict[str, str], push_constants: bytes | None, timeout: float,
             options: Options) -> RunResult:
+    from .processes import Runner, finish_conversion, start_conversion, stop_conversion
+
     converter = start_conversion(tools, text, workdir)
     try:  # while the converter works
         from .inputs import matched_inputs
         from .interface import match_signature, read_interface
-        from .layout import load_numpy, read_output, write_input
+        from .layout import load_numpy, read_output
         from .model import custom_op_texts, read_signature
-        from .scenario import build_scenario, input_file, output_file
-        from .shaders import push_targets, shader_ops, write_push_data
+        from .scenario import output_file, write_inputs, write_scenario
+        from .shaders import push_targets, shader_ops
 
         embedded, notes = _hlsl_embedded(text, verdict, options)
         if embedded is not text:  # converted again, with the SPIR-V we compiled
@@ -152,20 +151,16 @@ def _run_in(workdir: Path, text: str, inputs: Inputs, verdict: _Verdict, tools: 
         raise
     interface = read_interface(finish_conversion(tools, converter, workdir))
     match_signature(interface, signature)
-    for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
-        write_input(array, resource, workdir / input_file(index, resource))
+    write_inputs(workdir, interface, arrays)
     # Which ops take push constants is known from their shaders' reflection, which costs
     # as much as the check: it is done while the runner works, unless the bytes must be
     # sent to some ops of several (with one op, its module is the target).
     ops = shader_ops(text, options) if push_constants is not None and \
         len(custom_op_texts(text)) > 1 else None
-    push = None
-    if push_constants is not None:
-        targets = push_targets(ops, interface, push_constants) if ops is not None \
-            else interface.compute_modules
-        push = write_push_data(push_constants, targets, workdir)
-    scenario = build_scenario(interface, "model.vgf", push)
-    (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
+    targets: tuple[str, ...] = interface.compute_modules
+    if ops is not None:
+        targets = push_targets(ops, interface, push_constants)
+    write_scenario(workdir, interface, push_constants, targets)
     env = {**os.environ, **tools.layer_environment(workdir), **device_env}
     runner = Runner(tools, workdir, env, timeout)
     try:
@@ -205,7 +200,10 @@ def _device_environment(device: str | None) -> dict[str, str]:
     return select_device(device).environment()
 
 
-def _check(text: str, path: str | None, options: Options) -> list[Diagnostic]:
+def check_model(text: str, path: str | None, options: Options) -> list[Diagnostic]:
+    """The model's warnings (not its notes) under ``options``, read as the runtime reads
+    the model (:func:`runtime_reading`); :class:`RunError` with every diagnostic when it
+    has errors."""
     from ..api import validate
 
     report = validate(text, options, path=path if path and path.endswith(".mlir")

@@ -1,13 +1,13 @@
 """The reference tools as processes: the converter (and vgf_dump) and the scenario runner.
 
-Each failure becomes a diagnostic with the tool's own error lines; the runner is given a
-time limit and is stopped when it passes it (or when the caller gives up on the run).
+Each failure becomes a diagnostic with the tool's own error lines (:mod:`.tool_output`);
+the runner is given a time limit and is stopped when it passes it (or when the caller
+gives up on the run).
 """
 
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import threading
 import time
@@ -15,25 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RunError
-from .rules import CONVERTER_FAILED, RUNNER_FAILED, RUNNER_TIMEOUT
-from .toolchain import Toolchain, no_device
+from .rules import CONVERTER_FAILED
+from .tool_output import runner_outcome, tail
+from .toolchain import Toolchain
 
 _TOOL_TIMEOUT = 60.0  # the converter and vgf_dump take a fraction of a second
-_DRIVER_ERRORS = ("ErrorIncompatibleDriver", "ErrorInitializationFailed",
-                  "libvulkan.so", "Failed to detect any valid GPUs")
 
 
 def run_tool(command: list[str], cwd: Path, timeout: float,
               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
                           errors="replace", timeout=timeout, check=False)
-
-
-def _tail(output: str, lines: int = 12) -> str:
-    kept = [line for line in output.splitlines() if line.strip()]
-    errors = [line for line in kept if "ERROR" in line or "error" in line]
-    chosen = errors or kept
-    return "\n".join(chosen[-lines:])
 
 
 def start_conversion(tools: Toolchain, text: str, workdir: Path) -> subprocess.Popen[str]:
@@ -62,13 +54,13 @@ def finish_conversion(tools: Toolchain, converter: subprocess.Popen[str],
             "", f"model-converter did not finish within {_TOOL_TIMEOUT:g} s")]) from exc
     if converter.returncode != 0 or not (workdir / "model.vgf").is_file():
         raise RunError([CONVERTER_FAILED.at(
-            "", f"model-converter exited with {converter.returncode}:\n{_tail(output)}")])
+            "", f"model-converter exited with {converter.returncode}:\n{tail(output)}")])
     done = run_tool([tools.vgf_dump, "-i", "model.vgf", "-o", "dump.json"], workdir,
                      _TOOL_TIMEOUT)
     if done.returncode != 0:
         raise RunError([CONVERTER_FAILED.at(
             "", f"vgf_dump could not read the VGF the converter wrote (exit "
-                f"{done.returncode}):\n{_tail(done.stderr + done.stdout)}")])
+                f"{done.returncode}):\n{tail(done.stderr + done.stdout)}")])
     return json.loads((workdir / "dump.json").read_text(encoding="utf-8"))
 
 
@@ -92,22 +84,7 @@ class Runner:
     def wait(self) -> str | None:
         """The device it ran on, or :class:`RunError` on a failure or the timeout."""
         returncode = self._wait_until_exit_or_timeout()
-        if self._expired and returncode == -signal.SIGKILL:
-            raise RunError([RUNNER_TIMEOUT.at(
-                "", f"scenario-runner did not finish within {self.timeout:g} s and was "
-                    "stopped", hint="raise it with --timeout SECONDS, or lower "
-                                    "workgroup_sizes")])
-        output = self.log_path.read_text(encoding="utf-8", errors="replace")
-        if returncode != 0:
-            if any(marker in output for marker in _DRIVER_ERRORS):
-                raise RunError([no_device("the Vulkan loader found no usable device "
-                                          f"({_tail(output, 2)})")])
-            how = f"was killed by signal {-returncode}" if returncode < 0 else \
-                f"exited with {returncode}"
-            raise RunError([RUNNER_FAILED.at(
-                "", f"scenario-runner {how}:\n{_tail(output) or '(no output)'}",
-                hint="--keep-workdir keeps scenario.json and the files to reproduce it")])
-        return _device_name(output)
+        return runner_outcome(returncode, self._expired, self.log_path, self.timeout)
 
     def _wait_until_exit_or_timeout(self) -> int:
         """The exit status, known the moment the runner exits: a blocking wait, with a
@@ -130,11 +107,3 @@ class Runner:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-
-
-def _device_name(log: str) -> str | None:
-    for line in log.splitlines():
-        if "INFO: Device: " in line:
-            return line.split("INFO: Device: ", 1)[1].split(", Type:", 1)[0].strip()
-    return None
-

@@ -9,18 +9,51 @@ module that declares a block.
 
 from __future__ import annotations
 
-from typing import Any
+from collections import namedtuple
 
-from ..records import record
-from .interface import Interface, Resource
 from .layout import buffer_size, image_dims
+from .npyfile import HostArray, npy_bytes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from .interface import Interface, Resource
 
 
-@record(frozen=True)
-class PushData:
-    path: str  # the .npy of uint8 bytes, relative to the scenario
-    size: int
-    modules: tuple[str, ...]  # the compute modules that receive it
+class PushData(namedtuple("PushData", "path size modules")):
+    """The push constants of a run: ``path``, the .npy of uint8 bytes relative to the
+    scenario; ``size`` in bytes; ``modules``, the compute modules that receive them."""
+
+    __slots__ = ()
+
+
+def write_push_data(data: bytes, targets: tuple[str, ...], workdir: Path) -> PushData:
+    """The bytes as the runner reads them (a .npy of uint8), for the scenario."""
+    (workdir / "push_constants.npy").write_bytes(
+        npy_bytes(HostArray("uint8", (len(data),), data)))
+    return PushData("push_constants.npy", len(data), targets)
+
+
+def write_inputs(workdir: Path, interface: Interface, arrays: list[HostArray]) -> None:
+    """The inputs in the VGF's layout, as the scenario names them."""
+    from .layout import write_input
+
+    for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
+        write_input(array, resource, workdir / input_file(index, resource))
+
+
+def write_scenario(workdir: Path, interface: Interface, push_constants: bytes | None,
+                   push_targets: tuple[str, ...]) -> None:
+    """``scenario.json`` of the converted ``model.vgf``, with the push constants (their
+    file is written too) for the modules ``push_targets``."""
+    import json
+
+    push = write_push_data(push_constants, push_targets, workdir) \
+        if push_constants is not None else None
+    scenario = build_scenario(interface, "model.vgf", push)
+    (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
 
 
 def input_file(index: int, resource: Resource) -> str:

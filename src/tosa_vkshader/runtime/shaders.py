@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from ..config import Options
 from ..diagnostics import Diagnostic
@@ -17,9 +16,7 @@ from ..records import record
 from .errors import RunError
 from .interface import Interface
 from .model import CustomOpText, custom_op_texts, replace_attrs
-from .npyfile import HostArray, npy_bytes
 from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
-from .scenario import PushData
 
 
 @record
@@ -98,9 +95,3 @@ def push_targets(ops: list[ShaderOp], interface: Interface,
         return tuple(modules[i] for i, _op in declaring)
     return modules
 
-
-def write_push_data(data: bytes, targets: tuple[str, ...], workdir: Path) -> PushData:
-    """The bytes as the runner reads them (a .npy of uint8), for the scenario."""
-    (workdir / "push_constants.npy").write_bytes(
-        npy_bytes(HostArray("uint8", (len(data),), data)))
-    return PushData("push_constants.npy", len(data), targets)

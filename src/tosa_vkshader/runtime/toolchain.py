@@ -7,20 +7,22 @@ a wheel is looked for on PATH (an SDK built from source); ``TOSA_VKSHADER_MODEL_
 emulation layers (VK_ARM_tensors, VK_ARM_data_graph) must be announced to Debian's loader
 one directory per layer, with an absolute library path, graph layer first; that is written
 into the run's work directory.
+
+`run` looks for the tools before it starts the converter, so this module imports only
+what the interpreter has loaded at start-up (``importlib.util`` comes with ``python -m``);
+the diagnostics are imported when something is missing.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
-import shutil
+from collections import namedtuple
 from pathlib import Path
 
-from ..diagnostics import Diagnostic
-from ..records import record
-from .errors import RunError
-from .rules import NO_VULKAN_DEVICE, RUN_EXTRA_MISSING
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..diagnostics import Diagnostic
 
 INSTALL_RUN_EXTRA = "pip install 'tosa-vkshader[run]'"
 INSTALL_VULKAN = "sudo apt-get install libvulkan1 mesa-vulkan-drivers"
@@ -38,15 +40,17 @@ _LAYERS = (  # in the order the loader must see them
 _ICD_DIRS = ("/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/usr/share/vulkan/icd.d")
 
 
-@record(frozen=True)
-class Toolchain:
-    model_converter: str
-    vgf_dump: str
-    scenario_runner: str
-    layers_dir: Path  # emulation_layer/deploy
+class Toolchain(namedtuple("Toolchain", "model_converter vgf_dump scenario_runner "
+                                        "layers_dir")):
+    """The paths of the three tools, and ``layers_dir``, the emulation layers' deploy
+    folder (``emulation_layer/deploy``)."""
+
+    __slots__ = ()
 
     def layer_environment(self, workdir: Path) -> dict[str, str]:
         """The variables that make the loader load both emulation layers, graph first."""
+        import json
+
         dirs = []
         for _name, stem in _LAYERS:
             manifest = self.layers_dir / "share/vulkan/explicit_layer.d" / f"{stem}.json"
@@ -84,11 +88,13 @@ def _binary(tool: str) -> str | None:
     folder = _package_dir(package)
     if folder is not None and os.access(folder / inner, os.X_OK):
         return str(folder / inner)
+    import shutil
+
     return shutil.which(tool)
 
 
-def find_toolchain() -> Toolchain:
-    """The installed tools, or :class:`ToolchainError` naming what is missing and the fix."""
+def locate_toolchain() -> tuple[Toolchain | None, list[str]]:
+    """The installed tools, or None and what is missing."""
     missing = []
     found = {}
     for tool in _BINARIES:
@@ -103,13 +109,24 @@ def find_toolchain() -> Toolchain:
     if importlib.util.find_spec("numpy") is None:
         missing.append("numpy")
     if missing:
+        return None, missing
+    assert deploy is not None
+    return Toolchain(found["model-converter"] or "", found["vgf_dump"] or "",
+                     found["scenario-runner"] or "", deploy), []
+
+
+def find_toolchain() -> Toolchain:
+    """The installed tools, or :class:`RunError` naming what is missing and the fix."""
+    tools, missing = locate_toolchain()
+    if tools is None:
+        from .errors import RunError
+        from .rules import RUN_EXTRA_MISSING
+
         raise RunError([RUN_EXTRA_MISSING.at(
             "", f"cannot run: {', '.join(missing)} not found (the Arm ML SDK 0.11.0 wheels "
                 "and numpy are the `run` extra of tosa-vkshader)",
             hint=INSTALL_RUN_EXTRA)])
-    assert deploy is not None
-    return Toolchain(found["model-converter"] or "", found["vgf_dump"] or "",
-                     found["scenario-runner"] or "", deploy)
+    return tools
 
 
 def icd_manifests(environ: dict[str, str] | os._Environ[str] | None = None) -> list[Path]:
@@ -128,10 +145,14 @@ def icd_manifests(environ: dict[str, str] | os._Environ[str] | None = None) -> l
 
 def require_vulkan_driver() -> None:
     if not icd_manifests():
+        from .errors import RunError
+
         raise RunError([no_device("no Vulkan driver (ICD manifest) is installed")])
 
 
 def no_device(reason: str, hint: str = INSTALL_VULKAN) -> Diagnostic:
+    from .rules import NO_VULKAN_DEVICE
+
     return NO_VULKAN_DEVICE.at(
         "", f"cannot run: {reason}; install the Vulkan loader and Mesa's lavapipe (a CPU "
             "Vulkan driver) or your GPU's Vulkan driver", hint=hint)

@@ -1,0 +1,55 @@
+"""What the reference tools' exits and messages mean: the scenario runner's outcome (the
+device it ran on, or the diagnostic of its failure or timeout) and the lines of a tool's
+output worth showing. Apart from the processes, so that reading a runner's log does not
+load ``subprocess`` (`run`'s fast lane starts the tools itself).
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from .errors import RunError
+from .rules import RUNNER_FAILED, RUNNER_TIMEOUT
+from .toolchain import no_device
+
+_DRIVER_ERRORS = ("ErrorIncompatibleDriver", "ErrorInitializationFailed",
+                  "libvulkan.so", "Failed to detect any valid GPUs")
+
+
+def tail(output: str, lines: int = 12) -> str:
+    """The last error lines of ``output`` (its last lines when none says error)."""
+    kept = [line for line in output.splitlines() if line.strip()]
+    errors = [line for line in kept if "ERROR" in line or "error" in line]
+    chosen = errors or kept
+    return "\n".join(chosen[-lines:])
+
+
+def runner_outcome(returncode: int, expired: bool, log_path: Path,
+                   timeout: float) -> str | None:
+    """The device a scenario runner that exited with ``returncode`` ran on (its log says),
+    or :class:`RunError` saying why it failed; ``expired``: it was killed at ``timeout``."""
+    if expired and returncode == -signal.SIGKILL:
+        raise RunError([RUNNER_TIMEOUT.at(
+            "", f"scenario-runner did not finish within {timeout:g} s and was "
+                "stopped", hint="raise it with --timeout SECONDS, or lower "
+                                "workgroup_sizes")])
+    output = log_path.read_text(encoding="utf-8", errors="replace")
+    if returncode != 0:
+        if any(marker in output for marker in _DRIVER_ERRORS):
+            raise RunError([no_device("the Vulkan loader found no usable device "
+                                      f"({tail(output, 2)})")])
+        how = f"was killed by signal {-returncode}" if returncode < 0 else \
+            f"exited with {returncode}"
+        raise RunError([RUNNER_FAILED.at(
+            "", f"scenario-runner {how}:\n{tail(output) or '(no output)'}",
+            hint="--keep-workdir keeps scenario.json and the files to reproduce it")])
+    return _device_name(output)
+
+
+def _device_name(log: str) -> str | None:
+    for line in log.splitlines():
+        if "INFO: Device: " in line:
+            return line.split("INFO: Device: ", 1)[1].split(", Type:", 1)[0].strip()
+    return None
+
