@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to a temporary file beside ``path``, then rename it into place.
 
     What is overwritten is kept as it was: a symbolic link is written through (its
@@ -16,7 +16,9 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     mode; a new file gets the usual mode (0666 less the umask), not mkstemp's 0600.
     Raises OSError (IsADirectoryError, FileNotFoundError, ...) when ``path`` cannot be
     written; the temporary file never outlives an error, Ctrl-C or SIGTERM (the CLI turns
-    SIGTERM into an exception).
+    SIGTERM into an exception). ``durable=False`` leaves out the fsync (a file that is
+    made again by running again need not survive a power cut; the rename still keeps a
+    reader from seeing half of it).
     """
     target = Path(os.path.realpath(path))
     if target.is_dir():
@@ -33,7 +35,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
