@@ -1,22 +1,29 @@
-"""The command line: a thin layer over the API. Exit codes: 0 clean, 1 errors, 2 usage."""
+"""The command line: a thin layer over the API. Exit codes: 0 clean, 1 errors, 2 usage.
+
+Only ``os`` and ``sys`` are imported up front (the interpreter has loaded them already):
+argparse, signal and the command modules are imported when a command needs them, so that
+`run` can start the reference tools before any of them is loaded (``commands/run_fast``).
+"""
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
-import signal
 import sys
 
 from . import __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
 
 # Each command module has register(subparsers); the parser it adds sets `run`.
 COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve",
             "devices")
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-# The shell's convention: 128 + the signal's number.
-EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
+# The shell's convention: 128 + the signal's number (SIGINT is 2, SIGTERM 15 by POSIX).
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + 2, 128 + 15
 
 
 class Terminated(BaseException):
@@ -29,19 +36,26 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def _stop_on_sigterm() -> None:
+    import signal
+
     try:
         signal.signal(signal.SIGTERM, _terminate)
     except ValueError:  # not the main thread (e.g. main() called from a worker thread)
         pass
 
 
-class _Parser(argparse.ArgumentParser):
+def _parser(**options: object) -> argparse.ArgumentParser:
     """argparse's parser, laying help out as wide as the terminal, found without `shutil`:
     argparse makes a help formatter for every argument it adds, and the formatter imports
-    `shutil` (with `bz2` and `lzma`) for the width: 2 ms of every command."""
+    `shutil` (with `bz2` and `lzma`) for the width: 2 ms of every command. (The class is
+    made here, with argparse imported when a parser is needed.)"""
+    import argparse
 
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        return self.formatter_class(prog=self.prog, width=_help_width())
+    class Parser(argparse.ArgumentParser):
+        def _get_formatter(self) -> argparse.HelpFormatter:
+            return self.formatter_class(prog=self.prog, width=_help_width())
+
+    return Parser(**options)  # type: ignore[arg-type]
 
 
 def _help_width() -> int:
@@ -62,7 +76,9 @@ def _help_width() -> int:
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; given ``argv``, only the command it names is imported (start-up time
     matters for a commit hook: `check` must not pay for codegen, pydantic or the web)."""
-    parser = _Parser(
+    import importlib
+
+    parser = _parser(
         prog="tosa-vkshader",
         description="Validate TOSA custom ops that embed a Vulkan compute shader.",
     )
@@ -88,8 +104,11 @@ def program() -> None:
     temporary folders removed, child processes waited for), so nothing is left for the
     interpreter's shutdown but freeing memory the exit frees anyway: its collections and
     module teardown walked every object of numpy and the checker (20-25 ms of `run`,
-    6 ms of a `check` of 500 files). The output is flushed first."""
-    code = _main(sys.argv[1:])
+    6 ms of a `check` of 500 files). The output is flushed first.
+
+    A fresh process may run `run` through its fast lane (``commands/run_fast``), which
+    starts the converter before argparse, the configuration or the checker are loaded."""
+    code = _main(sys.argv[1:], fresh_process=True)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -98,10 +117,19 @@ def program() -> None:
     os._exit(code)
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], *, fresh_process: bool = False) -> int:
     if argv in (["--version"], ["-V"]):  # answered before any command module is imported
         print(f"tosa-vkshader {__version__}")
         return EXIT_OK
+    if fresh_process and argv[:1] == ["run"]:
+        # Only in a process of its own: the fast lane changes the working directory for
+        # an instant around each tool it starts, which no other thread may see.
+        from .commands.run_fast import run_fast
+
+        _stop_on_sigterm()  # the tools it starts are stopped and its folder removed
+        code = _guarded(lambda: run_fast(argv[1:]))
+        if code is not None:  # None: this command line is not for the fast lane
+            return code
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
@@ -112,8 +140,14 @@ def _main(argv: list[str]) -> int:
         return EXIT_USAGE
     if args.command != "serve":  # the server has its own shutdown
         _stop_on_sigterm()
+    return _guarded(lambda: args.run(args))
+
+
+def _guarded(command: Callable[[], int | None]) -> int | None:
+    """The command's exit status, with Ctrl-C, SIGTERM and a closed output pipe turned
+    into the exit statuses the shell expects."""
     try:
-        return args.run(args)
+        return command()
     except BrokenPipeError:  # e.g. `tosa-vkshader check . | head`
         sys.stderr.close()
         return EXIT_ERRORS

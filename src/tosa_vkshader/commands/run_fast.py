@@ -1,0 +1,193 @@
+"""`tosa-vkshader run`'s fast lane: the reference tools started before anything else is
+loaded, for the usual command line in a process of its own (``cli.program``).
+
+The scenario runner takes most of a run (130 ms of 160 on lavapipe), the converter and
+``vgf_dump`` 9 ms; the interpreter starts in 20 ms. Loading argparse, the configuration,
+the diagnostics and the checker before the converter (30 ms) was most of what `run` added
+to the tools' own time. Here, with only what the interpreter has loaded and a few small
+modules: the model and inputs are read, the converter started, the interface read, the
+inputs and scenario written and the runner started; then, while the runner works, the
+configuration is read, the signature and inputs are matched and the model is checked.
+The check still decides: a model with errors gets its diagnostics and exit 1, and
+nothing is written to OUTDIR. What comes after is `run`'s own code (``commands/run``).
+
+Whatever the fast lane does not take on, it leaves to the usual path before anything is
+printed or written (:func:`run_fast` answers None and the tools it started are stopped):
+command lines argparse must read (:mod:`.run_argv`), op JSON files, HLSL ops (they are
+compiled before converting), push constants for several ops, ``--device``, inputs numpy
+must read, a missing toolchain or Vulkan driver, and any failure before the runner
+starts (a converter that refuses the model, an interface `run` cannot feed); so every
+diagnostic and exit status is the usual path's own.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from ..runtime.npyfile import read_plain_npy
+from ..runtime.spawn import Folder, Process
+from ..runtime.toolchain import Toolchain, icd_manifests, locate_toolchain
+from ..runtime.workdir import make_workdir, remove_workdir
+from .run_argv import read_run_argv
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import SimpleNamespace
+
+    from ..runtime.interface import Interface
+    from ..runtime.npyfile import HostArray
+
+_TOOL_TIMEOUT = 60.0  # as for the usual path's converter and vgf_dump
+_DEFAULT_TIMEOUT = 60.0  # the runner's, as runtime.pipeline.DEFAULT_TIMEOUT
+
+
+def run_fast(argv: list[str]) -> int | None:
+    """Run ``run ARGV...``; its exit status, or None when the usual path must run it
+    (nothing printed or written, no tool left running)."""
+    args = read_run_argv(argv)
+    if args is None:
+        return None
+    text = _read_model(args)
+    push = _read_push_constants(args)
+    if text is None or push is False or not _eligible(text, push):
+        return None
+    tools, _missing = locate_toolchain()
+    if tools is None or not icd_manifests():  # the usual path names what is missing
+        return None
+    try:
+        lane = _Lane(args, text, push, tools)
+    except OSError:  # no temporary folder, or no way back to this one
+        return None
+    try:
+        return lane.run()
+    finally:
+        lane.close()
+
+
+def _read_model(args: SimpleNamespace) -> str | None:
+    if args.model.lower().endswith(".json"):  # an op JSON: the module is built first
+        return None
+    try:
+        with open(args.model, encoding="utf-8") as file:  # as Path.read_text reads it
+            return file.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _read_push_constants(args: SimpleNamespace) -> bytes | None | bool:
+    """The bytes, None when not given, False when they cannot be read."""
+    if args.push_constants is None:
+        return None
+    try:
+        return args.push_constants.read_bytes()
+    except OSError:
+        return False
+
+
+def _eligible(text: str, push: bytes | None) -> bool:
+    """No HLSL (compiled and embedded before converting), and push constants only for a
+    single op (with several, their shaders' reflection says which ops take them)."""
+    if "HLSL" in text:
+        return False
+    return push is None or text.count("implementation_attrs") <= 1
+
+
+def _read_inputs(names: list[str]) -> list[HostArray] | None:
+    arrays = []
+    for name in names:
+        try:
+            with open(name, "rb") as file:
+                array = read_plain_npy(file.read())
+        except OSError:
+            return None
+        if array is None:  # numpy must read it
+            return None
+        arrays.append(array)
+    return arrays
+
+
+class _Lane:
+    """One run: the work directory and the tool running now (at last the runner)."""
+
+    def __init__(self, args: SimpleNamespace, text: str, push: bytes | None,
+                 tools: Toolchain) -> None:
+        self.args, self.text, self.push, self.tools = args, text, push, tools
+        self.folder = Folder()
+        try:
+            self.workdir = make_workdir()
+        except OSError:
+            self.folder.close()
+            raise
+        self.process: Process | None = None
+        self.keep = False  # the work directory outlives the run (--keep-workdir)
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.workdir, name)
+
+    def run(self) -> int | None:
+        with open(self.path("model.mlir"), "w", encoding="utf-8") as file:
+            file.write(self.text)
+        self._start([self.tools.model_converter, "-i", "model.mlir", "-o", "model.vgf"])
+        # while the converter works: the inputs, the modules that write the scenario, and
+        # the emulation layers' manifests
+        inputs = _read_inputs(self.args.inputs)
+        if inputs is None:
+            return None
+        try:
+            prepared = self._prepare(inputs)
+        except Exception:  # e.g. an interface `run` cannot feed: the usual path says why
+            return None
+        if prepared is None:
+            return None
+        interface, env = prepared
+        runner = self.process = self.folder.start(
+            [self.tools.scenario_runner, "--scenario", "scenario.json", "--output", "out"],
+            self.workdir, env, stdin=os.devnull, output="runner.log")
+        started = time.monotonic()
+        # From here on the run is the fast lane's to finish, whatever happens.
+        self.keep = self.args.keep_workdir
+        from .run_finish import finish_run
+
+        return finish_run(self.args, self.text, inputs, interface, self.push,
+                          Path(self.workdir), runner, started)
+
+    def _prepare(self, inputs: list[HostArray]) -> tuple[Interface, dict[str, str]] | None:
+        """The converted model's interface and the runner's environment, with its inputs
+        and scenario written; None when a tool fails or the inputs do not fit."""
+        import json
+
+        from ..runtime.interface import read_interface
+        from ..runtime.scenario import write_inputs, write_scenario
+
+        workdir = Path(self.workdir)
+        env = {**os.environ, **self.tools.layer_environment(workdir)}
+        if not self._finished() or not os.path.isfile(self.path("model.vgf")):
+            return None
+        self._start([self.tools.vgf_dump, "-i", "model.vgf", "-o", "dump.json"])
+        if not self._finished():
+            return None
+        with open(self.path("dump.json"), encoding="utf-8") as file:
+            interface = read_interface(json.load(file))
+        if len(interface.inputs) != len(inputs):
+            return None
+        write_inputs(workdir, interface, inputs)
+        write_scenario(workdir, interface, self.push, interface.compute_modules)
+        os.mkdir(self.path("out"))
+        return interface, env
+
+    def _start(self, argv: list[str]) -> None:
+        self.process = self.folder.start(argv, self.workdir, os.environ)
+
+    def _finished(self) -> bool:
+        """Whether the tool ran to a clean exit (its messages are the usual path's)."""
+        assert self.process is not None
+        return self.process.wait(_TOOL_TIMEOUT) == 0
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+        self.folder.close()
+        if not self.keep:
+            remove_workdir(self.workdir)

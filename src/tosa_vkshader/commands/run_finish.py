@@ -1,0 +1,88 @@
+"""The fast lane's run once the scenario runner works: everything the usual path decides
+before it gives results, in the usual path's order, then `run`'s own report.
+
+While the runner works: the configuration, the entry function's signature against the
+inputs and the VGF, the check (errors stop the runner and are the only diagnostics, exit
+1, nothing written), the push-constant block against the bytes given, and the modules
+the end needs (numpy only for ``--expect``). Then the runner's exit, and the results read
+back as bytes: OUTDIR/result_N.npy is written without numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from ..config import Options
+from ..diagnostics import Diagnostic
+from ..runtime.errors import RunError
+from ..runtime.inputs import matched_inputs
+from ..runtime.interface import Interface, match_signature
+from ..runtime.layout import load_numpy, read_result
+from ..runtime.model import Signature, read_signature
+from ..runtime.npyfile import HostArray
+from ..runtime.pipeline import RunResult, check_model, runtime_reading
+from ..runtime.scenario import output_file
+from ..runtime.shaders import push_targets, shader_ops
+from ..runtime.spawn import Process
+from ..runtime.tool_output import runner_outcome
+from ._common import EXIT_USAGE, options_from
+from .run import report, report_error
+
+_DEFAULT_TIMEOUT = 60.0
+
+
+def finish_run(args: SimpleNamespace, text: str, inputs: list[HostArray],
+               interface: Interface, push: bytes | None, workdir: Path, runner: Process,
+               started: float) -> int:
+    """The exit status of the run whose ``runner`` started at ``started``."""
+    namespace = argparse.Namespace(**vars(args))
+    options = options_from(namespace)
+    if options is None:  # printed
+        return EXIT_USAGE
+    options = runtime_reading(options)
+    model_path = args.model if args.model.endswith(".mlir") else None
+    try:
+        signature, notes = _verdict(text, model_path, options, inputs, interface)
+        push_targets(shader_ops(text, options), interface, push)
+        if args.expect:
+            load_numpy()
+        _preload_the_end()
+        timeout = args.timeout or _DEFAULT_TIMEOUT
+        returncode = runner.wait(timeout - (time.monotonic() - started))
+        expired = returncode is None
+        device = runner_outcome(runner.kill() if expired else returncode, expired,
+                                workdir / "runner.log", timeout)
+        outputs = [read_result(workdir / "out" / output_file(index, resource), resource,
+                               result.dtype or "", result.shape or ())
+                   for index, (result, resource) in enumerate(
+                       zip(signature.results, interface.outputs, strict=True))]
+        return report(namespace, RunResult(outputs, notes, device,
+                                           workdir if args.keep_workdir else None))
+    except RunError as error:
+        return report_error(namespace, error)
+
+
+def _verdict(text: str, path: str | None, options: Options, inputs: list[HostArray],
+             interface: Interface) -> tuple[Signature, list[Diagnostic]]:
+    """The entry function and the check's warnings; :class:`RunError` with the check's
+    errors, or else with what the usual path finds first: the signature, the inputs, the
+    VGF's bindings."""
+    try:
+        signature = read_signature(text)
+        matched_inputs(signature, inputs)
+        match_signature(interface, signature)
+    except RunError:
+        check_model(text, path, options)  # the model's own errors come first
+        raise
+    return signature, check_model(text, path, options)
+
+
+def _preload_the_end() -> None:
+    """What writing the results needs (tempfile for the atomic write), loaded now while
+    the runner works rather than after it."""
+    from .. import fsutil  # noqa: F401
+    from ..report import text  # noqa: F401 (the notes' rendering)
+    from ..runtime import compare  # noqa: F401
