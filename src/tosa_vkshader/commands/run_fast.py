@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..runtime.npyfile import read_plain_npy
 from ..runtime.spawn import Folder, Process
-from ..runtime.toolchain import Toolchain, icd_manifests, locate_toolchain
+from ..runtime.toolchain import Toolchain, find_binary, icd_manifests, locate_toolchain
 from ..runtime.workdir import make_workdir, remove_workdir
 from .run_argv import read_run_argv
 
@@ -53,11 +53,11 @@ def run_fast(argv: list[str]) -> int | None:
     push = _read_push_constants(args)
     if text is None or push is False or not _eligible(text, push):
         return None
-    tools, _missing = locate_toolchain()
-    if tools is None or not icd_manifests():  # the usual path names what is missing
+    converter = find_binary("model-converter")
+    if converter is None:  # the usual path names what is missing
         return None
     try:
-        lane = _Lane(args, text, push, tools)
+        lane = _Lane(args, text, push, converter)
     except OSError:  # no temporary folder, or no way back to this one
         return None
     try:
@@ -112,39 +112,37 @@ class _Lane:
     """One run: the work directory and the tool running now (at last the runner)."""
 
     def __init__(self, args: SimpleNamespace, text: str, push: bytes | None,
-                 tools: Toolchain) -> None:
-        self.args, self.text, self.push, self.tools = args, text, push, tools
+                 converter: str) -> None:
+        self.args, self.text, self.push, self.converter = args, text, push, converter
         self.folder = Folder()
         try:
             self.workdir = make_workdir()
         except OSError:
             self.folder.close()
             raise
+        self.tools: Toolchain | None = None
         self.process: Process | None = None
+        self.stage = "converting"  # then "dumping", or "failed"
         self.keep = False  # the work directory outlives the run (--keep-workdir)
 
     def path(self, name: str) -> str:
         return os.path.join(self.workdir, name)
 
     def run(self) -> int | None:
-        with open(self.path("model.mlir"), "w", encoding="utf-8") as file:
-            file.write(self.text)
-        self._start([self.tools.model_converter, "-i", "model.mlir", "-o", "model.vgf"])
-        # while the converter works: the inputs, the modules that write the scenario, and
-        # the emulation layers' manifests
-        inputs = _read_inputs(self.args.inputs)
-        if inputs is None:
-            return None
         try:
-            prepared = self._prepare(inputs)
+            prepared = self._prepare()
         except Exception:  # e.g. an interface `run` cannot feed: the usual path says why
             return None
         if prepared is None:
             return None
-        interface, env = prepared
-        runner = self.process = self.folder.start(
-            [self.tools.scenario_runner, "--scenario", "scenario.json", "--output", "out"],
-            self.workdir, env, stdin=os.devnull, output="runner.log")
+        inputs, interface, env = prepared
+        assert self.tools is not None
+        try:
+            runner = self.process = self.folder.start(
+                [self.tools.scenario_runner, "--scenario", "scenario.json", "--output",
+                 "out"], self.workdir, env, stdin=os.devnull, output="runner.log")
+        except OSError:  # the usual path's Popen says why
+            return None
         started = time.monotonic()
         # From here on the run is the fast lane's to finish, whatever happens.
         self.keep = self.args.keep_workdir
@@ -153,20 +151,36 @@ class _Lane:
         return finish_run(self.args, self.text, inputs, interface, self.push,
                           Path(self.workdir), runner, started)
 
-    def _prepare(self, inputs: list[HostArray]) -> tuple[Interface, dict[str, str]] | None:
-        """The converted model's interface and the runner's environment, with its inputs
-        and scenario written; None when a tool fails or the inputs do not fit."""
+    def _prepare(self) -> tuple[list[HostArray], Interface, dict[str, str]] | None:
+        """The inputs, the converted model's interface and the runner's environment,
+        with the inputs and scenario written; None when a tool fails, something is
+        missing or the inputs do not fit."""
+        with open(self.path("model.mlir"), "w", encoding="utf-8") as file:
+            file.write(self.text)
+        self._start([self.converter, "-i", "model.mlir", "-o", "model.vgf"])
+        # While the converter and vgf_dump work: the other tools, the inputs, the modules
+        # that write the scenario, the emulation layers' manifests. Between these steps
+        # vgf_dump is started as soon as the converter is done.
+        self.tools = locate_toolchain()[0]
+        if self.tools is None or not icd_manifests():  # the usual path says what is missing
+            return None
+        self._advance()
+        inputs = _read_inputs(self.args.inputs)
+        if inputs is None:
+            return None
+        self._advance()
         import json
 
+        self._advance()
         from ..runtime.interface import read_interface
+
+        self._advance()
         from ..runtime.scenario import write_inputs, write_scenario
 
+        self._advance()
         workdir = Path(self.workdir)
         env = {**os.environ, **self.tools.layer_environment(workdir)}
-        if not self._finished() or not os.path.isfile(self.path("model.vgf")):
-            return None
-        self._start([self.tools.vgf_dump, "-i", "model.vgf", "-o", "dump.json"])
-        if not self._finished():
+        if not self._dumped():
             return None
         with open(self.path("dump.json"), encoding="utf-8") as file:
             interface = read_interface(json.load(file))
@@ -175,15 +189,31 @@ class _Lane:
         write_inputs(workdir, interface, inputs)
         write_scenario(workdir, interface, self.push, interface.compute_modules)
         os.mkdir(self.path("out"))
-        return interface, env
+        return inputs, interface, env
 
     def _start(self, argv: list[str]) -> None:
         self.process = self.folder.start(argv, self.workdir, os.environ)
 
-    def _finished(self) -> bool:
-        """Whether the tool ran to a clean exit (its messages are the usual path's)."""
+    def _advance(self, *, block: bool = False) -> None:
+        """Once the converter has finished well, start vgf_dump (a tool's messages are
+        not read: when one fails, the usual path runs it again and says why)."""
+        if self.stage != "converting":
+            return
+        assert self.process is not None and self.tools is not None
+        code = self.process.wait(_TOOL_TIMEOUT) if block else self.process.poll()
+        if code is None:
+            return
+        if code != 0 or not os.path.isfile(self.path("model.vgf")):
+            self.stage = "failed"
+            return
+        self._start([self.tools.vgf_dump, "-i", "model.vgf", "-o", "dump.json"])
+        self.stage = "dumping"
+
+    def _dumped(self) -> bool:
+        """Whether the converter and vgf_dump both finished well."""
+        self._advance(block=True)
         assert self.process is not None
-        return self.process.wait(_TOOL_TIMEOUT) == 0
+        return self.stage == "dumping" and self.process.wait(_TOOL_TIMEOUT) == 0
 
     def close(self) -> None:
         if self.process is not None:

@@ -81,8 +81,10 @@ def _verdict(text: str, path: str | None, options: Options, inputs: list[HostArr
 
 
 def _preload_the_end() -> None:
-    """What writing the results needs (tempfile for the atomic write), loaded now while
-    the runner works rather than after it."""
+    """What writing the results needs (tempfile for the atomic write, shutil to remove
+    the work directory), loaded now while the runner works rather than after it."""
+    import shutil  # noqa: F401
+
     from .. import fsutil  # noqa: F401
     from ..report import text  # noqa: F401 (the notes' rendering)
     from ..runtime import compare  # noqa: F401

@@ -72,6 +72,12 @@ class Process:
                 self._collect(0)
         return self.returncode
 
+    def poll(self) -> int | None:
+        """The exit status, or None while the tool runs (it is not waited for)."""
+        if self.returncode is None:
+            self._collect(os.WNOHANG)
+        return self.returncode
+
     def _poll(self, timeout: float) -> int | None:
         deadline = time.monotonic() + timeout
         while not self._collect(os.WNOHANG) and time.monotonic() < deadline:

@@ -80,7 +80,8 @@ def override_variable(tool: str) -> str:
     return "TOSA_VKSHADER_" + tool.upper().replace("-", "_")
 
 
-def _binary(tool: str) -> str | None:
+def find_binary(tool: str) -> str | None:
+    """Where ``tool`` (model-converter, vgf_dump, scenario-runner) is, or None."""
     override = os.environ.get(override_variable(tool))
     if override:
         return override if os.access(override, os.X_OK) else None
@@ -98,7 +99,7 @@ def locate_toolchain() -> tuple[Toolchain | None, list[str]]:
     missing = []
     found = {}
     for tool in _BINARIES:
-        found[tool] = _binary(tool)
+        found[tool] = find_binary(tool)
         if found[tool] is None:
             missing.append(tool)
     layers = _package_dir("emulation_layer")
