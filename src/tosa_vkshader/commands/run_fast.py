@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from ..runtime.npyfile import HostArray
 
 _TOOL_TIMEOUT = 60.0  # as for the usual path's converter and vgf_dump
-_DEFAULT_TIMEOUT = 60.0  # the runner's, as runtime.pipeline.DEFAULT_TIMEOUT
 
 
 def run_fast(argv: list[str]) -> int | None:

@@ -23,15 +23,13 @@ from ..runtime.interface import Interface, match_signature
 from ..runtime.layout import load_numpy, read_result
 from ..runtime.model import Signature, read_signature
 from ..runtime.npyfile import HostArray
-from ..runtime.pipeline import RunResult, check_model, runtime_reading
+from ..runtime.pipeline import DEFAULT_TIMEOUT, RunResult, check_model, runtime_reading
 from ..runtime.scenario import output_file
 from ..runtime.shaders import push_targets, shader_ops
 from ..runtime.spawn import Process
 from ..runtime.tool_output import runner_outcome
 from ._common import EXIT_USAGE, options_from
 from .run import report, report_error
-
-_DEFAULT_TIMEOUT = 60.0
 
 
 def finish_run(args: SimpleNamespace, text: str, inputs: list[HostArray],
@@ -50,7 +48,7 @@ def finish_run(args: SimpleNamespace, text: str, inputs: list[HostArray],
         if args.expect:
             load_numpy()
         _preload_the_end()
-        timeout = args.timeout or _DEFAULT_TIMEOUT
+        timeout = args.timeout or DEFAULT_TIMEOUT
         returncode = runner.wait(timeout - (time.monotonic() - started))
         expired = returncode is None
         device = runner_outcome(runner.kill() if expired else returncode, expired,

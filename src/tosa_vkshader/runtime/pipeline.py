@@ -201,9 +201,8 @@ def _device_environment(device: str | None) -> dict[str, str]:
 
 
 def check_model(text: str, path: str | None, options: Options) -> list[Diagnostic]:
-    """The model's warnings (not its notes) under ``options``, read as the runtime reads
-    the model (:func:`runtime_reading`); :class:`RunError` with every diagnostic when it
-    has errors."""
+    """The model's warnings (not its notes) under ``options`` (as :func:`runtime_reading`
+    makes them); :class:`RunError` with every diagnostic when it has errors."""
     from ..api import validate
 
     report = validate(text, options, path=path if path and path.endswith(".mlir")
