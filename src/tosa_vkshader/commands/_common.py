@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from ..config import WORKGROUP_SEMANTICS, ConfigError, Options, load_options
 from ..diagnostics import Diagnostic, Severity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # A tool the check needs is missing or misconfigured: nothing was really checked, and that

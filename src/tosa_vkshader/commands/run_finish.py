@@ -10,7 +10,6 @@ back as bytes: OUTDIR/result_N.npy is written without numpy.
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,15 +28,14 @@ from ..runtime.shaders import push_targets, shader_ops
 from ..runtime.spawn import Process
 from ..runtime.tool_output import runner_outcome
 from ._common import EXIT_USAGE, options_from
-from .run import report, report_error
+from .run_report import report, report_error
 
 
 def finish_run(args: SimpleNamespace, text: str, inputs: list[HostArray],
                interface: Interface, push: bytes | None, workdir: Path, runner: Process,
                started: float) -> int:
     """The exit status of the run whose ``runner`` started at ``started``."""
-    namespace = argparse.Namespace(**vars(args))
-    options = options_from(namespace)
+    options = options_from(args)
     if options is None:  # printed
         return EXIT_USAGE
     options = runtime_reading(options)
@@ -45,9 +43,7 @@ def finish_run(args: SimpleNamespace, text: str, inputs: list[HostArray],
     try:
         signature, notes = _verdict(text, model_path, options, inputs, interface)
         push_targets(shader_ops(text, options), interface, push)
-        if args.expect:
-            load_numpy()
-        _preload_the_end()
+        _preload_the_end(notes, bool(args.expect))
         timeout = args.timeout or DEFAULT_TIMEOUT
         returncode = runner.wait(timeout - (time.monotonic() - started))
         expired = returncode is None
@@ -57,10 +53,10 @@ def finish_run(args: SimpleNamespace, text: str, inputs: list[HostArray],
                                result.dtype or "", result.shape or ())
                    for index, (result, resource) in enumerate(
                        zip(signature.results, interface.outputs, strict=True))]
-        return report(namespace, RunResult(outputs, notes, device,
+        return report(args, RunResult(outputs, notes, device,
                                            workdir if args.keep_workdir else None))
     except RunError as error:
-        return report_error(namespace, error)
+        return report_error(args, error)
 
 
 def _verdict(text: str, path: str | None, options: Options, inputs: list[HostArray],
@@ -78,11 +74,17 @@ def _verdict(text: str, path: str | None, options: Options, inputs: list[HostArr
     return signature, check_model(text, path, options)
 
 
-def _preload_the_end() -> None:
-    """What writing the results needs (tempfile for the atomic write, shutil to remove
-    the work directory), loaded now while the runner works rather than after it."""
+def _preload_the_end(notes: list[Diagnostic], expect: bool) -> None:
+    """What the end of the run needs, loaded now while the runner works rather than
+    after it: the atomic write (tempfile) and removing the work directory (shutil), the
+    rendering of the warnings there are, numpy and the comparison for ``--expect``."""
     import shutil  # noqa: F401
 
     from .. import fsutil  # noqa: F401
-    from ..report import text  # noqa: F401 (the notes' rendering)
-    from ..runtime import compare  # noqa: F401
+
+    if notes:
+        from ..api import Report  # noqa: F401
+        from ..report import text  # noqa: F401
+    if expect:
+        load_numpy()
+        from ..runtime import compare  # noqa: F401
