@@ -118,7 +118,7 @@ def test_a_run_takes_the_fast_lane_and_ends_as_the_usual_path(capsys, tmp_path, 
     assert list(tmpdir_env.iterdir()) == []
 
 
-def test_push_constants_and_a_kept_work_directory(capsys, tmp_path):
+def test_push_constants_and_a_kept_work_directory(capsys, tmp_path, tmpdir_env):
     fast = program(tmp_path, PUSH_EXAMPLE / "model.mlir", "-i", PUSH_EXAMPLE / "q.npy",
                    "--push-constants", PUSH_EXAMPLE / "push_constants.bin", "-o",
                    tmp_path / "out", "--expect", PUSH_EXAMPLE / "expected_0.npy",
@@ -301,3 +301,65 @@ def test_the_fast_lane_loads_nothing_heavy_before_the_runner_starts():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
     assert "LOADED []" in done.stdout, done.stdout + done.stderr
+
+
+# -- the emulation layers' manifests, kept in the cache folder -----------------------------
+
+
+def kept_workdir(ran: Ran) -> Path:
+    return Path(ran.err.split("work directory kept: ", 1)[1].split()[0])
+
+
+def cached_manifests(cache: Path) -> list[Path]:
+    return sorted((cache / "vulkan-layers").glob("*/VkLayer_*/VkLayer_*.json"))
+
+
+def test_layer_manifests_are_kept_in_the_cache_and_rebuilt_when_stale(tmp_path, tmpdir_env,
+                                                                      monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(cache))
+    argv = [MODEL, *INPUTS, "-o", tmp_path / "out", "--keep-workdir"]
+    first = program(tmp_path, *argv)
+    assert first.code == 0, first.err
+    graph, tensor = cached_manifests(cache)
+    good = graph.read_text()
+    assert json.loads(good)["layer"]["library_path"].startswith("/")
+    assert not (kept_workdir(first) / "layers").exists()
+    graph.write_text(good.replace("libVkLayer_Graph.so", "libVkLayer_Nothing.so"))
+    tensor.unlink()
+    again = program(tmp_path, *argv)
+    assert again.code == 0, again.err
+    assert graph.read_text() == good and tensor.exists()
+    assert [p.name for p in graph.parent.iterdir()] == ["VkLayer_Graph.json"]
+
+
+def test_without_a_cache_folder_the_manifests_go_into_the_work_directory(tmp_path,
+                                                                          tmpdir_env,
+                                                                          monkeypatch):
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    ran = program(tmp_path, MODEL, *INPUTS, "-o", tmp_path / "out", "--keep-workdir")
+    assert ran.code == 0, ran.err
+    layers = kept_workdir(ran) / "layers"
+    assert sorted(p.name for p in layers.iterdir()) == ["VkLayer_Graph", "VkLayer_Tensor"]
+
+
+@pytest.mark.parametrize("env", [
+    {}, {"XDG_CACHE_HOME": "/x/cache"}, {"XDG_CACHE_HOME": ""}, {"XDG_CACHE_HOME": " "},
+    {"HOME": "/home/someone"}, {"HOME": "/home/someone", "XDG_CACHE_HOME": "/c"},
+    {"XDG_CACHE_HOME": "relative"}, {"HOME": "relative"},
+])
+def test_the_cache_folder_is_where_platformdirs_puts_it(monkeypatch, env):
+    import platformdirs
+
+    from tosa_vkshader import cachedir
+
+    monkeypatch.delenv("TOSA_VKSHADER_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    try:
+        expected = Path(platformdirs.user_cache_dir("tosa-vkshader"))
+    except RuntimeError:  # platformdirs refuses a relative HOME
+        return
+    assert cachedir.default_cache_dir() == expected

@@ -5,8 +5,8 @@ without importing those packages (``find_spec`` only locates them). A tool that 
 a wheel is looked for on PATH (an SDK built from source); ``TOSA_VKSHADER_MODEL_CONVERTER``,
 ``TOSA_VKSHADER_VGF_DUMP`` and ``TOSA_VKSHADER_SCENARIO_RUNNER`` name another build. The
 emulation layers (VK_ARM_tensors, VK_ARM_data_graph) must be announced to Debian's loader
-one directory per layer, with an absolute library path, graph layer first; that is written
-into the run's work directory.
+one directory per layer, with an absolute library path, graph layer first (``layers.py``
+keeps those manifests).
 
 `run` looks for the tools before it starts the converter, so this module imports only
 what the interpreter has loaded at start-up (``importlib.util`` comes with ``python -m``);
@@ -19,6 +19,8 @@ import importlib.util
 import os
 from collections import namedtuple
 from pathlib import Path
+
+from .layers import LAYERS as _LAYERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,10 +35,6 @@ _BINARIES = {
     "vgf_dump": ("vgf_lib", "binaries/bin/vgf_dump"),
     "scenario-runner": ("scenario_runner", "binaries/bin/scenario-runner"),
 }
-_LAYERS = (  # in the order the loader must see them
-    ("VK_LAYER_ML_Graph_Emulation", "VkLayer_Graph"),
-    ("VK_LAYER_ML_Tensor_Emulation", "VkLayer_Tensor"),
-)
 _ICD_DIRS = ("/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/usr/share/vulkan/icd.d")
 
 
@@ -48,20 +46,11 @@ class Toolchain(namedtuple("Toolchain", "model_converter vgf_dump scenario_runne
     __slots__ = ()
 
     def layer_environment(self, workdir: Path) -> dict[str, str]:
-        """The variables that make the loader load both emulation layers, graph first."""
-        import json
+        """The variables that make the loader load both emulation layers, graph first
+        (their manifests are kept in the cache folder, else written into ``workdir``)."""
+        from .layers import manifest_folders
 
-        dirs = []
-        for _name, stem in _LAYERS:
-            manifest = self.layers_dir / "share/vulkan/explicit_layer.d" / f"{stem}.json"
-            library = self.layers_dir / "lib" / f"lib{stem}.so"
-            document = json.loads(manifest.read_text(encoding="utf-8"))
-            document["layer"]["library_path"] = str(library.resolve())
-            target = workdir / "layers" / stem
-            target.mkdir(parents=True, exist_ok=True)
-            (target / f"{stem}.json").write_text(json.dumps(document), encoding="utf-8")
-            dirs.append(str(target))
-        return {"VK_LAYER_PATH": os.pathsep.join(dirs),
+        return {"VK_LAYER_PATH": os.pathsep.join(manifest_folders(self.layers_dir, workdir)),
                 "VK_INSTANCE_LAYERS": ":".join(name for name, _ in _LAYERS)}
 
 
