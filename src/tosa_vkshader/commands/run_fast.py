@@ -145,6 +145,9 @@ class _Lane:
         started = time.monotonic()
         # From here on the run is the fast lane's to finish, whatever happens.
         self.keep = self.args.keep_workdir
+        if not self.keep:  # what the runner never reads need not be removed at the end
+            for name in ("model.mlir", "dump.json"):
+                os.unlink(self.path(name))
         from .run_finish import finish_run
 
         return finish_run(self.args, self.text, inputs, interface, self.push,
