@@ -26,7 +26,6 @@ import os
 import time
 from pathlib import Path
 
-from ..runtime.npyfile import read_plain_npy
 from ..runtime.spawn import Folder, Process
 from ..runtime.toolchain import Toolchain, find_binary, icd_manifests, locate_toolchain
 from ..runtime.workdir import make_workdir, remove_workdir
@@ -94,6 +93,8 @@ def _eligible(text: str, push: bytes | None) -> bool:
 
 
 def _read_inputs(names: list[str]) -> list[HostArray] | None:
+    from ..runtime.npyfile import read_plain_npy
+
     arrays = []
     for name in names:
         try:

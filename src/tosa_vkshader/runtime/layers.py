@@ -13,7 +13,6 @@ far more on a disk other processes keep busy.
 from __future__ import annotations
 
 import os
-import zlib
 from pathlib import Path
 
 # in the order the loader must see them: (layer name, file stem)
@@ -43,6 +42,8 @@ def _manifest(deploy: Path, stem: str) -> tuple[str, str]:
 
 
 def _cache_folder(deploy: Path) -> Path:
+    import zlib
+
     from ..cachedir import default_cache_dir
 
     key = zlib.crc32(os.fsencode(deploy.resolve()))

@@ -11,13 +11,12 @@ line's fast lane (a process of its own, one thread) uses this module.
 As ``subprocess.Popen`` does, the child gets SIGPIPE and SIGXFSZ back at their default
 actions (Python ignores SIGPIPE) and none of this process's other files (Python opens
 them non-inheritable). A tool is waited for by a pidfd, so its exit is seen the moment
-it happens and a time limit needs no thread.
+it happens and a time limit needs no thread (``select`` is imported for the first wait).
 """
 
 from __future__ import annotations
 
 import os
-import select
 import signal
 import time
 
@@ -60,6 +59,8 @@ class Process:
     def wait(self, timeout: float) -> int | None:
         """The exit status, or None when the tool still runs after ``timeout`` seconds."""
         if self.returncode is None:
+            import select
+
             try:
                 handle = os.pidfd_open(self.pid)
             except (AttributeError, OSError):  # no pidfd (Linux before 5.3)

@@ -20,8 +20,6 @@ import os
 from collections import namedtuple
 from pathlib import Path
 
-from .layers import LAYERS as _LAYERS
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -48,10 +46,10 @@ class Toolchain(namedtuple("Toolchain", "model_converter vgf_dump scenario_runne
     def layer_environment(self, workdir: Path) -> dict[str, str]:
         """The variables that make the loader load both emulation layers, graph first
         (their manifests are kept in the cache folder, else written into ``workdir``)."""
-        from .layers import manifest_folders
+        from .layers import LAYERS, manifest_folders
 
         return {"VK_LAYER_PATH": os.pathsep.join(manifest_folders(self.layers_dir, workdir)),
-                "VK_INSTANCE_LAYERS": ":".join(name for name, _ in _LAYERS)}
+                "VK_INSTANCE_LAYERS": ":".join(name for name, _ in LAYERS)}
 
 
 def _package_dir(package: str) -> Path | None:
@@ -91,10 +89,12 @@ def locate_toolchain() -> tuple[Toolchain | None, list[str]]:
         found[tool] = find_binary(tool)
         if found[tool] is None:
             missing.append(tool)
+    from .layers import LAYERS
+
     layers = _package_dir("emulation_layer")
     deploy = layers / "deploy" if layers is not None else None
     if deploy is None or not all(
-            (deploy / "lib" / f"lib{stem}.so").is_file() for _n, stem in _LAYERS):
+            (deploy / "lib" / f"lib{stem}.so").is_file() for _n, stem in LAYERS):
         missing.append("the Vulkan ML emulation layers")
     if importlib.util.find_spec("numpy") is None:
         missing.append("numpy")
