@@ -363,3 +363,16 @@ def test_the_cache_folder_is_where_platformdirs_puts_it(monkeypatch, env):
     except RuntimeError:  # platformdirs refuses a relative HOME
         return
     assert cachedir.default_cache_dir() == expected
+
+
+def test_the_work_directory_is_in_memory_unless_the_environment_says_otherwise(
+        monkeypatch):
+    from tosa_vkshader.runtime import workdir
+
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        monkeypatch.delenv(name, raising=False)
+    roomy = os.path.isdir(workdir.MEMORY) and workdir._has_room(workdir.MEMORY, 2 ** 27)
+    assert (workdir._candidates(0)[0] == workdir.MEMORY) == roomy
+    assert workdir.MEMORY not in workdir._candidates(2 ** 62)  # no room for that
+    monkeypatch.setenv("TMPDIR", "/somewhere")
+    assert workdir._candidates(0)[:2] == ["/somewhere", "/tmp"]

@@ -92,6 +92,16 @@ def _eligible(text: str, push: bytes | None) -> bool:
     return push is None or text.count("implementation_attrs") <= 1
 
 
+def _sizes(names: list[str]) -> int:
+    total = 0
+    for name in names:
+        try:
+            total += os.stat(name).st_size
+        except OSError:  # said when it is read
+            pass
+    return total
+
+
 def _read_inputs(names: list[str]) -> list[HostArray] | None:
     from ..runtime.npyfile import read_plain_npy
 
@@ -116,7 +126,7 @@ class _Lane:
         self.args, self.text, self.push, self.converter = args, text, push, converter
         self.folder = Folder()
         try:
-            self.workdir = make_workdir()
+            self.workdir = make_workdir(len(text) + _sizes(args.inputs))
         except OSError:
             self.folder.close()
             raise

@@ -110,7 +110,7 @@ class _Verdict:
 def _run(text: str, inputs: Inputs, verdict: _Verdict, tools: Toolchain,
          device_env: dict[str, str], push_constants: bytes | None, timeout: float,
          options: Options, keep_workdir: bool) -> RunResult:
-    workdir = Path(make_workdir())
+    workdir = Path(make_workdir(len(text)))
     try:
         result = _run_in(workdir, text, inputs, verdict, tools, device_env, push_constants,
                          timeout, options)
