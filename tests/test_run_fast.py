@@ -132,6 +132,19 @@ def test_push_constants_and_a_kept_work_directory(capsys, tmp_path, tmpdir_env):
     assert scenario["resources"][0]["graph"]["push_constants_size"] == 8
 
 
+def test_warnings_are_printed_as_the_usual_path_prints_them(capsys, tmp_path):
+    """Push constants without the attribute: the check warns (VKS423), the run runs."""
+    model = tmp_path / "no_attribute.mlir"
+    model.write_text((PUSH_EXAMPLE / "model.mlir").read_text().replace(
+        ', \\"push_constants\\": \\"multiplier: 4, offset: 4\\"', ""))
+    fast, slow = both(capsys, tmp_path, model, "-i", PUSH_EXAMPLE / "q.npy",
+                      "--push-constants", PUSH_EXAMPLE / "push_constants.bin", "--expect",
+                      PUSH_EXAMPLE / "expected_0.npy")
+    assert fast.started == ALL_TOOLS
+    same_ending(fast, slow)
+    assert fast.code == 0 and "warning[VKS423]" in fast.err
+
+
 def test_check_errors_found_while_the_runner_works(capsys, tmp_path, tmpdir_env,
                                                    monkeypatch):
     """The converter takes a shader whose binding the attributes do not declare; the
