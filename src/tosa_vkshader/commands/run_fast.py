@@ -22,6 +22,7 @@ diagnostic and exit status is the usual path's own.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import time
@@ -166,7 +167,8 @@ class _Lane:
         self.keep = self.args.keep_workdir
         if not self.keep:  # what the runner never reads need not be removed at the end
             for name in ("model.mlir", "dump.json"):
-                os.unlink(self.path(name))
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path(name))
         from .run_finish import finish_run
 
         return finish_run(self.args, self.text, inputs, interface, self.push,
