@@ -22,7 +22,6 @@ diagnostic and exit status is the usual path's own.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import time
@@ -167,8 +166,10 @@ class _Lane:
         self.keep = self.args.keep_workdir
         if not self.keep:  # what the runner never reads need not be removed at the end
             for name in ("model.mlir", "dump.json"):
-                with contextlib.suppress(OSError):
+                try:
                     os.unlink(self.path(name))
+                except OSError:
+                    pass
         from .run_finish import finish_run
 
         return finish_run(self.args, self.text, inputs, interface, self.push,
