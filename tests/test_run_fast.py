@@ -308,7 +308,7 @@ def test_the_fast_lane_loads_nothing_heavy_before_the_runner_starts():
     probe = ("import sys; import tosa_vkshader.cli, tosa_vkshader.commands.run_fast; "
              "import tosa_vkshader.runtime.interface, tosa_vkshader.runtime.scenario; "
              "print('LOADED', sorted(m for m in ('argparse', 'subprocess', 'dataclasses', "
-             "'typing', 'tempfile', 'numpy', 'tosa_vkshader.diagnostics', "
+             "'typing', 'tempfile', 'numpy', 'tosa_vkshader.diagnostics', 'tosa_vkshader.records', "
              "'tosa_vkshader.config', 'tosa_vkshader.runtime.pipeline') "
              "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -1,8 +1,8 @@
 """Facts from the Vulkan registry, read from generated tables (never from vk.xml at run time).
 
-Its records are named tuples, not dataclasses: `run` reads texel sizes from here before it
-starts the scenario runner, and importing ``dataclasses`` (``inspect``, ``ast``, ``dis``)
-would cost more than the reference converter takes to run.
+Its records are named tuples, not ``records.record`` classes: `run` reads texel sizes from
+here before it starts the scenario runner, while the converter works, and ``records``
+imports ``typing`` (3 ms, a third of the converter's time).
 """
 
 from __future__ import annotations
