@@ -389,3 +389,24 @@ def test_the_work_directory_is_in_memory_unless_the_environment_says_otherwise(
     assert workdir.MEMORY not in workdir._candidates(2 ** 62)  # no room for that
     monkeypatch.setenv("TMPDIR", "/somewhere")
     assert workdir._candidates(0)[:2] == ["/somewhere", "/tmp"]
+
+
+def test_writing_the_results_imports_nothing_after_the_runner_exits(tmp_path):
+    """What the end of a run needs is loaded while the runner works: writing a result and
+    removing the work directory import no module then."""
+    probe = f"""
+import sys
+from tosa_vkshader.commands.run_finish import _preload_the_end
+_preload_the_end([], False)
+before = set(sys.modules)
+from tosa_vkshader.commands.run_report import _save
+from tosa_vkshader.runtime.npyfile import HostArray
+from tosa_vkshader.runtime.workdir import make_workdir, remove_workdir
+_save(__import__("pathlib").Path({str(tmp_path / "r.npy")!r}), HostArray("int8", (2,), b"ab"))
+remove_workdir(make_workdir())
+print("NEW", sorted(set(sys.modules) - before))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src"),
+                                            "TMPDIR": str(tmp_path)})
+    assert "NEW []" in done.stdout, done.stdout + done.stderr

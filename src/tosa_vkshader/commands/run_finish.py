@@ -79,6 +79,7 @@ def _preload_the_end(notes: list[Diagnostic], expect: bool) -> None:
     after it: the atomic write (tempfile) and removing the work directory (shutil), the
     rendering of the warnings there are, numpy and the comparison for ``--expect``."""
     import shutil  # noqa: F401
+    import tempfile  # noqa: F401 (fsutil.write_atomic imports it when first called)
 
     from .. import fsutil  # noqa: F401
 
