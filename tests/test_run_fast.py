@@ -380,15 +380,20 @@ def test_the_cache_folder_is_where_platformdirs_puts_it(monkeypatch, env):
 
 def test_the_work_directory_is_in_memory_unless_the_environment_says_otherwise(
         monkeypatch):
+    import tempfile
+
     from tosa_vkshader.runtime import workdir
 
     for name in ("TMPDIR", "TEMP", "TMP"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", None)  # gettempdir() keeps what it found
     roomy = os.path.isdir(workdir.MEMORY) and workdir._has_room(workdir.MEMORY, 2 ** 27)
     assert (workdir._candidates(0)[0] == workdir.MEMORY) == roomy
     assert workdir.MEMORY not in workdir._candidates(2 ** 62)  # no room for that
     monkeypatch.setenv("TMPDIR", "/somewhere")
     assert workdir._candidates(0)[:2] == ["/somewhere", "/tmp"]
+    monkeypatch.setattr(tempfile, "tempdir", "/chosen")  # as a program may set it
+    assert workdir._candidates(0) == ["/chosen"]
 
 
 def test_writing_the_results_imports_nothing_after_the_runner_exits(tmp_path):

@@ -2,7 +2,8 @@
 ``tempfile.mkdtemp(prefix="tosa-vkshader-run-")`` makes it, without importing
 ``tempfile`` (``random``, ``shutil`` and more: 7 ms before the converter could start).
 
-Where: ``$TMPDIR``, ``$TEMP`` or ``$TMP`` when set (as ``tempfile.gettempdir``); else
+Where: ``tempfile.tempdir`` when set (by a program, or by ``tempfile`` once it has
+chosen); ``$TMPDIR``, ``$TEMP`` or ``$TMP`` when set (as ``tempfile.gettempdir``); else
 ``/dev/shm``, the memory file system, when it has room for the run several times over;
 else ``/tmp``, ``/var/tmp``, ``/usr/tmp`` and the working directory, the first where a
 folder can be made. The files are scratch that the tools hand each other, and on a disk
@@ -14,6 +15,7 @@ the command's critical path; in memory it takes a tenth of a millisecond.
 from __future__ import annotations
 
 import os
+import sys
 
 PREFIX = "tosa-vkshader-run-"
 MEMORY = "/dev/shm"
@@ -48,6 +50,10 @@ def remove_workdir(path: str) -> None:
 
 
 def _candidates(size_hint: int) -> list[str]:
+    # set by a program, or kept by tempfile.gettempdir() once it has looked
+    chosen = getattr(sys.modules.get("tempfile"), "tempdir", None)
+    if chosen:
+        return [chosen]
     found = [os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)]
     if not found and _has_room(MEMORY, 4 * size_hint + _MEMORY_SPARE):
         found.append(MEMORY)
