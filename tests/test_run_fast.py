@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -415,3 +416,31 @@ print("NEW", sorted(set(sys.modules) - before))
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src"),
                                             "TMPDIR": str(tmp_path)})
     assert "NEW []" in done.stdout, done.stdout + done.stderr
+
+
+def test_sigterm_while_the_runner_works_stops_it_and_leaves_nothing(tmp_path, tmpdir_env,
+                                                                    monkeypatch):
+    """The stand-in runner says when it runs (a file holding its process id); the
+    program, sent SIGTERM then, exits 143, having stopped the runner and removed its work
+    directory."""
+    marker = tmp_path / "runner-pid"
+    stand_in_runner(tmp_path, monkeypatch, f"echo $$ > {marker}.tmp\n"
+                                           f"mv {marker}.tmp {marker}\nexec sleep 600")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tosa_vkshader", "run", str(MODEL), *map(str, INPUTS), "-o",
+         str(tmp_path / "out")], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        while not marker.exists():
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.01)
+        process.terminate()
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 143, err
+    assert "tosa-vkshader: terminated" in err
+    assert not Path(f"/proc/{marker.read_text().strip()}").exists()  # stopped and collected
+    assert list(tmpdir_env.iterdir()) == []
+    assert not (tmp_path / "out").exists()
