@@ -207,11 +207,11 @@ def test_a_warm_check_of_a_shader_loads_no_process_machinery(tmp_path, op):
     """With every shader in the cache, nothing is compiled or validated: the compiler
     runners, subprocess, the thread pools (and the logging that concurrent.futures loads)
     and, without targets, the device profiles stay unloaded; records are defined without
-    dataclasses (and the inspect, ast and dis it imports)."""
+    dataclasses (and the inspect, ast and dis it imports), cache keys without OpenSSL."""
     probe = ("import sys; from tosa_vkshader.cli import main; "
              f"main(['check', {str(op)!r}]); "
              "print('LOADED', [m for m in ('concurrent.futures', 'logging', 'subprocess', "
-             "'dataclasses', 'inspect', 'tosa_vkshader.compile.runner', "
+             "'dataclasses', 'inspect', '_hashlib', 'tosa_vkshader.compile.runner', "
              "'tosa_vkshader.compile.process', 'tosa_vkshader.compile.reference', "
              "'tosa_vkshader.devices') "
              "if m in sys.modules])")

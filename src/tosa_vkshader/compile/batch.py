@@ -7,7 +7,6 @@ in the cache, and the misses of a run go to one glslc process per distinct macro
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import tempfile
@@ -17,6 +16,7 @@ from typing import Any
 
 from ..cachedir import default_cache_dir
 from ..diagnostics import Severity, rule
+from ..digest import sha256
 from ..records import replace
 from .cache import Cache, Entry, StoredDiagnostic
 from .compiler import (
@@ -102,7 +102,7 @@ def _cache_key(job: Job, info: CompilerInfo, opts: CompileOptions, roots: list[s
         "roots": roots if job.includes.files else [],
         "source": job.text,
     }
-    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
+    return sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()
 
 
 # -- the public entry point --------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import re
@@ -10,6 +9,7 @@ import shutil
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity, rule
+from ..digest import sha256
 from ..records import record
 
 COMPILER_MISSING = rule(
@@ -73,7 +73,7 @@ class CompilerInfo:
     def identity(self) -> str:
         """Changes whenever the compiler (binary or version) changes; part of cache keys."""
         text = f"{self.path}\0{self.version_text}\0{self.binary}"
-        return hashlib.sha256(text.encode()).hexdigest()
+        return sha256(text.encode()).hexdigest()
 
 
 class CompilerUnavailable(Exception):

@@ -10,12 +10,12 @@ Included files are vetted the same way, recursively.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..digest import sha256
 from ..records import field, record
 from .scan import Directive, directives
 
@@ -141,7 +141,7 @@ class _Vetter:
         if len(data) > MAX_INCLUDE_BYTES:
             self.reject(site, f"included file `{printed}` is larger than 1 MiB")
             return
-        self.result.files.append((printed, hashlib.sha256(data).hexdigest()))
+        self.result.files.append((printed, sha256(data).hexdigest()))
         text = data.decode("utf-8", "replace")
         self.visit(directives(text), os.path.dirname(printed), site, chain, depth + 1)
 

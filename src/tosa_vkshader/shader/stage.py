@@ -15,12 +15,12 @@ the shader receive the :class:`Shader` from the pipeline (``check.py``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
 from ..config import Options
 from ..diagnostics import pointer_join
+from ..digest import sha256
 from ..records import replace
 from ..spirv_base64 import embedded_module
 from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
@@ -97,7 +97,7 @@ def _entry(request: ShaderRequest) -> str | None:
 
 def _module_key(data: bytes, request: ShaderRequest, compiler: Any) -> tuple:
     identity = compiler.identity if compiler is not None else None
-    return (hashlib.sha256(data).digest(), _entry(request), request.language, identity)
+    return (sha256(data).digest(), _entry(request), request.language, identity)
 
 
 def _analyse_distinct(requests: Sequence[ShaderRequest | None],

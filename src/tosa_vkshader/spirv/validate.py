@@ -8,7 +8,6 @@ reported as one diagnostic of its own and never stops the other checks.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from ..cachedir import default_cache_dir
 from ..diagnostics import Diagnostic, Severity, rule
+from ..digest import sha256
 from ..fsutil import write_atomic
 from ..records import record
 
@@ -92,14 +92,14 @@ def _disk_path(tool: str, target_env: str, data: bytes) -> Path:
     tool's path, size and mtime stand for its version)."""
     stat = os.stat(tool)
     identity = f"{tool}\0{stat.st_size}\0{stat.st_mtime_ns}\0{target_env}\0".encode()
-    key = hashlib.sha256(identity + data).hexdigest()
+    key = sha256(identity + data).hexdigest()
     return default_cache_dir() / "spirv-val-v1" / key[:2] / f"{key}.json"
 
 
 def _remembered(tool: str, target_env: str, data: bytes,
                 use_disk_cache: bool) -> tuple[int, str] | None:
     """A verdict already made for this module: in this process, or on disk."""
-    key = (tool, target_env, hashlib.sha256(data).digest())
+    key = (tool, target_env, sha256(data).digest())
     cached = _CACHE.get(key)
     if cached is not None or not use_disk_cache:
         return cached
@@ -135,7 +135,7 @@ def _run(tool: str, target_env: str, data: bytes, timeout: float,
         "utf-8", errors="replace")
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()
-    _CACHE[(tool, target_env, hashlib.sha256(data).digest())] = (proc.returncode, output)
+    _CACHE[(tool, target_env, sha256(data).digest())] = (proc.returncode, output)
     if use_disk_cache and proc.returncode >= 0:  # never remember a crash
         disk = _disk_path(tool, target_env, data)
         try:
@@ -155,7 +155,7 @@ def prevalidate(modules: list[bytes], target_env: str, *, use_disk_cache: bool =
     tool = find_spirv_val()
     if tool is None:
         return
-    distinct = {hashlib.sha256(m).digest(): m for m in modules}.values()
+    distinct = {sha256(m).digest(): m for m in modules}.values()
     todo = [m for m in distinct if _remembered(tool, target_env, m, use_disk_cache) is None]
     if len(todo) < 2:
         return  # validate() runs the one left, in this thread
