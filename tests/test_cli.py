@@ -189,6 +189,24 @@ def test_check_imports_only_what_it_needs():
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
 
 
+def test_a_check_outside_any_project_imports_no_typing(tmp_path):
+    """Names for type checkers cost no start-up: without a pyproject.toml to read (tomllib
+    imports typing), checking attributes and a model with embedded SPIR-V loads neither
+    `typing` nor `shutil`."""
+    for source in (FIXTURES / "valid" / "tensor-op.json",
+                   FIXTURES / "models" / "tensor_shaders.mlir"):
+        shutil.copy(source, tmp_path / source.name)
+    probe = ("import sys; from tosa_vkshader.cli import main; "
+             f"main(['check', {str(tmp_path)!r}]); "
+             "print('LOADED', [m for m in ('typing', 'shutil') if m in sys.modules])")
+    env = {**os.environ, "TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "cache")}
+    subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=120,
+                   env=env, cwd=tmp_path)  # fills the cache
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, env=env, cwd=tmp_path)
+    assert "LOADED []" in done.stdout, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("columns", [60, 120])
 def test_help_is_laid_out_for_the_terminal_width(columns):
     done = subprocess.run([sys.executable, "-m", "tosa_vkshader", "check", "--help"],

@@ -6,7 +6,6 @@ import fnmatch
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
@@ -15,7 +14,10 @@ from .records import field, record, replace
 # The checker (rules, readers, registry tables) is imported where files are checked: with
 # several processes (check -j), each imports it itself, at the same time as the others,
 # after the files were read and shared out.
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .devices import DeviceProfile
     from .devices.summary import OpVerdict
     from .model import Attributes

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Any, Literal
 
 from .diagnostics import Diagnostic, Location, Rule, Severity, rule
 from .records import field, fields, record, replace
@@ -13,7 +12,11 @@ from .rule_index import SEVERITIES
 from .selection import UNKNOWN_CODE, unknown_code
 from .toml_positions import option_locations, toml_error_position
 
-WorkgroupSemantics = Literal["local-size", "dispatch"]
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    WorkgroupSemantics = Literal["local-size", "dispatch"]
 WORKGROUP_SEMANTICS: tuple[str, ...] = ("dispatch", "local-size")
 
 BAD_CONFIG = rule(

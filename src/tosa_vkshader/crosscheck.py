@@ -9,7 +9,6 @@ the source line of GLSL/HLSL, the instruction of embedded SPIR-V).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
@@ -18,6 +17,7 @@ from .records import record
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from .shader import Shader
     from .shader.places import ShaderPlaces

@@ -15,9 +15,12 @@ from __future__ import annotations
 import enum
 import re
 from functools import lru_cache
-from typing import Any
 
 from .records import record
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 TOP_LEVEL_KEYS: dict[str, str] = {
     "entry_point": "Name of the shader entry point.",

@@ -19,9 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform
 
-_T = TypeVar("_T")
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform
+
+    _T = TypeVar("_T")
+else:
+    def dataclass_transform(**_described: object) -> Callable[[Callable], Callable]:
+        """What tells type checkers that ``record`` makes dataclass-like classes; nothing
+        to do at run time."""
+        return lambda decorator: decorator
+
 _MISSING: Any = object()
 
 

@@ -4,27 +4,30 @@ leave any error-level rule on? A typo there must never open the gate silently.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from .diagnostics import Diagnostic, Severity, rule
 from .rule_index import SEVERITIES
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Protocol
 
-class Selection(Protocol):
-    """What :func:`no_error_rule_left` reads of ``config.Options`` (a protocol, because
-    config imports this module)."""
+    class Selection(Protocol):
+        """What :func:`no_error_rule_left` reads of ``config.Options`` (a protocol, because
+        config imports this module)."""
 
-    @property
-    def select(self) -> tuple[str, ...]: ...
+        @property
+        def select(self) -> tuple[str, ...]: ...
 
-    @property
-    def ignore(self) -> tuple[str, ...]: ...
+        @property
+        def ignore(self) -> tuple[str, ...]: ...
 
-    @property
-    def severity(self) -> dict[str, Severity]: ...
+        @property
+        def severity(self) -> dict[str, Severity]: ...
 
-    @property
-    def enabled(self) -> Callable[[str], bool]: ...
+        @property
+        def enabled(self) -> Callable[[str], bool]: ...
+
 
 UNKNOWN_CODE = rule(
     "VKS933", "unknown-rule-code", Severity.ERROR,

@@ -7,14 +7,15 @@ each key classified by the key grammar, and resources grouped by direction and i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .config import Options
 from .diagnostics import pointer_join
 from .keys import KeyInfo, KeyKind, classify, split_nulls
 from .records import field, record
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .sources.context import OpContext
 
 

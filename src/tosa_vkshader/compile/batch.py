@@ -12,7 +12,6 @@ import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from ..cachedir import default_cache_dir
 from ..diagnostics import Severity, rule
@@ -43,6 +42,10 @@ from .options import (
 from .reference_limits import refusals
 from .request import CompileRequest, CompileResult
 from .scan import declares_local_size, directives, has_version
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 GLSL_ENTRY_NOT_MAIN = rule(
     "VKS302", "glsl-entry-point-not-main", Severity.ERROR,

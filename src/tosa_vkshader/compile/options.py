@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, rule
 from ..records import record, replace
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_TARGET_ENV = "vulkan1.3"  # the reference runtime: Vulkan 1.3, SPIR-V 1.6
 DEFAULT_GLSL_VERSION = 460  # the reference runtime's default `#version`

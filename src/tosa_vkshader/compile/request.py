@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
-
 from ..diagnostics import Diagnostic
 from ..records import field, record
 from .options import Macro, normalize_macros
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
+    from typing import Literal
+
     from .compiler import CompilerInfo
 
+    Language = Literal["GLSL", "HLSL"]
+
 LANGUAGES = ("GLSL", "HLSL")
-Language = Literal["GLSL", "HLSL"]
 
 
 @record(frozen=True)

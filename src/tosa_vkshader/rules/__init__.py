@@ -7,7 +7,6 @@ it (cross-check, tensors of the model against the shader)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..view import AttributeView
@@ -19,6 +18,7 @@ from .runtime import check_runtime
 from .shader_fields import check_entry_point, check_language_and_code, check_workgroup_sizes
 from .value_types import check_value_types
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from ..shader import Shader
 

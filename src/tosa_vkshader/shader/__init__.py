@@ -13,8 +13,8 @@ spirv-val, once per content across runs through the disk cache). See
 ``docs/architecture.md``.
 """
 
-from .record import LANGUAGES, Language, Shader, ShaderOutcome, ShaderRequest
+from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
 from .stage import build_shader, build_shaders, request_for
 
-__all__ = ["LANGUAGES", "Language", "Shader", "ShaderOutcome", "ShaderRequest",
+__all__ = ["LANGUAGES", "Shader", "ShaderOutcome", "ShaderRequest",
            "build_shader", "build_shaders", "request_for"]

