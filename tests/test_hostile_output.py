@@ -88,8 +88,8 @@ def test_a_minified_line_is_shown_clipped_around_each_problem(tmp_path):
 def test_text_that_python_calls_printable_holds_nothing_to_escape():
     # printable() returns such text as it is, without its substitution: that is only
     # right while no character it escapes is one str.isprintable() accepts.
-    from tosa_vkshader.report.printable import _UNSAFE
+    from tosa_vkshader.report.printable import _unsafe
 
     escaped_yet_printable = [hex(code) for code in range(0x110000)
-                             if chr(code).isprintable() and _UNSAFE.match(chr(code))]
+                             if chr(code).isprintable() and _unsafe().match(chr(code))]
     assert escaped_yet_printable == []

@@ -10,7 +10,6 @@ from .diagnostics import Diagnostic, Location, Rule, Severity, rule
 from .records import field, fields, record, replace
 from .rule_index import SEVERITIES
 from .selection import UNKNOWN_CODE, unknown_code
-from .toml_positions import option_locations, toml_error_position
 
 TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
@@ -137,6 +136,8 @@ def options_from_table(table: dict[str, Any], path: str = "pyproject.toml",
     once (at its key's line and column when ``text``, the file's text, is given)."""
     changes: dict[str, Any] = {}
     problems: list[Diagnostic] = []
+    from .toml_positions import option_locations  # only for a pyproject.toml read
+
     where = option_locations(text) if text is not None else {}
     for key, value in table.items():
         try:
@@ -316,6 +317,8 @@ def load_options(start: Path | None = None, config_file: Path | None = None) -> 
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        from .toml_positions import toml_error_position
+
         line, column = toml_error_position(exc)
         raise ConfigError(BAD_CONFIG.at("", f"cannot read {path}: {exc}")
                           .located(Location(str(path), line, column))) from None

@@ -22,7 +22,6 @@ from ..diagnostics import Diagnostic
 from .base import EmbeddedLocator, Op, PrefixLocator, SourceFile, TextFile
 from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
-from .escapes import json_string_offsets
 from .jsontext import JsonDocument, json_type, parse_json
 from .reading_rules import MALFORMED_OP_OBJECT, MISSING_ATTRS
 
@@ -99,7 +98,7 @@ class _Reader:
         quote = span.value_start
         whole_text = self.document.text
         host = self.host()
-        offsets = _Lazy(lambda: json_string_offsets(whole_text, quote))
+        offsets = _Lazy(lambda: _json_string_offsets(whole_text, quote))
 
         def place_offset(offset: int):
             return host.location(offsets().host(offset))
@@ -158,3 +157,11 @@ class _Lazy:
         if self._value is None:
             self._value = self._make()
         return self._value
+
+
+def _json_string_offsets(text: str, quote: int):
+    """The position map of an op's attributes string (its module imported when a finding
+    has to be placed through the string's escapes)."""
+    from .escapes import json_string_offsets
+
+    return json_string_offsets(text, quote)

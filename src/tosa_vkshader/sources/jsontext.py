@@ -13,6 +13,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from ..diagnostics import (
     Diagnostic,
@@ -97,7 +98,14 @@ NUMBER_OUT_OF_RANGE = rule(
     bad='{"note": 1e400}',
     good='{"note": 1e300}',
 )
-_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@cache
+def _surrogate() -> re.Pattern[str]:
+    """A lone surrogate in decoded text (compiled when first needed)."""
+    return re.compile("[\ud800-\udfff]")
+
+
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -369,7 +377,7 @@ def parse_json(
     # Only walk the values when one might be beyond the reference parser: a long number,
     # a surrogate escape, or a raw surrogate (possible in text that was not UTF-8 bytes).
     if saw_long_number or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) or (
-            not isinstance(data, bytes) and _SURROGATE.search(text)):
+            not isinstance(data, bytes) and _surrogate().search(text)):
         problems.extend(_beyond_reference_parser(doc.value))
     if saw_duplicate:
         for obj_pointer, key in doc.find_duplicates():
@@ -394,13 +402,13 @@ def _beyond_reference_parser(value: Any) -> list[Diagnostic]:
         if isinstance(node, dict):
             for key, child in node.items():
                 child_pointer = pointer_join(pointer, key)
-                if _SURROGATE.search(key):
+                if _surrogate().search(key):
                     found.append(_lone_surrogate(child_pointer, "key", key, on_key=True))
                 stack.append((child, child_pointer))
         elif isinstance(node, list):
             stack.extend((child, pointer_join(pointer, k)) for k, child in enumerate(node))
         elif isinstance(node, str):
-            if _SURROGATE.search(node):
+            if _surrogate().search(node):
                 found.append(_lone_surrogate(pointer, "value", node))
         elif isinstance(node, float) and math.isinf(node) or (
                 type(node) is int and _overflows_double(node)):
@@ -425,7 +433,7 @@ def _overflows_double(number: int) -> bool:
 
 
 def _lone_surrogate(pointer: str, what: str, text: str, *, on_key: bool = False) -> Diagnostic:
-    char = _SURROGATE.search(text).group()
+    char = _surrogate().search(text).group()
     return LONE_SURROGATE.at(
         pointer, f"the {what} at `{pointer}` holds a lone surrogate escape "
                  f"`\\u{ord(char):04x}`; the reference converter's JSON parser rejects the "

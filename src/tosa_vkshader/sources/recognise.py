@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 
 from ..diagnostics import Severity, rule
 
@@ -18,9 +19,14 @@ _OP_KEY = (r"(?:(?:input|output|in|out)s?[_\-. ]?-?\d|entry[_\-. ]?point|workgro
            r"|shader[_\-. ]?(?:code|language)|push[_\-. ]?constant|domain[_\-. ]?name"
            r"|operator[_\-. ]?name|implementation[_\-. ]?attrs|is[_\-. ]?vkshader)")
 _OP_KEY_RE = re.compile(_OP_KEY, re.IGNORECASE)
-# In text that does not parse, or JSON of another shape (`[["entry_point", "main"]]`): a
-# quoted string with an op key's name.
-_QUOTED_OP_KEY_RE = re.compile(rf'"{_OP_KEY}[^"]*"', re.IGNORECASE)
+
+
+@cache
+def _quoted_op_key() -> re.Pattern[str]:
+    """In text that does not parse, or JSON of another shape (`[["entry_point",
+    "main"]]`): a quoted string with an op key's name (compiled when first needed)."""
+    return re.compile(rf'"{_OP_KEY}[^"]*"', re.IGNORECASE)
+
 
 NOT_AN_OP_DOCUMENT = rule(
     "VKS935", "not-an-op-document", Severity.INFO,
@@ -52,7 +58,7 @@ def is_op_document(data: bytes | str) -> bool:
 
 def unparsed_is_op_document(text: str) -> bool:
     """For JSON text that does not parse: does it look like a broken op?"""
-    return bool(_QUOTED_OP_KEY_RE.search(text)) or not text.strip()
+    return bool(_quoted_op_key().search(text)) or not text.strip()
 
 
 def parsed_is_op_document(document: object, text: str) -> bool:
@@ -62,4 +68,4 @@ def parsed_is_op_document(document: object, text: str) -> bool:
     if isinstance(document, list) and all(isinstance(item, dict) for item in document):
         return not document or any(_is_op_object(item) for item in document)
     # Another shape: checked (and reported as malformed) when it mentions an op key.
-    return not isinstance(document, list) or bool(_QUOTED_OP_KEY_RE.search(text))
+    return not isinstance(document, list) or bool(_quoted_op_key().search(text))
