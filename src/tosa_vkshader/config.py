@@ -10,6 +10,7 @@ from .diagnostics import Diagnostic, Location, Rule, Severity, rule
 from .records import field, fields, record, replace
 from .rule_index import SEVERITIES
 from .selection import UNKNOWN_CODE, unknown_code
+from .tool_table import tool_table
 
 TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
@@ -252,14 +253,12 @@ def _has_table(path: Path) -> bool:
         return False
     if "tosa-vkshader" not in text:
         return False
-    import tomllib  # only for a pyproject.toml that names the tool
-
     try:
-        tool = tomllib.loads(text).get("tool", {})
-    except tomllib.TOMLDecodeError:
+        found = tool_table(text)
+    except ValueError:  # tomllib.TOMLDecodeError
         return True  # it names the tool: load_options reports where it is broken
     # `tool = 5` beside a mention of the tool: load_options says what is wrong with it
-    return not isinstance(tool, dict) or "tosa-vkshader" in tool
+    return not found.tool_is_table or found.table is not None
 
 
 class ConfigResolver:
@@ -311,22 +310,22 @@ def load_options(start: Path | None = None, config_file: Path | None = None) -> 
     path = config_file or find_pyproject(start or Path.cwd())
     if path is None:
         return Options()
-    import tomllib  # only when there is a pyproject.toml to read
-
     try:
         text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        found = tool_table(text)  # (raises tomllib.TOMLDecodeError, a ValueError)
+    except (OSError, ValueError) as exc:
         from .toml_positions import toml_error_position
 
         line, column = toml_error_position(exc)
         raise ConfigError(BAD_CONFIG.at("", f"cannot read {path}: {exc}")
                           .located(Location(str(path), line, column))) from None
-    tool = data.get("tool", {})
-    if not isinstance(tool, dict):
+    if not found.tool_is_table:
+        import tomllib  # (what `tool` is instead, for the message)
+
+        tool = tomllib.loads(text).get("tool")
         raise ConfigError(BAD_CONFIG.at("", f"`tool` must be a table, got {tool!r:.40}")
                           .located(Location(str(path), 1, 1)))
-    table = tool.get("tosa-vkshader")
+    table = found.table
     if table is None:
         return Options()
     if not isinstance(table, dict):
