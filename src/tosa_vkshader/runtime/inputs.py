@@ -4,13 +4,16 @@ argument, each with the argument's element type and shape."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..sources.context import render_tensor
 from .errors import RunError
 from .model import NUMPY_DTYPES, Signature
 from .npyfile import HostArray, from_array
 from .rules import INPUT_MISMATCH
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 # numpy's name of an element type -> the MLIR element type it is shown as
 _ELEMENTS = {dtype: element for element, dtype in reversed(list(NUMPY_DTYPES.items()))}

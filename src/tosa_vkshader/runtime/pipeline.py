@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
@@ -24,7 +23,10 @@ from .errors import RunError
 from .toolchain import Toolchain, find_toolchain, require_vulkan_driver
 from .workdir import make_workdir, remove_workdir
 
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 
 DEFAULT_TIMEOUT = 60.0

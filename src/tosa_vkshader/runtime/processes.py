@@ -12,12 +12,15 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from .errors import RunError
 from .rules import CONVERTER_FAILED
 from .tool_output import runner_outcome, tail
 from .toolchain import Toolchain
+
+TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+if TYPE_CHECKING:
+    from typing import Any
 
 _TOOL_TIMEOUT = 60.0  # the converter and vgf_dump take a fraction of a second
 
