@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    # arrays (anything numpy.asarray takes, or HostArray), or a function that loads them
+    Inputs = Sequence[Any] | Callable[[], Sequence[Any]]
+
 DEFAULT_TIMEOUT = 60.0
 
 
@@ -39,9 +42,6 @@ class RunResult:
     device: str | None = None  # as the runner names it
     workdir: Path | None = None  # kept only when asked
 
-
-# arrays (anything numpy.asarray takes, or HostArray), or a function that loads them
-Inputs = Sequence[Any] | Callable[[], Sequence[Any]]
 
 
 def run_model(text: str, inputs: Inputs, *, path: str | None = None,
