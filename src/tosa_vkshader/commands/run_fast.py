@@ -28,7 +28,13 @@ import time
 from pathlib import Path
 
 from ..runtime.spawn import Folder, Process
-from ..runtime.toolchain import Toolchain, find_binary, icd_manifests, locate_toolchain
+from ..runtime.toolchain import (
+    Toolchain,
+    default_driver_environment,
+    find_binary,
+    icd_manifests,
+    locate_toolchain,
+)
 from ..runtime.workdir import make_workdir, remove_workdir
 from .run_argv import read_run_argv
 
@@ -203,7 +209,8 @@ class _Lane:
 
         self._advance()
         workdir = Path(self.workdir)
-        env = {**os.environ, **self.tools.layer_environment(workdir)}
+        env = {**os.environ, **self.tools.layer_environment(workdir),
+               **default_driver_environment()}
         if not self._dumped():
             return None
         with open(self.path("dump.json"), encoding="utf-8") as file:

@@ -20,7 +20,12 @@ from ..config import Options
 from ..diagnostics import Diagnostic, Severity
 from ..records import field, record
 from .errors import RunError
-from .toolchain import Toolchain, find_toolchain, require_vulkan_driver
+from .toolchain import (
+    Toolchain,
+    default_driver_environment,
+    find_toolchain,
+    require_vulkan_driver,
+)
 from .workdir import make_workdir, remove_workdir
 
 TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
@@ -196,7 +201,7 @@ def _hlsl_embedded(text: str, verdict: _Verdict,
 def _device_environment(device: str | None) -> dict[str, str]:
     if device is None:
         require_vulkan_driver()
-        return {}
+        return default_driver_environment()
     from .devices import select_device
 
     return select_device(device).environment()

@@ -133,6 +133,49 @@ def icd_manifests(environ: dict[str, str] | os._Environ[str] | None = None) -> l
     return found
 
 
+# Mesa's drivers for GPUs (the library each manifest names): each finds its devices through
+# a DRM render node, so on a machine without one they enumerate none.
+_MESA_GPU_DRIVERS = frozenset((
+    "libvulkan_intel.so", "libvulkan_intel_hasvk.so", "libvulkan_radeon.so",
+    "libvulkan_nouveau.so", "libvulkan_virtio.so", "libvulkan_freedreno.so",
+    "libvulkan_broadcom.so", "libvulkan_panfrost.so", "libvulkan_powervr_mesa.so",
+    "libvulkan_asahi.so", "libvulkan_imagination.so"))
+_LAVAPIPE = "libvulkan_lvp.so"
+
+
+def default_driver_environment(environ: dict[str, str] | os._Environ[str] | None = None,
+                               manifests: list[Path] | None = None,
+                               render_nodes: str = "/dev/dri") -> dict[str, str]:
+    """What makes the loader open only lavapipe when nothing else can have a device: no
+    driver named by the user, no DRM render node, and every other driver one of Mesa's
+    GPU drivers (which find devices only through render nodes). The devices the runner
+    sees are the same; the loader just does not load and probe drivers that can find
+    nothing (5 ms of every run on this machine). Anything else: {} (the loader's own
+    choice, as the user's machine makes it)."""
+    env = os.environ if environ is None else environ
+    if env.get("VK_DRIVER_FILES") or env.get("VK_ICD_FILENAMES"):
+        return {}
+    try:
+        if any(name.startswith("renderD") for name in os.listdir(render_nodes)):
+            return {}
+    except OSError:
+        pass  # no /dev/dri at all: no render node
+    import json
+
+    lavapipe, others = [], []
+    for manifest in icd_manifests(env) if manifests is None else manifests:
+        try:
+            library = json.loads(manifest.read_bytes())["ICD"]["library_path"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return {}  # a manifest the loader may read otherwise: leave the choice to it
+        name = os.path.basename(str(library))
+        (lavapipe if name == _LAVAPIPE else others).append((name, manifest))
+    if not lavapipe or any(name not in _MESA_GPU_DRIVERS for name, _ in others):
+        return {}
+    chosen = os.pathsep.join(str(manifest) for _, manifest in lavapipe)
+    return {"VK_DRIVER_FILES": chosen, "VK_ICD_FILENAMES": chosen}
+
+
 def require_vulkan_driver() -> None:
     if not icd_manifests():
         from .errors import RunError
