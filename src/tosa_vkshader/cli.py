@@ -107,7 +107,15 @@ def program() -> None:
     6 ms of a `check` of 500 files). The output is flushed first.
 
     A fresh process may run `run` through its fast lane (``commands/run_fast``), which
-    starts the converter before argparse, the configuration or the checker are loaded."""
+    starts the converter before argparse, the configuration or the checker are loaded.
+
+    The cyclic garbage collector runs after every 50,000 net allocations instead of 700:
+    a check makes many small objects and almost no cycles, and the default made it walk
+    the young objects hundreds of times (3 % of a check of 500 files); what cycles there
+    are still get collected, just later."""
+    import gc
+
+    gc.set_threshold(50_000)
     code = _main(sys.argv[1:], fresh_process=True)
     for stream in (sys.stdout, sys.stderr):
         try:
