@@ -191,14 +191,17 @@ def test_check_imports_only_what_it_needs():
 
 def test_a_check_outside_any_project_imports_no_typing(tmp_path):
     """Names for type checkers cost no start-up: without a pyproject.toml to read (tomllib
-    imports typing), checking attributes and a model with embedded SPIR-V loads neither
-    `typing` nor `shutil`."""
+    imports typing), checking attributes and a model with embedded SPIR-V, in two
+    processes (enough files for -j 2), loads neither `typing`, `shutil` nor `threading`."""
     for source in (FIXTURES / "valid" / "tensor-op.json",
                    FIXTURES / "models" / "tensor_shaders.mlir"):
         shutil.copy(source, tmp_path / source.name)
+    for number in range(140):
+        shutil.copy(FIXTURES / "valid" / "tensor-op.json", tmp_path / f"op_{number}.json")
     probe = ("import sys; from tosa_vkshader.cli import main; "
-             f"main(['check', {str(tmp_path)!r}]); "
-             "print('LOADED', [m for m in ('typing', 'shutil') if m in sys.modules])")
+             f"main(['check', '-j', '2', {str(tmp_path)!r}]); "
+             "print('LOADED', [m for m in ('typing', 'shutil', 'threading') "
+             "if m in sys.modules])")
     env = {**os.environ, "TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "cache")}
     subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=120,
                    env=env, cwd=tmp_path)  # fills the cache
