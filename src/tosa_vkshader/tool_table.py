@@ -16,7 +16,6 @@ import json
 import sys
 
 from .cachedir import default_cache_dir
-from .digest import sha256
 
 TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
@@ -40,6 +39,8 @@ class ToolTable:
 def tool_table(text: str) -> ToolTable:
     """The tool's entry in pyproject.toml ``text``; raises ``tomllib.TOMLDecodeError``
     when the text is not TOML."""
+    from .digest import sha256  # (only commands run inside a project read one)
+
     key = sha256(f"{sys.version_info[0]}.{sys.version_info[1]}\0{text}".encode(
         "utf-8", "surrogatepass")).hexdigest()
     path = default_cache_dir() / _FOLDER / key[:2] / f"{key}.json"
