@@ -135,6 +135,25 @@ def test_a_method_the_class_defines_is_kept():
     assert repr(Shown(3)) == "<3>"
 
 
-def test_field_refuses_two_defaults():
+def test_field_refuses_two_defaults_and_fields_out_of_order():
     with pytest.raises(ValueError):
         field(default=1, default_factory=list)
+    with pytest.raises(TypeError, match="'second' without a default follows"):
+        @record
+        class Unordered:
+            first: int = 0
+            second: int
+
+
+def test_as_dict_keeps_named_tuples_named():
+    from collections import namedtuple
+
+    Pair = namedtuple("Pair", "left right")
+    assert as_dict(Pair(Point(1), 2)) == Pair({"x": 1, "y": 0, "label": None}, 2)
+    assert as_dict(Pair(Point(1), 2)) == dataclasses.asdict(
+        _Holder(Pair(PointDataclass(1), 2)))["value"]
+
+
+@dataclasses.dataclass
+class _Holder:
+    value: object

@@ -78,6 +78,8 @@ def as_dict(value: Any) -> Any:
     names = getattr(type(value), "__record_fields__", None)
     if names is not None:
         return {name: as_dict(item) for name, item in zip(names, _values(value), strict=True)}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
+        return type(value)(*(as_dict(item) for item in value))
     if isinstance(value, (list, tuple)):
         return type(value)(as_dict(item) for item in value)
     if isinstance(value, dict):
@@ -118,6 +120,9 @@ def _make(cls: type[_T], *, frozen: bool, slots: bool, eq: bool) -> type[_T]:
                 defaults[name] = given.default
         elif given is not _MISSING:
             defaults[name] = given
+        if name not in defaults and name not in factories and (defaults or factories):
+            raise TypeError(f"{cls.__qualname__}: field {name!r} without a default follows "
+                            "one with a default")
     if slots:
         body = {key: value for key, value in own.items()
                 if key not in names and key not in ("__dict__", "__weakref__")}
