@@ -399,10 +399,10 @@ def _shares(loaded: list[tuple[int, bytes | str | SourceFile]], jobs: int,
     count = min(jobs, len(loaded) // _FILES_PER_WORKER)
     if count < 2:
         return [loaded]
-    by_shader: dict[bytes, list[tuple[int, bytes | str | SourceFile]]] = {}
-    plain: list[tuple[int, bytes | str | SourceFile]] = []  # models, unreadable files
+    by_shader: dict[bytes | str, list[tuple[int, bytes | str | SourceFile]]] = {}
+    plain: list[tuple[int, bytes | str | SourceFile]] = []  # no shader, or unreadable
     for item in loaded:
-        key = _shader_text(item[1]) if isinstance(item[1], bytes) else None
+        key = _shader_text(item[1]) if isinstance(item[1], (bytes, str)) else None
         (by_shader.setdefault(key, []) if key else plain).append(item)
     shares: list[list[tuple[int, bytes | str | SourceFile]]] = [[] for _ in range(count)]
     for group in [*sorted(by_shader.values(), key=len, reverse=True),
@@ -411,21 +411,26 @@ def _shares(loaded: list[tuple[int, bytes | str | SourceFile]], jobs: int,
     return [sorted(share, key=lambda item: item[0]) for share in shares if share]
 
 
-def _shader_text(data: bytes) -> bytes | None:
+def _shader_text(data: bytes | str) -> bytes | str | None:
     """What identifies a file's shader well enough to keep its users together, before
     the file is parsed: the string after its first ``shader_code`` key (as written, JSON
-    escapes and all; in a model, the first op's), or None."""
-    at = data.find(b"shader_code")
-    start = data.find(b'"', at + len(b"shader_code") + 1) if at >= 0 else -1
+    escapes and all; in a model, the first op's), or None. ``data`` is a file's bytes,
+    or a model's text."""
+    if isinstance(data, bytes):
+        key, quote, backslash = b"shader_code", b'"', 0x5C
+    else:
+        key, quote, backslash = "shader_code", '"', "\\"
+    at = data.find(key)  # type: ignore[arg-type]
+    start = data.find(quote, at + len(key) + 1) if at >= 0 else -1  # type: ignore[arg-type]
     if start < 0:
         return None
     end = start
     while True:  # the next quote that no backslash escapes (a regex took 20 us a file)
-        end = data.find(b'"', end + 1)
+        end = data.find(quote, end + 1)  # type: ignore[arg-type]
         if end < 0:
             return None
         before = end - 1
-        while data[before] == 0x5C:  # backslash
+        while data[before] == backslash:
             before -= 1
         if (end - 1 - before) % 2 == 0:
             return data[start:end + 1]
