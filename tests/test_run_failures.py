@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 import pytest
+from toolchain import stand_in_runner
 
 import tosa_vkshader
 from tosa_vkshader.cli import main
@@ -137,13 +138,6 @@ def test_without_a_vulkan_driver_the_install_command_is_named(capsys, tmp_path, 
     assert code == 2
     assert "error[VKS951] cannot run: no Vulkan driver (ICD manifest) is installed" in err
     assert "help: sudo apt-get install libvulkan1 mesa-vulkan-drivers" in err
-
-
-def stand_in_runner(tmp_path, monkeypatch, body: str) -> None:
-    script = tmp_path / "scenario-runner"
-    script.write_text(f"#!/bin/sh\n{body}\n")
-    script.chmod(0o755)
-    monkeypatch.setenv("TOSA_VKSHADER_SCENARIO_RUNNER", str(script))
 
 
 def test_runner_that_never_finishes_is_stopped(capsys, tmp_path, monkeypatch):

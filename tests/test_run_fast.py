@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from toolchain import stand_in_runner
 
 from tosa_vkshader.cli import build_parser, main
 from tosa_vkshader.commands.run_argv import read_run_argv
@@ -98,13 +99,6 @@ def both(capsys, tmp_path: Path, *argv, outdir: str = "out") -> tuple[Ran, Ran]:
 
 def same_ending(fast: Ran, slow: Ran) -> None:
     assert (fast.code, fast.out, fast.err) == (slow.code, slow.out, slow.err)
-
-
-def stand_in_runner(tmp_path, monkeypatch, body: str) -> None:
-    script = tmp_path / "scenario-runner"
-    script.write_text(f"#!/bin/sh\n{body}\n")
-    script.chmod(0o755)
-    monkeypatch.setenv("TOSA_VKSHADER_SCENARIO_RUNNER", str(script))
 
 
 def test_a_run_takes_the_fast_lane_and_ends_as_the_usual_path(capsys, tmp_path, tmpdir_env):

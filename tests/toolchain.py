@@ -78,3 +78,12 @@ def run_raw(mlir: str, inputs: list[np.ndarray], folder: Path) -> list[np.ndarra
         data = raw.view(np.uint8).tobytes()[:elements * np.dtype(dtype).itemsize]
         results.append(np.frombuffer(data, dtype=dtype))
     return results
+
+
+def stand_in_runner(tmp_path: Path, monkeypatch, body: str) -> None:
+    """A shell script standing in for scenario-runner (``body`` is what it does), found by
+    the product through TOSA_VKSHADER_SCENARIO_RUNNER: a crash, a hang, a bad exit."""
+    script = tmp_path / "scenario-runner"
+    script.write_text(f"#!/bin/sh\n{body}\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("TOSA_VKSHADER_SCENARIO_RUNNER", str(script))
