@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import lru_cache
 
 from .cachedir import default_cache_dir
 
@@ -36,9 +37,11 @@ class ToolTable:
         self.table = table
 
 
+@lru_cache(maxsize=8)
 def tool_table(text: str) -> ToolTable:
     """The tool's entry in pyproject.toml ``text``; raises ``tomllib.TOMLDecodeError``
-    when the text is not TOML."""
+    when the text is not TOML. Remembered in this process too: finding the nearest
+    configuration and loading it ask for the same file one after the other."""
     from .digest import sha256  # (only commands run inside a project read one)
 
     key = sha256(f"{sys.version_info[0]}.{sys.version_info[1]}\0{text}".encode(
