@@ -33,10 +33,11 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..config import Options
+from .body import BodyWatch, read_body
 from .cache import AnswerCache
 from .envelope import JSON_MEDIA, Body, check_job, fix_job, new_job, parse_body, reflect_job
 from .jobs import lint_only, run_checks, run_fixes, run_news, run_reflects
-from .lint_routes import LintRoute, media_of, read_body, render_json
+from .lint_routes import LintRoute, media_of, render_json
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
@@ -94,11 +95,12 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     lint_pool = WorkerPool(1, limits)
     page = _page()
     cache = AnswerCache(limits.cache_entries, limits.cache_bytes)
+    watch = BodyWatch(limits.body_timeout)
 
     async def json_object(request: Request) -> dict[str, Any]:
         media_of(request.headers.get("content-type"), (JSON_MEDIA,))
         return parse_body(await read_body(request.receive, request.headers.get(
-            "content-length"), limits), limits)
+            "content-length"), limits, watch), limits)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -165,9 +167,9 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     app = Starlette(
         routes=[
             # The lint routes first: they are what a playground calls on every pause.
-            Route("/v1/check", LintRoute("/v1/check", check, limits, cache),
+            Route("/v1/check", LintRoute("/v1/check", check, limits, cache, watch),
                   methods=["POST"]),
-            Route("/v1/fix", LintRoute("/v1/fix", fix, limits, cache), methods=["POST"]),
+            Route("/v1/fix", LintRoute("/v1/fix", fix, limits, cache, watch), methods=["POST"]),
             Route("/", index, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),

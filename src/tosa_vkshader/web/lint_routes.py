@@ -17,14 +17,12 @@ is parsed.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from starlette.requests import ClientDisconnect
-
 from .. import __version__
+from .body import BodyWatch, Receive, read_body
 from .cache import Answer, AnswerCache
 from .envelope import JSON_MEDIA, TEXT_MEDIA, Body, parse_json_body
 from .options import Limits
@@ -34,7 +32,6 @@ from .problems import Problem
 # compiler made it).
 Handler = Callable[[Body], Awaitable[tuple[Any, bool]]]
 Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 JSON_CONTENT_TYPE = (b"content-type", b"application/json")
@@ -52,41 +49,6 @@ def media_of(content_type: str | None, accepted: tuple[str, ...]) -> str:
         return TEXT_MEDIA
     raise Problem("unsupported-media-type", f"the body is {content_type}; send "
                   + " or ".join(accepted))
-
-
-def _too_large(limit: int) -> Problem:
-    return Problem("body-too-large", f"the body exceeds the limit of {limit} bytes",
-                   headers={"Connection": "close"}, limit=limit)
-
-
-async def read_body(receive: Receive, declared: str | None, limits: Limits) -> bytes:
-    """The request body, refused with 413 as soon as it is known to exceed the limit
-    (from ``declared``, the Content-Length, before reading), and with 408 when it
-    trickles in too slowly."""
-    limit = limits.max_body
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise _too_large(limit)
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        async with asyncio.timeout(limits.body_timeout):
-            while True:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    raise ClientDisconnect()
-                if message["type"] != "http.request":
-                    continue
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > limit:
-                    raise _too_large(limit)
-                chunks.append(chunk)
-                if not message.get("more_body", False):
-                    break
-    except TimeoutError:
-        raise Problem("request-timeout", f"the body did not arrive within "
-                      f"{limits.body_timeout:g} s", headers={"Connection": "close"}) from None
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 # One encoder for every answer: json.dumps with options builds a new one for each call.
@@ -119,17 +81,18 @@ def _headers(scope: Scope) -> tuple[str | None, str | None]:
 class LintRoute:
     """An ASGI app answering one lint route with ``handler``, through ``cache``."""
 
-    def __init__(self, path: str, handler: Handler, limits: Limits,
-                 cache: AnswerCache) -> None:
+    def __init__(self, path: str, handler: Handler, limits: Limits, cache: AnswerCache,
+                 watch: BodyWatch) -> None:
         self.path = path
         self.handler = handler
         self.limits = limits
         self.cache = cache
+        self.watch = watch
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         content_type, declared = _headers(scope)
         media = media_of(content_type, (JSON_MEDIA, TEXT_MEDIA))
-        data = await read_body(receive, declared, self.limits)
+        data = await read_body(receive, declared, self.limits, self.watch)
         # The Content-Type as sent (not only the media type it names): conservative.
         key = (self.path, content_type or "", scope.get("query_string", b""), __version__,
                data)
