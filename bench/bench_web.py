@@ -193,13 +193,14 @@ def run_wrk(url: str, args: argparse.Namespace) -> str:
 
 def serve_with_echo(workers: int) -> None:
     """Run in the server process: the app `tosa-vkshader serve` runs, plus the echo route,
-    on uvicorn with serve's settings. Prints the address on stderr, as serve does."""
+    served as serve serves it (``commands.serve.serve_app``: same uvicorn settings, same
+    collector settings). Prints the address on stderr, as serve does."""
     import socket
 
-    import uvicorn
     from starlette.requests import Request
     from starlette.responses import JSONResponse
 
+    from tosa_vkshader.commands.serve import serve_app
     from tosa_vkshader.web import create_app
 
     async def echo(request: Request) -> JSONResponse:
@@ -212,9 +213,7 @@ def serve_with_echo(workers: int) -> None:
     sock.listen(2048)
     print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}/", file=sys.stderr,
           flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, server_header=False,
-                            timeout_keep_alive=5, lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    serve_app(app, sock)
 
 
 def start_server(workers: int) -> tuple[subprocess.Popen, str, str]:

@@ -111,3 +111,19 @@ def test_members_are_found_in_any_order_when_the_scan_stops_at_each_one_asked_fo
         assert text[span.value_start:span.value_end] == shown, pointer
     assert document.span("/zz") is None and document.span("/b/y") is None
     assert document.span("/c") is not None  # still known after the failed lookups
+
+
+def test_every_line_is_shown_as_it_is_in_the_text_near_the_top_and_far_down():
+    # Lines near the top are found without an index of every line, lines further down
+    # with one; in either order, both give the text's own lines, \r\n endings included.
+    lines = [f'  "key_{k}": {k},' for k in range(150)]
+    text = "{\r\n" + "\r\n".join(lines) + '\r\n  "last": 0\r\n}'
+    document, problems = parse_json(text, "lines.json")
+    assert document is not None and not problems
+    expected = text.split("\r\n")
+    asked = [3, 1, 2, 64, 65, 150, 2, len(expected), len(expected) + 1, 0, 300, 5]
+    for line in asked:
+        wanted = expected[line - 1] if 1 <= line <= len(expected) else ""
+        assert document.line_text(line) == wanted, line
+    short, _ = parse_json('{"a": 1}', "one.json")
+    assert (short.line_text(1), short.line_text(2)) == ('{"a": 1}', "")

@@ -22,6 +22,10 @@ def fix_for(report: Report, diag: Diagnostic) -> str | None:
             or not loc.end_column:
         return None
     token = report.line_text(loc.line)[loc.column - 1:loc.end_column - 1]
+    inside = token[1:-1]
+    if len(token) > 1 and token[0] == token[-1] == '"' and inside.isascii() \
+            and inside.isprintable() and '"' not in inside and "\\" not in inside:
+        return diag.replacement  # a plain JSON string, as json.dumps writes it
     try:
         value = json.loads(token)
     except ValueError:

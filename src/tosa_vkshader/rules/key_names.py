@@ -90,8 +90,7 @@ _PROBLEM_RULES = {
 
 def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
     attrs = view.attrs
-    wanted = Counter(info.suggestion for info in view.keys.values()
-                     if info.kind is KeyKind.NEAR_MISS and info.suggestion)
+    wanted: Counter[str] | None = None  # how many near misses suggest each key
     for key, info in view.keys.items():
         if info.kind in (KeyKind.TOP_LEVEL, KeyKind.EXTENSION, KeyKind.RESOURCE):
             continue
@@ -114,6 +113,9 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
                 message += ("; the spec forbids leading zeros, and the converter ignores the "
                             "key, so its value never reaches the runtime")
             # `fix` renames it when the new name is free and wanted by no other key.
+            if wanted is None and info.suggestion:
+                wanted = Counter(other.suggestion for other in view.keys.values()
+                                 if other.kind is KeyKind.NEAR_MISS and other.suggestion)
             mechanical = info.suggestion and info.suggestion not in attrs and \
                 wanted[info.suggestion] == 1
             yield _PROBLEM_RULES[info.problem].at(
@@ -127,9 +129,8 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
         elif info.kind is KeyKind.UNKNOWN:
             yield UNKNOWN_KEY.at(pointer, f"unknown key `{key}` is kept but not read by the "
                                           "converter", on_key=True)
-    intended = {info.suggestion for info in view.keys.values() if info.suggestion}
     for key in REQUIRED_KEYS:
-        if key not in attrs and key not in intended:
+        if key not in attrs and not any(info.suggestion == key for info in view.keys.values()):
             yield missing_required(view, key, _required_hint(view, key))
 
 

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
 _SMALL_TEXT = 64 * 1024  # see JsonDocument.offset_to_line_col
+_FEW_LINES = 64  # see JsonDocument.line_text
 
 INVALID_JSON = rule(
     "VKS100", "invalid-json", Severity.ERROR,
@@ -268,10 +269,21 @@ class JsonDocument:
         # long, minified) line once per diagnostic on it.
         if self._last_line is not None and self._last_line[0] == line:
             return self._last_line[1]
-        line_starts = self._line_index()
-        if line < 1 or line > len(line_starts):
+        if line < 1:
             return ""
-        start = line_starts[line - 1]
+        if self._line_starts is None and line <= _FEW_LINES:
+            # Near the top, finding the line beats indexing every line of the text (a
+            # request or a small file asks for one or two lines).
+            start = 0
+            for _ in range(line - 1):
+                start = self.text.find("\n", start) + 1
+                if start == 0:
+                    return ""
+        else:
+            line_starts = self._line_index()
+            if line > len(line_starts):
+                return ""
+            start = line_starts[line - 1]
         end = self.text.find("\n", start)
         text = self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
         self._last_line = (line, text)
