@@ -5,7 +5,8 @@ percentiles at 32 connections, alone and while shader compiles run in the backgr
     PYTHONPATH=src python bench/bench_web.py [--markdown] [--seconds 10] [--requests 20000]
 
 Starts the web app on 127.0.0.1 (a free port) in a process of its own, exactly as
-`tosa-vkshader serve` runs it (same app, same uvicorn settings), with one route added:
+`tosa-vkshader serve` runs it (same app, served by serve's own `serve_app`: same uvicorn
+and garbage collector settings), with one route added:
 `POST /bench/echo` parses the JSON body and sends it back. Echo and lint phases alternate
 (twice each), on the same connections and the same bodies, so both see the same machine.
 
