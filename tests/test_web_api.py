@@ -156,6 +156,32 @@ def test_malformed_bodies_are_problems(client):
     assert_problem(client.get("/v2/check"), 404, "not-found")
 
 
+CURL_DEFAULT = {"content-type": "application/x-www-form-urlencoded"}  # curl -d, no -H
+
+
+def test_json_sent_as_curl_sends_it_without_a_content_type_is_read_as_json(client):
+    # `curl -d '{...}' URL` labels the body a form; a body that starts with a bracket is
+    # no form of ours, so it is the JSON it looks like, answered as if labelled so.
+    attrs = {"entry_point": "main", "workgroup_sizes": [8, 8, 1], "input_00_binding": 0}
+    for body in (json.dumps(attrs), json.dumps({"attributes": attrs}),
+                 "  [" + json.dumps(attrs) + "]"):
+        as_form = client.post("/v1/check", content=body.encode(), headers=CURL_DEFAULT)
+        as_json = client.post("/v1/check", content=body.encode(),
+                              headers={"content-type": "application/json"})
+        assert as_form.status_code == 200, as_form.text
+        assert as_form.json() == as_json.json()
+        assert "VKS111" in [d["code"] for d in diagnostics(as_form.json())]
+    fixed = client.post("/v1/fix", content=json.dumps(attrs).encode(), headers=CURL_DEFAULT)
+    assert fixed.status_code == 200 and '"input_0_binding"' in fixed.json()["fixed"]
+    new = client.post("/v1/new", headers=CURL_DEFAULT, content=json.dumps(
+        {"shader": "#version 460\nlayout(local_size_x = 4) in;\nvoid main() {}\n"}).encode())
+    assert new.status_code == 200 and new.json()["attributes"]["workgroup_sizes"] == [4, 1, 1]
+    # A body that is not JSON keeps the 415, which names the header to add.
+    problem = assert_problem(client.post("/v1/check", content=b"module {}",
+                                         headers=CURL_DEFAULT), 415, "unsupported-media-type")
+    assert "curl -d" in problem["detail"] and "text/plain" in problem["detail"]
+
+
 def test_text_problems_are_diagnostics_not_http_errors(client):
     result = check(client, text='{"entry_point": "main",}')
     [diag] = diagnostics(result)

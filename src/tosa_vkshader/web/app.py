@@ -37,7 +37,7 @@ from .body import BodyWatch, read_body
 from .cache import AnswerCache
 from .envelope import JSON_MEDIA, Body, check_job, fix_job, new_job, parse_body, reflect_job
 from .jobs import lint_only, run_checks, run_fixes, run_news, run_reflects
-from .lint_routes import LintRoute, media_of, render_json
+from .lint_routes import LintRoute, body_media, media_of, render_json
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
@@ -98,9 +98,11 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     watch = BodyWatch(limits.body_timeout)
 
     async def json_object(request: Request) -> dict[str, Any]:
-        media_of(request.headers.get("content-type"), (JSON_MEDIA,))
-        return parse_body(await read_body(request.receive, request.headers.get(
-            "content-length"), limits, watch), limits)
+        media = media_of(request.headers.get("content-type"), (JSON_MEDIA,))
+        data = await read_body(request.receive, request.headers.get("content-length"),
+                               limits, watch)
+        body_media(media, data, (JSON_MEDIA,))
+        return parse_body(data, limits)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

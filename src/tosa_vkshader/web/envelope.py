@@ -43,6 +43,7 @@ NEW_KEYS = ("shader", "shader_language", "entry_point", "name", "format_of",
 REFLECT_KEYS = ("spirv", "entry_point")
 SHADER_LANGUAGES = ("GLSL", "HLSL", "SPIR-V")
 JSON_MEDIA = "application/json"
+FORM_MEDIA = "application/x-www-form-urlencoded"  # curl -d without a Content-Type
 TEXT_MEDIA = "text/plain"
 
 
@@ -114,7 +115,7 @@ def _is_envelope(value: Any, keys: tuple[str, ...]) -> bool:
     return isinstance(value, dict) and any(key in value for key in keys)
 
 
-def _looks_like_json(data: bytes) -> bool:
+def looks_like_json(data: bytes) -> bool:
     return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] in (b"{", b"[")
 
 
@@ -164,7 +165,7 @@ def _with_shader(attrs: Any, shader: Any, language: Any, field: str) -> dict[str
 def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
     """What ``POST /v1/check`` asks for, whatever form it came in."""
     if body.media == TEXT_MEDIA:
-        kind = "json" if _looks_like_json(body.data) else "mlir"
+        kind = "json" if looks_like_json(body.data) else "mlir"
         return CheckJob(kind, body.data, web_options(base, None, limits))
     value = body.value
     if not _is_envelope(value, REQUEST_MARKERS):
@@ -202,7 +203,7 @@ def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
     """What ``POST /v1/fix`` repairs: JSON text, as the fix command reads a file."""
     value = body.value
     if body.media == TEXT_MEDIA or not _is_envelope(value, REQUEST_MARKERS):
-        if body.media == TEXT_MEDIA and not _looks_like_json(body.data):
+        if body.media == TEXT_MEDIA and not looks_like_json(body.data):
             raise Problem("invalid-field", "fix repairs JSON (an attribute or op object); "
                           "this text is not JSON", field="text")
         return FixJob(body.data.decode("utf-8", "replace"), web_options(base, None, limits))

@@ -24,7 +24,7 @@ from typing import Any
 from .. import __version__
 from .body import BodyWatch, Receive, read_body
 from .cache import Answer, AnswerCache
-from .envelope import JSON_MEDIA, TEXT_MEDIA, Body, parse_json_body
+from .envelope import FORM_MEDIA, JSON_MEDIA, TEXT_MEDIA, Body, looks_like_json, parse_json_body
 from .options import Limits
 from .problems import Problem
 
@@ -35,11 +35,13 @@ Scope = dict[str, Any]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 JSON_CONTENT_TYPE = (b"content-type", b"application/json")
+ACCEPTED = (JSON_MEDIA, TEXT_MEDIA)  # the lint routes read JSON and TOSA MLIR text
 
 
 def media_of(content_type: str | None, accepted: tuple[str, ...]) -> str:
     """The body's media type, one of ``accepted`` (JSON also as ``+json``), else 415.
-    No Content-Type counts as JSON."""
+    No Content-Type counts as JSON. ``FORM_MEDIA`` (what ``curl -d`` sends unless told
+    otherwise) is returned as it is: the body decides (:func:`body_media`)."""
     if content_type is None:
         content_type = JSON_MEDIA
     media = content_type.split(";")[0].strip().lower()
@@ -47,8 +49,24 @@ def media_of(content_type: str | None, accepted: tuple[str, ...]) -> str:
         return JSON_MEDIA
     if TEXT_MEDIA in accepted and media == TEXT_MEDIA:
         return TEXT_MEDIA
+    if JSON_MEDIA in accepted and media == FORM_MEDIA:
+        return FORM_MEDIA
     raise Problem("unsupported-media-type", f"the body is {content_type}; send "
                   + " or ".join(accepted))
+
+
+def body_media(media: str, data: bytes, accepted: tuple[str, ...]) -> str:
+    """``media`` once the body is read: a ``FORM_MEDIA`` body is JSON when it looks like
+    JSON (``curl -d '{...}'`` without a Content-Type: no form of ours starts with a
+    bracket), else 415, naming the header that was probably forgotten."""
+    if media != FORM_MEDIA:
+        return media
+    if looks_like_json(data):
+        return JSON_MEDIA
+    text = " (-H 'content-type: text/plain' for TOSA MLIR)" if TEXT_MEDIA in accepted else ""
+    raise Problem("unsupported-media-type", f"the body is {FORM_MEDIA} (what curl -d sends "
+                  "without a Content-Type) and is not JSON; send " + " or ".join(accepted)
+                  + text)
 
 
 # One encoder for every answer: json.dumps with options builds a new one for each call.
@@ -91,13 +109,14 @@ class LintRoute:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         content_type, declared = _headers(scope)
-        media = media_of(content_type, (JSON_MEDIA, TEXT_MEDIA))
+        media = media_of(content_type, ACCEPTED)
         data = await read_body(receive, declared, self.limits, self.watch)
         # The Content-Type as sent (not only the media type it names): conservative.
         key = (self.path, content_type or "", scope.get("query_string", b""), __version__,
                data)
         answer = self.cache.get(key)
         if answer is None:
+            media = body_media(media, data, ACCEPTED)
             value = parse_json_body(data, self.limits) if media == JSON_MEDIA else None
             result, keep = await self.handler(Body(data, media, value))
             answer = json_answer(result)
