@@ -42,6 +42,18 @@ def test_the_same_op_gives_the_same_diagnostics_from_mlir_tosa_and_json(mlir):
     assert _facts(mlir.with_suffix(".ops.json")) == _facts(mlir, skip=WIRING)
 
 
+def test_a_model_without_custom_ops_says_nothing_was_checked(tmp_path):
+    # The MLIR fixture and its .tosa twin serialized by tosa-opt: one note each, never a
+    # silent clean result for a model where nothing was looked at.
+    mlir = MODELS / "no-custom-op.mlir"
+    tosa = tmp_path / "no-custom-op.tosa"
+    tosa.write_bytes(build.serialize(mlir))
+    for path in (mlir, tosa):
+        report = check_file(path, Options())
+        assert [d.code for d in report.diagnostics] == ["VKS506"], path
+        assert report.ok and "nothing in it was checked" in report.diagnostics[0].message
+
+
 def test_generated_model_fixtures_are_fresh():
     result = subprocess.run([sys.executable, str(MODELS / "build.py"), "--check"],
                             capture_output=True, text=True)
@@ -156,7 +168,7 @@ def test_mlir_mentions_of_tosa_custom_in_comments_and_strings_are_not_ops():
     text = ('// tosa.custom %x {domain_name = "com.arm.VulkanCustomShader"}\n'
             '%0 = "tosa.const"() {note = "tosa.custom %x {"} : () -> tensor<8xf32>\n')
     report = _check_mlir(text)
-    assert report.diagnostics == [] and report.source.ops == []
+    assert [d.code for d in report.diagnostics] == ["VKS506"] and report.source.ops == []
 
 
 @pytest.mark.parametrize("text", [

@@ -94,7 +94,7 @@ def test_op_objects_and_lists_pasted_as_they_are(client, openapi, name):
 
 
 @pytest.mark.parametrize("name", ["pretty.mlir", "generic.mlir", "broken.mlir",
-                                  "unsigned.mlir", "tensor_shaders.mlir"])
+                                  "unsigned.mlir", "tensor_shaders.mlir", "no-custom-op.mlir"])
 def test_mlir_every_custom_op_is_checked_at_its_place_in_the_mlir(client, openapi, name):
     text = (FIXTURES / "models" / name).read_text()
     as_text = report(client.post("/v1/check", content=text.encode(), headers=TEXT), openapi)

@@ -93,6 +93,7 @@ SEVERITIES = {
     "VKS503": "error",
     "VKS504": "error",
     "VKS505": "error",
+    "VKS506": "info",
     "VKS510": "error",
     "VKS511": "error",
     "VKS512": "error",
