@@ -15,7 +15,7 @@ import json
 from .config import Options
 from .diagnostics import Diagnostic, Location, Severity, rule
 from .records import replace
-from .rules import run_rules
+from .rules import run_rules_each
 from .sources.base import Op, SourceFile
 from .sources.jsontext import json_type
 from .view import AttributeView
@@ -32,14 +32,13 @@ NOT_AN_OBJECT = rule(
 )
 
 
-def rule_diagnostics(op: Op, options: Options) -> tuple[AttributeView | None,
-                                                        list[Diagnostic]]:
-    """The attribute view of one op and what the rules say about it (pointers only)."""
+def attribute_view(op: Op, options: Options) -> tuple[AttributeView | None,
+                                                     list[Diagnostic]]:
+    """The attribute view of one op, or None and why there is none (pointers only)."""
     if not isinstance(op.attributes, dict):
         return None, [NOT_AN_OBJECT.at(op.base, f"attributes must be a JSON object, got "
                                                 f"{json_type(op.attributes)}")]
-    view = AttributeView.build(op.attributes, options, op.base, op.context)
-    return view, run_rules(view)
+    return AttributeView.build(op.attributes, options, op.base, op.context), []
 
 
 def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
@@ -68,19 +67,30 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
 def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
     """Located diagnostics for each op. All ops go through each stage together, so the
     shader stage sees every shader of the run at once (one compile batch, each distinct
-    shader analysed once)."""
-    views: list[AttributeView | None] = []
-    found: list[list[Diagnostic]] = []
-    seen: dict[tuple[str, str], tuple[AttributeView | None, list[Diagnostic]]] = {}
+    shader analysed once), and each rule runs over every op in a row (run_rules_each)."""
+    # Ops that repeat another (same attributes at the same pointer) share its view and
+    # its pointer-only findings: a corpus or model that repeats an op is ruled on once.
+    distinct_views: list[AttributeView | None] = []
+    distinct_found: list[list[Diagnostic]] = []
+    which: list[int] = []  # each op's entry in the two lists above
+    seen: dict[tuple[str, str], int] = {}
     for op in ops:
         key = _content_key(op) if len(ops) > 1 else None
-        ruled = seen.get(key) if key is not None else None
-        if ruled is None:
-            ruled = rule_diagnostics(op, options)
+        index = seen.get(key) if key is not None else None
+        if index is None:
+            index = len(distinct_views)
+            view, found = attribute_view(op, options)
+            distinct_views.append(view)
+            distinct_found.append(found)
             if key is not None:
-                seen[key] = ruled
-        views.append(ruled[0])
-        found.append(list(ruled[1]))
+                seen[key] = index
+        which.append(index)
+    ruled = [k for k, view in enumerate(distinct_views) if view is not None]
+    for k, found in zip(ruled, run_rules_each([distinct_views[k] for k in ruled]),
+                        strict=True):
+        distinct_found[k].extend(found)
+    views = [distinct_views[k] for k in which]
+    found = [list(distinct_found[k]) for k in which]
     _shader_stage(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]

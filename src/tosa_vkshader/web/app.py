@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..config import Options
+from .batch import Batcher
 from .body import BodyWatch, read_body
 from .cache import AnswerCache
 from .envelope import JSON_MEDIA, Body, check_job, fix_job, new_job, parse_body, reflect_job
@@ -96,6 +97,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     page = _page()
     cache = AnswerCache(limits.cache_entries, limits.cache_bytes)
     watch = BodyWatch(limits.body_timeout)
+    batcher = Batcher()
 
     async def json_object(request: Request) -> dict[str, Any]:
         media = media_of(request.headers.get("content-type"), (JSON_MEDIA,))
@@ -114,10 +116,11 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
 
     async def lint_first(func: Callable[[Any], Any], job: Any, size: int) -> Any:
         # Checking a large body with thousands of bad keys takes long enough to stall
-        # every other request if done in the event loop: a lint worker takes it.
+        # every other request if done in the event loop: a lint worker takes it. Small
+        # ones are checked in the loop, together with those that arrive with them.
         if size > limits.inline_body:
             return await in_pool(lint_pool, func, job)
-        return func([job])[0]
+        return await batcher.run(func, job, size)
 
     async def check(body: Body) -> tuple[Any, bool]:
         job = check_job(body, base, limits)

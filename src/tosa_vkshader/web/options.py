@@ -83,8 +83,9 @@ def _target_devices(value: Any) -> tuple[str, ...]:
 
 # The options each request's choices give, per server configuration (a page re-checking
 # as someone types sends the same choices every time): (base, limits, options) by
-# (base, limits, the choices as JSON), kept with the objects so that their ids stay theirs.
-_KNOWN: dict[tuple[int, int, str], tuple[Options, Limits, Options]] = {}
+# (base, limits, the choices: sorted pairs when every value is a string, else JSON), kept
+# with the objects so that their ids stay theirs.
+_KNOWN: dict[tuple[int, int, Any], tuple[Options, Limits, Options]] = {}
 _MAX_KNOWN = 256
 
 
@@ -95,7 +96,11 @@ def web_options(base: Options, requested: Any, limits: Limits) -> Options:
         requested = {}
     if not isinstance(requested, dict):
         return _web_options(base, requested, limits)  # (says what is wrong)
-    key = (id(base), id(limits), json.dumps(requested, sort_keys=True) if requested else "")
+    if all(type(value) is str for value in requested.values()):
+        choices: Any = tuple(sorted(requested.items()))  # (what the page sends)
+    else:
+        choices = json.dumps(requested, sort_keys=True)
+    key = (id(base), id(limits), choices)
     known = _KNOWN.get(key)
     if known is not None and known[0] is base and known[1] is limits:
         return known[2]
