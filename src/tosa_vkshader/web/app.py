@@ -35,10 +35,10 @@ from .. import __version__
 from ..config import Options
 from .batch import Batcher
 from .body import BodyWatch, read_body
-from .cache import AnswerCache
+from .cache import Answer, AnswerCache
 from .envelope import JSON_MEDIA, Body, check_job, fix_job, new_job, parse_body, reflect_job
-from .jobs import lint_only, run_checks, run_fixes, run_news, run_reflects
-from .lint_routes import LintRoute, body_media, media_of, render_json
+from .jobs import CheckJob, FixJob, lint_only, run_checks, run_fixes, run_news, run_reflects
+from .lint_routes import LintRoute, body_media, json_answer, media_of, render_json
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
@@ -52,6 +52,16 @@ PAGE_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+
+
+def lint_answers(jobs: list[CheckJob]) -> list[Answer | None]:
+    """The rendered answer of each check that needs no compiler (None for the others):
+    rendered in the batch, one after the other."""
+    return [None if result is None else json_answer(result) for result in lint_only(jobs)]
+
+
+def fix_answers(jobs: list[FixJob]) -> list[Answer]:
+    return [json_answer(result) for result in run_fixes(jobs)]
 
 
 def problem_response(problem: Problem) -> Response:
@@ -114,24 +124,29 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         finally:
             await asyncio.gather(pool.close(), lint_pool.close())
 
-    async def lint_first(func: Callable[[Any], Any], job: Any, size: int) -> Any:
+    async def lint_first(batch_func: Callable[[list[Any]], list[Answer | None]],
+                         pool_func: Callable[[list[Any]], list[Any]], job: Any,
+                         size: int) -> Answer | None:
         # Checking a large body with thousands of bad keys takes long enough to stall
         # every other request if done in the event loop: a lint worker takes it. Small
         # ones are checked in the loop, together with those that arrive with them.
         if size > limits.inline_body:
-            return await in_pool(lint_pool, func, job)
-        return await batcher.run(func, job, size)
+            result = await in_pool(lint_pool, pool_func, job)
+            return None if result is None else json_answer(result)
+        return await batcher.run(batch_func, job, size)
 
-    async def check(body: Body) -> tuple[Any, bool]:
+    async def check(body: Body) -> tuple[Answer, bool]:
         job = check_job(body, base, limits)
-        result = await lint_first(lint_only, job, len(body.data))
-        if result is None:  # it holds shader code: compiled, so never kept (see cache.py)
-            return await in_pool(pool, run_checks, job), False
-        return result, True
+        answer = await lint_first(lint_answers, lint_only, job, len(body.data))
+        if answer is None:  # it holds shader code: compiled, so never kept (see cache.py)
+            return json_answer(await in_pool(pool, run_checks, job)), False
+        return answer, True
 
-    async def fix(body: Body) -> tuple[Any, bool]:
+    async def fix(body: Body) -> tuple[Answer, bool]:
         job = fix_job(body, base, limits)
-        return await lint_first(run_fixes, job, len(body.data)), True
+        answer = await lint_first(fix_answers, run_fixes, job, len(body.data))
+        assert answer is not None  # (a fix never compiles)
+        return answer, True
 
     async def new(request: Request) -> Response:
         job = new_job(await json_object(request), base, limits)

@@ -28,9 +28,9 @@ from .envelope import FORM_MEDIA, JSON_MEDIA, TEXT_MEDIA, Body, looks_like_json,
 from .options import Limits
 from .problems import Problem
 
-# The check or fix of a body: its JSON result, and whether it may be kept (False when a
-# compiler made it).
-Handler = Callable[[Body], Awaitable[tuple[Any, bool]]]
+# The check or fix of a body: its answer (see json_answer), and whether it may be kept
+# (False when a compiler made it).
+Handler = Callable[[Body], Awaitable[tuple[Answer, bool]]]
 Scope = dict[str, Any]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -69,14 +69,28 @@ def body_media(media: str, data: bytes, accepted: tuple[str, ...]) -> str:
                   + text)
 
 
-# One encoder for every answer: json.dumps with options builds a new one for each call.
-_ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+def _compact_encoder() -> Callable[[Any], str]:
+    """Compact JSON, non-ASCII escaped, NaN refused: any string the input held (a lone
+    surrogate from a ``\\ud800`` escape included) can be sent back. Where json has its C
+    encoder, one is made once and kept (``JSONEncoder.encode`` makes a new one, and its
+    table of containers seen, for every answer; an answer is a fresh tree, never a
+    cycle)."""
+    encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"),
+                               check_circular=False)
+    make = json.encoder.c_make_encoder
+    if make is None:
+        return encoder.encode
+    chunks = make(None, encoder.default, json.encoder.encode_basestring_ascii, None, ":",
+                  ",", False, False, False)
+    return lambda content: "".join(chunks(content, 0))
+
+
+_encode = _compact_encoder()
 
 
 def render_json(content: Any) -> bytes:
-    """Compact JSON with non-ASCII characters escaped: any string the input held (a lone
-    surrogate from a ``\\ud800`` escape included) can be sent back."""
-    return _ENCODER.encode(content).encode("ascii")
+    """Compact JSON with non-ASCII characters escaped (see _compact_encoder)."""
+    return _encode(content).encode("ascii")
 
 
 def json_answer(content: Any) -> Answer:
@@ -118,8 +132,7 @@ class LintRoute:
         if answer is None:
             media = body_media(media, data, ACCEPTED)
             value = parse_json_body(data, self.limits) if media == JSON_MEDIA else None
-            result, keep = await self.handler(Body(data, media, value))
-            answer = json_answer(result)
+            answer, keep = await self.handler(Body(data, media, value))
             if keep:
                 self.cache.put(key, answer)
         await send({"type": "http.response.start", "status": answer.status,
