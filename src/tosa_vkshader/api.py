@@ -138,7 +138,7 @@ class Report:
 
 def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
     """Read by the file's suffix: .mlir (TOSA MLIR text), .tosa (flatbuffer), else JSON."""
-    suffix = os.path.splitext(path)[1].lower() if path else ""
+    suffix = os.path.splitext(path)[1].lower() if path and "." in path else ""
     if suffix == ".mlir":
         from .sources.mlir_source import read_mlir
 

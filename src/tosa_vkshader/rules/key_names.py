@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, Severity, rule
@@ -88,11 +87,15 @@ _PROBLEM_RULES = {
 }
 
 
+# Keys the key rules have nothing to say about.
+_WELL_FORMED = frozenset((KeyKind.TOP_LEVEL, KeyKind.EXTENSION, KeyKind.RESOURCE))
+
+
 def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
     attrs = view.attrs
-    wanted: Counter[str] | None = None  # how many near misses suggest each key
+    wanted: dict[str, int] | None = None  # how many near misses suggest each key
     for key, info in view.keys.items():
-        if info.kind in (KeyKind.TOP_LEVEL, KeyKind.EXTENSION, KeyKind.RESOURCE):
+        if info.kind in _WELL_FORMED:
             continue
         pointer = view.pointer(key)
         if info.kind is KeyKind.NEAR_MISS:
@@ -114,8 +117,10 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
                             "key, so its value never reaches the runtime")
             # `fix` renames it when the new name is free and wanted by no other key.
             if wanted is None and info.suggestion:
-                wanted = Counter(other.suggestion for other in view.keys.values()
-                                 if other.kind is KeyKind.NEAR_MISS and other.suggestion)
+                wanted = {}
+                for other in view.keys.values():
+                    if other.kind is KeyKind.NEAR_MISS and other.suggestion:
+                        wanted[other.suggestion] = wanted.get(other.suggestion, 0) + 1
             mechanical = info.suggestion and info.suggestion not in attrs and \
                 wanted[info.suggestion] == 1
             yield _PROBLEM_RULES[info.problem].at(

@@ -8,6 +8,7 @@ become diagnostics, never exceptions.
 
 from __future__ import annotations
 
+import _thread
 import bisect
 import json
 import math
@@ -141,7 +142,10 @@ class JsonDocument:
     has_duplicates: bool = True
     # Spans found so far, by pointer; containers whose members have all been scanned, and
     # those scanned part of the way (where the scan goes on).
-    _spans: dict[str, Span] = field(default_factory=dict, repr=False)
+    # (kept as (key start, key end, value start, value end): a tuple costs a scan of many
+    # members far less than a Span each; span() makes the one asked for)
+    _spans: dict[str, tuple[int | None, int | None, int, int]] = \
+        field(default_factory=dict, repr=False)
     _scanned: set[str] = field(default_factory=set, repr=False)
     _scanning: dict[str, Iterator[tuple[str | int, int | None, int | None, int, int]]] = \
         field(default_factory=dict, repr=False)
@@ -170,19 +174,21 @@ class JsonDocument:
         members' values are skipped by the C decoder: locating a diagnostic costs a pass
         over one object's keys, not a walk of the whole document."""
         found = self._spans.get(pointer)
-        if found is not None:
-            return found
-        if pointer == "":
-            start = _WS.match(self.text, 0).end()
-            # Valid JSON: nothing but white space follows the value.
-            end = len(self.text.rstrip(" \t\n\r"))
-            found = self._spans[""] = Span(None, None, start, end)
-            return found
-        parent = pointer.rsplit("/", 1)[0]
-        if parent in self._scanned or self.span(parent) is None:
-            return None  # (a scanned container has no such member)
-        self._scan_members(parent, until=None if self.has_duplicates else pointer)
-        return self._spans.get(pointer)
+        if found is None:
+            if pointer == "":
+                start = _WS.match(self.text, 0).end()
+                # Valid JSON: nothing but white space follows the value.
+                end = len(self.text.rstrip(" \t\n\r"))
+                found = self._spans[""] = (None, None, start, end)
+            else:
+                parent = pointer.rsplit("/", 1)[0]
+                if parent in self._scanned or self.span(parent) is None:
+                    return None  # (a scanned container has no such member)
+                self._scan_members(parent, until=None if self.has_duplicates else pointer)
+                found = self._spans.get(pointer)
+                if found is None:
+                    return None
+        return Span(*found)
 
     def find_duplicates(self) -> list[tuple[str, str]]:
         """Every key that appears twice in one object, as (object pointer, key); objects
@@ -210,11 +216,10 @@ class JsonDocument:
         spans = self._spans
         members = self._scanning.get(pointer)
         if members is None:
-            members = self._scanning[pointer] = _members(self.text,
-                                                         spans[pointer].value_start)
+            members = self._scanning[pointer] = _members(self.text, spans[pointer][2])
         for key, key_start, key_end, value_start, value_end in members:
             member = _member_pointer(pointer, key)
-            spans[member] = Span(key_start, key_end, value_start, value_end)
+            spans[member] = (key_start, key_end, value_start, value_end)
             if member == until:
                 return
         del self._scanning[pointer]
@@ -290,6 +295,40 @@ class JsonDocument:
         return text
 
 
+class _Reading(_thread._local):
+    """The JSON decoder, and what its hooks saw in the text it read last: a long number
+    (maybe beyond a double) and an object that repeats a key. Made once per thread (a
+    decoder made per call, with hooks made per call, cost more than reading a small
+    attribute object)."""
+
+    def __init__(self) -> None:
+        self.duplicate = False
+        self.long_number = False
+        self.decoder = json.JSONDecoder(object_pairs_hook=self._object, parse_int=self._int,
+                                        parse_float=self._float,
+                                        parse_constant=_reject_constant)
+
+    def _int(self, digits: str) -> int:
+        if len(digits) > 19:  # (with its sign) might be beyond a double
+            self.long_number = True
+        return int(digits)
+
+    def _float(self, digits: str) -> float:
+        number = float(digits)
+        if math.isinf(number):
+            self.long_number = True
+        return number
+
+    def _object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            self.duplicate = True
+        return result
+
+
+_READING = _Reading()
+
+
 def _find_depth_violation(value: Any, limit: int) -> bool:
     stack = [(value, 1)]
     while stack:
@@ -334,32 +373,10 @@ def parse_json(
         # reference parser skips it; a space of the same length keeps every offset.
         text = " " + data[1:] if data.startswith("\ufeff") else data
     doc = JsonDocument(text=text, path=path)
-    saw_duplicate = False
-    saw_long_number = False
-
-    def parse_int(digits: str) -> int:
-        nonlocal saw_long_number
-        if len(digits) > 19:  # (with its sign) might be beyond a double
-            saw_long_number = True
-        return int(digits)
-
-    def parse_float(digits: str) -> float:
-        nonlocal saw_long_number
-        number = float(digits)
-        if math.isinf(number):
-            saw_long_number = True
-        return number
-
-    def object_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        nonlocal saw_duplicate
-        result = dict(pairs)
-        if len(result) != len(pairs):
-            saw_duplicate = True
-        return result
-
+    reading = _READING
+    reading.duplicate = reading.long_number = False
     try:
-        doc.value = json.loads(text, object_pairs_hook=object_hook, parse_int=parse_int,
-                               parse_float=parse_float, parse_constant=_reject_constant)
+        doc.value = reading.decoder.decode(text)
     except json.JSONDecodeError as exc:
         message = exc.msg
         if text.strip() == "":
@@ -384,6 +401,7 @@ def parse_json(
     if brackets > max_depth and _find_depth_violation(doc.value, max_depth):
         diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels")
         return None, [diag.located(Location(path, 1, 1))]
+    saw_duplicate, saw_long_number = reading.duplicate, reading.long_number
     doc.has_duplicates = saw_duplicate
     problems: list[Diagnostic] = []
     # Only walk the values when one might be beyond the reference parser: a long number,
