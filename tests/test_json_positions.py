@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tosa_vkshader import validate
-from tosa_vkshader.sources.jsontext import parse_json
+from tosa_vkshader.diagnostics import pointer_join
+from tosa_vkshader.sources.jsontext import JsonDocument, parse_json, pretty_document, pretty_json
 
 from conftest import FIXTURES
 
@@ -127,3 +131,27 @@ def test_every_line_is_shown_as_it_is_in_the_text_near_the_top_and_far_down():
         assert document.line_text(line) == wanted, line
     short, _ = parse_json('{"a": 1}', "one.json")
     assert (short.line_text(1), short.line_text(2)) == ('{"a": 1}', "")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(
+    st.text(max_size=6),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+                 | st.floats(allow_nan=False, allow_infinity=False),
+                 lambda inner: st.lists(inner, max_size=3)
+                 | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=8),
+    max_size=6))
+def test_a_rendered_object_places_its_members_where_a_scan_of_its_text_finds_them(value):
+    # pretty_document records where it put each top-level member; a scan of the same
+    # text must find every pointer (members, deeper values, missing keys) at the same place.
+    rendered = pretty_document(value, "obj.json")
+    assert rendered.text == pretty_json(value)
+    scanned = JsonDocument(rendered.text, "obj.json", has_duplicates=False)
+    pointers = ["", "/absent"] + [pointer_join("", key) for key in value]
+    pointers += [pointer_join("", key, 0) for key, v in value.items() if isinstance(v, list)]
+    pointers += [pointer_join("", key, inner) for key, v in value.items()
+                 if isinstance(v, dict) for inner in v]
+    for pointer in pointers:
+        for on_key in (False, True):
+            assert rendered.locate(pointer, on_key=on_key) == \
+                scanned.locate(pointer, on_key=on_key), pointer

@@ -161,10 +161,11 @@ def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> So
         data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
         return _read(data, path, options)
     from .sources.base import Op, SourceFile
-    from .sources.jsontext import pretty_json
+    from .sources.jsontext import pretty_document
 
     source = SourceFile(path)
-    source.ops.append(Op(obj_or_text, path, render=lambda: pretty_json(obj_or_text)))
+    source.ops.append(Op(obj_or_text, path,
+                         render=lambda: pretty_document(obj_or_text, path)))
     return source
 
 

@@ -186,9 +186,9 @@ class Op:
     base: str = ""
     document: JsonDocument | None = None
     name: str | None = None
-    # For ops built from Python objects: renders JSON text to locate diagnostics in,
+    # For ops built from Python objects: renders the JSON document to locate diagnostics in,
     # called only when there is something to locate.
-    render: Callable[[], str] | None = field(default=None, repr=False)
+    render: Callable[[], JsonDocument] | None = field(default=None, repr=False)
     # The model around the op (operator name, operand and result types), when known.
     context: OpContext | None = None
     # Maps a diagnostic (its pointer, relative to the attributes) to a place in the file;
@@ -199,8 +199,7 @@ class Op:
         if self.locator is not None:
             return self.locator(diagnostic)
         if self.document is None and self.render is not None:
-            # (a rendered object cannot repeat a key)
-            self.document = JsonDocument(self.render(), self.path, has_duplicates=False)
+            self.document = self.render()
         if self.document is None:
             return None
         return self.document.locate(diagnostic.pointer, on_key=diagnostic.on_key,

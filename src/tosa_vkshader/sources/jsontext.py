@@ -573,6 +573,35 @@ def pretty_json(value: Any) -> str:
         return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
 
 
+def pretty_document(value: Any, path: str | None) -> JsonDocument:
+    """``pretty_json(value)`` as a document whose top-level members are already placed:
+    the renderer knows where it put each one, so locating a finding on a key of an
+    attribute object scans nothing."""
+    if type(value) is not dict or not value:
+        return JsonDocument(pretty_json(value), path, value, has_duplicates=False)
+    try:
+        members = []
+        for key, member in value.items():
+            if type(key) is not str:
+                raise _Unusual
+            members.append((key, _quoted(key), _pretty(member, "\n  ")))
+    except (_Unusual, RecursionError):
+        return JsonDocument(pretty_json(value), path, value, has_duplicates=False)
+    text = "{\n  " + ",\n  ".join([f"{quoted}: {shown}" for _, quoted, shown in members]) \
+        + "\n}"
+    document = JsonDocument(text, path, value, has_duplicates=False)
+    spans = document._spans
+    spans[""] = (None, None, 0, len(text))
+    start = 4  # after "{\n  "; members are separated by ",\n  "
+    for key, quoted, shown in members:
+        value_start = start + len(quoted) + 2  # after ": "
+        value_end = value_start + len(shown)
+        spans[_member_pointer("", key)] = (start, start + len(quoted), value_start, value_end)
+        start = value_end + 4
+    document._scanned.add("")
+    return document
+
+
 class _Unusual(Exception):
     pass
 
