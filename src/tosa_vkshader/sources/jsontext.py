@@ -496,11 +496,6 @@ _scanstring = json.decoder.scanstring
 _scan_value = json.scanner.make_scanner(json.JSONDecoder())
 
 
-def _skip_value(text: str, pos: int) -> int:
-    """The offset just past the JSON value starting at ``pos``."""
-    return _scan_value(text, pos)[1]
-
-
 def _member_pointer(container: str, key: str | int) -> str:
     if type(key) is int or ("~" not in key and "/" not in key):
         return f"{container}/{key}"
@@ -515,25 +510,26 @@ def _members(text: str, pos: int
     opening = text[pos]
     if opening not in "{[":
         return
-    white, scan_key, skip = _WS.match, _scanstring, _skip_value
+    white, scan_key, scan_value = _WS.match, _scanstring, _scan_value
     pos = white(text, pos + 1).end()
-    index = 0
-    while text[pos] not in "}]":
-        if opening == "{":
+    if opening == "{":
+        while text[pos] != "}":
             key, key_end = scan_key(text, pos + 1)
-            key_start: int | None = pos
-            pos = white(text, white(text, key_end).end() + 1).end()  # past the ':'
-            member: tuple[str | int, int | None, int | None] = (key, key_start, key_end)
-        else:
-            member = (index, None, None)
-            index += 1
-        end = skip(text, pos)
-        yield (*member, pos, end)
+            value_start = white(text, white(text, key_end).end() + 1).end()  # past the ':'
+            end = scan_value(text, value_start)[1]
+            yield key, pos, key_end, value_start, end
+            pos = white(text, end).end()
+            if text[pos] == ",":
+                pos = white(text, pos + 1).end()
+        return
+    index = 0
+    while text[pos] != "]":
+        end = scan_value(text, pos)[1]
+        yield index, None, None, pos, end
+        index += 1
         pos = white(text, end).end()
         if text[pos] == ",":
             pos = white(text, pos + 1).end()
-
-
 
 
 # One decoded character: a surrogate pair, a \\u escape, another escape, or a plain char.

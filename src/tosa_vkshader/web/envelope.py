@@ -103,7 +103,7 @@ def parse_body(data: bytes, limits: Limits) -> dict[str, Any]:
 
 
 def _only(body: dict[str, Any], allowed: tuple[str, ...]) -> None:
-    unknown = sorted(set(body) - set(allowed))
+    unknown = sorted(key for key in body if key not in allowed)
     if unknown:
         raise Problem("invalid-field", f"unknown field {unknown[0]!r}; the request may "
                       "have " + ", ".join(allowed), field=unknown[0])
