@@ -9,7 +9,8 @@ without shader code are checked in the event loop, larger ones in a lint worker,
 anything with shader code in the bounded compile pool. Lint never waits behind a compile,
 and a compiler that crashes or hangs costs its own request only. The lint routes
 (``/v1/check``, ``/v1/fix``) are plain ASGI apps that keep their answers
-(lint_routes.py, cache.py).
+(lint_routes.py, cache.py); those checked in the event loop that arrive together are
+checked together (batch.py).
 """
 
 from __future__ import annotations
