@@ -358,11 +358,18 @@ def test_op_level_problems_point_at_the_op_fields():
         assert diag.pointer == ""
 
 
-def test_other_domains_are_skipped_silently():
-    text = json.dumps({"domain_name": "com.example.Kernels", "operator_name": "k",
-                       "implementation_attrs": "definitely not JSON"})
-    report = validate(text, path="op.json")
-    assert report.diagnostics == [] and report.source.ops == []
+def test_other_domains_are_skipped_and_a_file_of_only_them_says_nothing_was_checked():
+    other = {"domain_name": "com.example.Kernels", "operator_name": "k",
+             "implementation_attrs": "definitely not JSON"}
+    report = validate(json.dumps(other), path="op.json")
+    assert report.codes == ["VKS506"] and report.source.ops == []
+    assert report.ok and (report.diagnostics[0].location.line,
+                          report.diagnostics[0].location.column) == (1, 1)
+    # Beside one of ours, the other domain's op is skipped without a word.
+    ours = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": "k",
+            "implementation_attrs": {"entry_point": "main", "workgroup_sizes": [1, 1, 1]}}
+    report = validate(json.dumps([other, ours]), path="ops.json")
+    assert report.codes == [] and len(report.source.ops) == 1
 
 
 def test_a_list_of_bare_attribute_objects():

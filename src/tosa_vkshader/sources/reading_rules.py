@@ -49,8 +49,8 @@ MALFORMED_OP_OBJECT = rule(
 )
 NO_CUSTOM_OP = rule(
     "VKS506", "no-custom-op", Severity.INFO,
-    summary="A model (MLIR or .tosa) holds no `com.arm.VulkanCustomShader` custom op, so "
-            "nothing in it was checked.",
+    summary="A model (MLIR or .tosa) or a JSON file of op objects holds no "
+            "`com.arm.VulkanCustomShader` op, so nothing in it was checked.",
     why="A clean result should mean the shader ops were checked and found right; for a "
         "model without any (or a text that is not a model at all) it would only mean that "
         "nothing was looked at. Models without custom shaders are common: silence the "
