@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, Location, Severity, rule
 from .records import replace
 from .rules import run_rules_each
 from .sources.base import Op, SourceFile
+from .sources.context import VULKAN_DOMAIN
 from .sources.jsontext import json_type
 from .view import AttributeView
 
@@ -29,6 +30,20 @@ NOT_AN_OBJECT = rule(
         "the top cannot be read by the converter.",
     bad='[{"entry_point": "main"}]',
     good='{"entry_point": "main", "workgroup_sizes": [1, 1, 1]}',
+)
+
+NO_CUSTOM_OP = rule(
+    "VKS506", "no-custom-op", Severity.INFO,
+    summary="A model (MLIR or .tosa) or a JSON file of op objects holds no "
+            "`com.arm.VulkanCustomShader` op, so nothing in it was checked.",
+    why="A clean result should mean the shader ops were checked and found right; for a "
+        "model without any (or a text that is not a model at all) it would only mean that "
+        "nothing was looked at. Models without custom shaders are common: silence the "
+        'note with `ignore = ["VKS506"]`.',
+    bad="module { func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : "
+        "tensor<4xf32> } }",
+    good='%0 = tosa.custom %a {domain_name = "com.arm.VulkanCustomShader", ...} : (...) '
+         "-> ...",
 )
 
 
@@ -145,14 +160,27 @@ def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diag
     per_op = iter(check_ops(ops, options))
     results = []
     for source in sources:
+        problems = source.diagnostics
+        if not source.ops and not problems:
+            problems = [_nothing_checked(source)]
         # File-level problems (duplicate keys, ...) are located in the whole document.
         document_op = Op(None, source.path, "", source.document) if source.document else None
-        found = finish(source.diagnostics, document_op, source.path, options)
+        found = finish(problems, document_op, source.path, options)
         for _ in source.ops:
             found.extend(next(per_op))
         found.sort(key=Diagnostic.sort_key)
         results.append(found)
     return results
+
+
+def _nothing_checked(source: SourceFile) -> Diagnostic:
+    """VKS506 for a file read without a problem and without an op of ours: a model with
+    no shader op, a text that is not a model, op objects of other domains only (a bare
+    attribute object is always an op)."""
+    # (a .tosa flatbuffer has neither text nor lines: its places are line 0)
+    line = 1 if source.text is not None or source.document is not None else 0
+    return NO_CUSTOM_OP.at("", f"no {VULKAN_DOMAIN} op in this file: nothing in it was "
+                               "checked").located(Location(source.path, line, line))
 
 
 def check_source(source: SourceFile, options: Options) -> list[Diagnostic]:

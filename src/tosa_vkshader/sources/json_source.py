@@ -18,12 +18,12 @@ from __future__ import annotations
 import json
 
 from ..config import Options
-from ..diagnostics import Diagnostic, Location
+from ..diagnostics import Diagnostic
 from .base import EmbeddedLocator, Op, PrefixLocator, SourceFile, TextFile
-from .context import VULKAN_DOMAIN, OpContext, TensorType, domain_kind, parse_type
+from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
 from .jsontext import JsonDocument, json_type, parse_json
-from .reading_rules import MALFORMED_OP_OBJECT, MISSING_ATTRS, NO_CUSTOM_OP
+from .reading_rules import MALFORMED_OP_OBJECT, MISSING_ATTRS
 
 TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
@@ -48,11 +48,6 @@ def read_json(data: bytes | str, path: str | None, options: Options) -> SourceFi
     else:
         # A bare attribute object (or something that is not one: the pipeline says so).
         source.ops.append(Op(value, path, "", document))
-        return source
-    if not source.ops and not source.diagnostics:  # ops of other domains only
-        source.diagnostics.append(NO_CUSTOM_OP.at(
-            "", f"no {VULKAN_DOMAIN} op in this file: nothing in it was checked"
-        ).located(Location(path, 1, 1)))
     return source
 
 

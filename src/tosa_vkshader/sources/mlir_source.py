@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from ..config import Options
 from ..records import field, record
 from .base import EmbeddedLocator, SourceFile, TextFile
-from .context import VULKAN_DOMAIN, OpContext, TensorType, domain_kind, parse_type
+from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
 from .escapes import EscapeError, decode_mlir, mlir_offsets
 from .io import decode_text
-from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX, NO_CUSTOM_OP
+from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX
 
 OP_NAME = "tosa.custom"
 # A bare op name must not be part of a longer name, an SSA value, attribute alias, ...
@@ -92,10 +92,6 @@ def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFi
     returns = _return_sites(text, sites[_RETURN]) if ops else []
     for op, used in zip(ops, _results_used(text, ops, sites[FUNCTION]), strict=True):
         _add_op(source, host, op, options, used, returns)
-    if not source.ops and not source.diagnostics:
-        source.diagnostics.append(NO_CUSTOM_OP.at(
-            "", f"no {VULKAN_DOMAIN} custom op in this MLIR text: nothing in it was checked"
-        ).located(host.location(0)))
     return source
 
 

@@ -1,5 +1,5 @@
 """Problems of reading custom ops out of models and op objects (VKS500-VKS502, VKS505,
-VKS506, VKS930).
+VKS930).
 
 Declared here, beside the readers that report them, so that ``sources/`` never imports
 the rules stage above it.
@@ -46,19 +46,6 @@ MALFORMED_OP_OBJECT = rule(
     bad='{"operator_name": 7, "implementation_attrs": {...}}',
     good='{"operator_name": "k", "inputs": ["tensor<1x8xf32>"], "implementation_attrs": '
          '{...}}',
-)
-NO_CUSTOM_OP = rule(
-    "VKS506", "no-custom-op", Severity.INFO,
-    summary="A model (MLIR or .tosa) or a JSON file of op objects holds no "
-            "`com.arm.VulkanCustomShader` op, so nothing in it was checked.",
-    why="A clean result should mean the shader ops were checked and found right; for a "
-        "model without any (or a text that is not a model at all) it would only mean that "
-        "nothing was looked at. Models without custom shaders are common: silence the "
-        'note with `ignore = ["VKS506"]`.',
-    bad="module { func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : "
-        "tensor<4xf32> } }",
-    good='%0 = tosa.custom %a {domain_name = "com.arm.VulkanCustomShader", ...} : (...) '
-         "-> ...",
 )
 READER_MISSING = rule(
     "VKS930", "model-reader-missing", Severity.ERROR,

@@ -19,9 +19,9 @@ from ..config import Options
 from ..diagnostics import Location
 from ..records import record
 from .base import FixedLocator, SourceFile
-from .context import VULKAN_DOMAIN, OpContext, TensorType, domain_kind, render_tensor
+from .context import OpContext, TensorType, domain_kind, render_tensor
 from .embedded import embedded_op
-from .reading_rules import MISSING_ATTRS, NO_CUSTOM_OP, READER_MISSING, TOSA_FILE
+from .reading_rules import MISSING_ATTRS, READER_MISSING, TOSA_FILE
 
 # tosa.DType value -> element type in MLIR's spelling (so messages match the MLIR source).
 _ELEMENTS = {
@@ -69,10 +69,6 @@ def read_tosa(data: bytes, path: str | None, options: Options) -> SourceFile:
         return source
     for custom in reader.found:
         _add_op(source, custom, path, options)
-    if not source.ops and not source.diagnostics:
-        source.diagnostics.append(NO_CUSTOM_OP.at(
-            "", f"no {VULKAN_DOMAIN} custom op in this TOSA flatbuffer: nothing in it was "
-                "checked").located(where))
     return source
 
 
