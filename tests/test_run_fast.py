@@ -298,22 +298,6 @@ def test_the_runners_own_npy_header_is_read():
     assert read_plain_npy(data) == HostArray("int8", (4,), bytes([1, 2, 255, 0]))
 
 
-def test_the_fast_lane_loads_nothing_heavy_before_the_runner_starts():
-    """What runs before the scenario runner starts imports none of what took 30 ms."""
-    probe = ("import sys; import tosa_vkshader.cli, tosa_vkshader.commands.run_fast; "
-             "import tosa_vkshader.runtime.interface, tosa_vkshader.runtime.scenario; "
-             "print('LOADED', sorted(m for m in ('argparse', 'subprocess', 'dataclasses', "
-             "'typing', 'tempfile', 'numpy', 'tosa_vkshader.diagnostics', 'tosa_vkshader.records', "
-             "'tosa_vkshader.config', 'tosa_vkshader.runtime.pipeline') "
-             "if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    assert "LOADED []" in done.stdout, done.stdout + done.stderr
-
-
-# -- the emulation layers' manifests, kept in the cache folder -----------------------------
-
-
 def kept_workdir(ran: Ran) -> Path:
     return Path(ran.err.split("work directory kept: ", 1)[1].split()[0])
 

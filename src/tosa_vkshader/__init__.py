@@ -10,9 +10,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-# `typing` is not imported at run time: it costs 2-3 ms of every start-up (type checkers
-# read a module-level TYPE_CHECKING = False as true).
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-from .config import ConfigResolver, Options, load_options
-from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
-from .records import field, record, replace
 
 # The checker (rules, readers, registry tables) is imported where files are checked: with
 # several processes (check -j), each imports it itself, at the same time as the others,
 # after the files were read and shared out.
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
+from typing import TYPE_CHECKING
+
+from .config import ConfigResolver, Options, load_options
+from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -28,7 +29,7 @@ SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__py
                    ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 
 
-@record
+@dataclass(slots=True)
 class Report:
     """The outcome of checking one file (or one text / object)."""
 

@@ -11,10 +11,10 @@ rules; the rules that compare attributes with the shader receive its ``Shader`` 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from .config import Options
 from .diagnostics import Diagnostic, Location, Severity, rule
-from .records import replace
 from .rules import run_rules_each
 from .sources.base import Op, SourceFile
 from .sources.context import VULKAN_DOMAIN

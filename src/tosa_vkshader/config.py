@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Location, Rule, Severity, rule
-from .records import field, fields, record, replace
 from .rule_index import SEVERITIES
 from .selection import UNKNOWN_CODE, unknown_code
 from .tool_table import tool_table
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any, Literal
 
@@ -49,7 +49,7 @@ class _BadOption(ValueError):
         self.rule = code
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Options:
     """Everything that changes what the checker reports."""
 
@@ -90,7 +90,7 @@ class Options:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-_KEY_TO_FIELD = {name.replace("_", "-"): name for name in fields(Options)}
+_KEY_TO_FIELD = {name.replace("_", "-"): name for name in (f.name for f in fields(Options))}
 
 
 def _codes(value: Any, key: str) -> tuple[str, ...]:

@@ -9,15 +9,15 @@ the source line of GLSL/HLSL, the instruction of embedded SPIR-V).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import registry
 from .diagnostics import Diagnostic, Severity, rule
 from .dispatch import invocations
-from .records import record
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from .shader import Shader
     from .shader.places import ShaderPlaces
@@ -251,7 +251,7 @@ def scalar_format(element_type: str) -> str | None:
     return _example_format(*element) if element else None
 
 
-@record
+@dataclass(slots=True)
 class _Declared:
     resource: ResourceView
     set: int
@@ -687,7 +687,7 @@ def _parse_push_constants(text: str) -> list[tuple[str, int]] | None:
     return result
 
 
-@record
+@dataclass(slots=True)
 class Comparison:
     """What the cross-check found, and (binding key -> "set input_0_binding to 0 (...)")
     the move for each declared resource the shader says is misplaced: the hint other

@@ -9,8 +9,7 @@ generated from this registry.
 from __future__ import annotations
 
 import enum
-
-from .records import field, record
+from dataclasses import dataclass, field
 
 
 class Severity(enum.IntEnum):
@@ -29,7 +28,7 @@ class Severity(enum.IntEnum):
         return cls[text.strip().upper()]
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A 1-based line/column position (columns count Unicode code points).
 
@@ -52,7 +51,7 @@ class Location:
 
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class InnerPosition:
     """A 1-based line/column inside the decoded text of a JSON string value.
 
@@ -65,7 +64,7 @@ class InnerPosition:
 
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ShaderPlace:
     """Where in the op's shader a finding located elsewhere (at an attribute key) comes
     from: the declaration's line and column in the GLSL/HLSL source, or, for embedded
@@ -76,7 +75,7 @@ class ShaderPlace:
 
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -127,7 +126,7 @@ class Diagnostic:
         )
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A documented check. Create with :func:`rule`; emit with :meth:`at`."""
 

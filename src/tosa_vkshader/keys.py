@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import enum
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from .records import record
-
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -115,7 +114,7 @@ class KeyProblem(enum.Enum):
     INDEX_TOO_LARGE = "index-too-large"
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class KeyInfo:
     key: str
     kind: KeyKind

@@ -4,11 +4,11 @@ leave any error-level rule on? A typo there must never open the gate silently.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Severity, rule
 from .rule_index import SEVERITIES
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Protocol
 

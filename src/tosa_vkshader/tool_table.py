@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import sys
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .cachedir import default_cache_dir
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
@@ -42,7 +42,7 @@ def tool_table(text: str) -> ToolTable:
     """The tool's entry in pyproject.toml ``text``; raises ``tomllib.TOMLDecodeError``
     when the text is not TOML. Remembered in this process too: finding the nearest
     configuration and loading it ask for the same file one after the other."""
-    from .digest import sha256  # (only commands run inside a project read one)
+    from hashlib import sha256
 
     key = sha256(f"{sys.version_info[0]}.{sys.version_info[1]}\0{text}".encode(
         "utf-8", "surrogatepass")).hexdigest()

@@ -7,19 +7,20 @@ each key classified by the key grammar, and resources grouped by direction and i
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
 from .config import Options
 from .diagnostics import pointer_join
 from .keys import KeyInfo, KeyKind, classify, split_nulls
-from .records import field, record
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 
     from .sources.context import OpContext
 
 
-@record
+@dataclass(slots=True)
 class ResourceView:
     direction: str
     index: int
@@ -52,7 +53,7 @@ class ResourceView:
         return value if isinstance(value, str) else None
 
 
-@record
+@dataclass(slots=True)
 class AttributeView:
     attrs: dict[str, Any]
     options: Options

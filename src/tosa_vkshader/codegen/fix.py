@@ -19,6 +19,7 @@ import base64
 import difflib
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import registry
@@ -26,14 +27,13 @@ from ..compile import CompileOptions, CompileRequest, compile_many
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity, pointer_join
 from ..keys import KeyKind, classify, resource_key
-from ..records import field, record
 from ..rules.resources import KIND_OF_DESCRIPTOR, RESOURCE_KINDS
 from ..sources.jsontext import JsonDocument, Span, parse_json
 from .order import canonical_order
 from .rules import FIX_AMBIGUOUS, FIX_EMBED_FAILED, FIX_UNREADABLE
 
 
-@record
+@dataclass(slots=True)
 class FixResult:
     """One file's repairs. ``fixed`` is the new text, or None when the file must stay as
     it is (unreadable, or a repair is ambiguous)."""
@@ -73,7 +73,7 @@ def unified_diff(before: str, after: str, name: str) -> str:
     return "".join(out)
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edit:
     """One change to an attribute object, in the terms of its keys (after renames)."""
 
@@ -83,7 +83,7 @@ class Edit:
     anchor: str | None = None
 
 
-@record
+@dataclass(slots=True)
 class _Repair:
     base: str
     document: JsonDocument | None

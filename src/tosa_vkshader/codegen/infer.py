@@ -13,6 +13,7 @@ import base64
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .. import registry
@@ -20,7 +21,6 @@ from ..config import Options
 from ..diagnostics import Diagnostic, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
 from ..model import Attributes, PushConstants, Resource
-from ..records import field, record
 from ..rules.resources import KIND_OF_DESCRIPTOR
 from ..sources.context import TensorType
 from ..spirv import Reflection, read_module, reflect
@@ -60,7 +60,7 @@ _NOT_A_TENSOR = {
 _SET_BINDING = re.compile(r"^(\d+):(\d+)$")
 
 
-@record
+@dataclass(slots=True)
 class Generated:
     """The outcome of generating attributes: the object (None on any error) and every
     diagnostic, errors and notes alike."""
@@ -74,7 +74,7 @@ class Generated:
         return self.attributes is not None
 
 
-@record
+@dataclass(slots=True)
 class _Run:
     shader: Shader
     options: Options

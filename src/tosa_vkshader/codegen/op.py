@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
 from ..model import Attributes
-from ..records import record
 from .errors import CodegenError
 from .infer import Embed, generate
 from .rules import ATTRIBUTES_INVALID
@@ -20,7 +20,7 @@ from .shader import Language, Shader, read_shader
 VULKAN_DOMAIN = "com.arm.VulkanCustomShader"
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CustomOp:
     """A ``tosa.custom`` op in the ``com.arm.VulkanCustomShader`` domain.
 

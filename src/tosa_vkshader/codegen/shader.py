@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -11,7 +12,6 @@ from ..compile import CompileOptions, CompileRequest, compile_many
 from ..config import Options
 from ..diagnostics import Diagnostic, Location
 from ..fsutil import read_limited
-from ..records import field, record
 from .rules import SHADER_UNREADABLE
 
 Language = Literal["GLSL", "HLSL", "SPIR-V"]
@@ -22,7 +22,7 @@ _HLSL_ENTRY = re.compile(r"\[\s*numthreads\s*\([^)]*\)\s*\]\s*(?:\[[^\]]*\]\s*)*
                          r"void\s+([A-Za-z_]\w*)\s*\(")
 
 
-@record
+@dataclass(slots=True)
 class Shader:
     """A shader as given: its language, its text (GLSL/HLSL) and, once compiled, SPIR-V."""
 

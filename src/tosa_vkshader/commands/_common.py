@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import WORKGROUP_SEMANTICS, ConfigError, Options, load_options
 from ..diagnostics import Diagnostic, Severity
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 

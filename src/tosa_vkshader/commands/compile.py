@@ -12,6 +12,7 @@ import argparse
 import base64
 import binascii
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ..api import Report
@@ -19,7 +20,6 @@ from ..check import finish
 from ..config import ConfigError, Options, load_options
 from ..diagnostics import Diagnostic, InnerPosition, Location
 from ..fsutil import read_limited
-from ..records import replace
 from ..report import get_reporter
 from ..sources.base import SourceFile
 from ..sources.json_source import read_json

@@ -26,6 +26,7 @@ import gc
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..runtime.spawn import Folder, Process
 from ..runtime.toolchain import (
@@ -38,7 +39,6 @@ from ..runtime.toolchain import (
 from ..runtime.workdir import make_workdir, remove_workdir
 from .run_argv import read_run_argv
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import SimpleNamespace
 

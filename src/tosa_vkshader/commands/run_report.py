@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._common import EXIT_OK, EXIT_USAGE, print_diagnostics
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from types import SimpleNamespace

@@ -11,12 +11,13 @@ import json
 import re
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
+from hashlib import sha256
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cachedir import default_cache_dir
 from ..diagnostics import Severity, rule
-from ..digest import sha256
-from ..records import replace
 from .cache import Cache, Entry, StoredDiagnostic
 from .compiler import (
     REFERENCE,
@@ -43,7 +44,6 @@ from .reference_limits import refusals
 from .request import CompileRequest, CompileResult
 from .scan import declares_local_size, directives, has_version
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,11 +14,11 @@ import binascii
 import json
 import os
 import tempfile
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..cachedir import ENV_VAR
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
-from ..records import record
 
 CACHE_PROBLEM = rule(
     "VKS914", "cache-unusable", Severity.WARNING,
@@ -33,7 +33,7 @@ _SUFFIX = ".json"
 
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StoredDiagnostic:
     """A diagnostic without its pointers: ``target`` says which pointer to use."""
 
@@ -59,7 +59,7 @@ class StoredDiagnostic:
                           hint=self.hint, inner=inner)
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     spirv: bytes | None
     diagnostics: tuple[StoredDiagnostic, ...]
@@ -99,7 +99,7 @@ class Cache:
         data = json.dumps({
             "format": FORMAT,
             "spirv": base64.b64encode(entry.spirv).decode() if entry.spirv is not None else None,
-            "diagnostics": [d.__dict__ for d in entry.diagnostics],
+            "diagnostics": [asdict(d) for d in entry.diagnostics],
         }).encode()
         if self._write(path, data):
             self.wrote = True

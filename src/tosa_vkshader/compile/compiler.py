@@ -6,11 +6,11 @@ import importlib.util
 import os
 import re
 import shutil
+from dataclasses import dataclass
+from hashlib import sha256
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity, rule
-from ..digest import sha256
-from ..records import record
 
 COMPILER_MISSING = rule(
     "VKS910", "compiler-missing", Severity.ERROR,
@@ -33,7 +33,7 @@ REFERENCE_ENV = "TOSA_VKSHADER_REFERENCE_GLSLC"
 SHADERC, REFERENCE = "glslc (shaderc)", "reference glslc (scenario-runner)"
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class CompilerInfo:
     path: str
     version_text: str  # what `glslc --version` printed, trimmed

@@ -20,9 +20,9 @@ in ``#if`` branches) gives no place rather than a wrong one.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
-from ..records import record
 from .scan import JOIN, cleaned, directives
 
 # Characters that open, close or end a statement; everything else is skipped at once.
@@ -41,7 +41,7 @@ _VISIBLE = re.compile(f"[^{re.escape(_BLANK)}]")
 _NUMBER = re.compile(r"^(?:0[xX][0-9a-fA-F]+|[0-9]+)[uU]?$")
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Declaration:
     """One top-level statement the scan understood."""
 
@@ -54,7 +54,7 @@ class Declaration:
     function: str | None = None  # HLSL: the function a [numthreads] is attached to
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Declarations:
     statements: tuple[Declaration, ...]
     macros: frozenset[str]  # every name the source #defines

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
-from ..records import field, record, replace
 from .compiler import CompilerInfo
 from .messages import CompilerMessage
 
@@ -77,7 +77,7 @@ _KNOWN_CAUSES = (
 )
 
 
-@record
+@dataclass(slots=True)
 class SourceContext:
     """What the mapper needs to know about one compiled source."""
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
+from hashlib import sha256
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
-from ..digest import sha256
-from ..records import field, record
 from .scan import Directive, directives
 
 INCLUDES_DISABLED = rule(
@@ -42,7 +42,7 @@ _LITERAL = re.compile(r'^"(?P<q>[^"]*)"$|^<(?P<a>[^>]*)>$')
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-@record
+@dataclass(slots=True)
 class IncludeResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # (printed path as glslc will spell it, sha256 of the content) of every included file

@@ -4,13 +4,14 @@ cache loads no process machinery."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..diagnostics import Diagnostic
-from ..records import field, record
 from .includes import IncludeResult
 from .request import CompileRequest
 
 
-@record
+@dataclass(slots=True)
 class Job:
     index: int
     request: CompileRequest
@@ -21,7 +22,7 @@ class Job:
     key: str = ""
 
 
-@record
+@dataclass(slots=True)
 class Outcome:
     spirv: bytes | None
     diagnostics: list[Diagnostic]

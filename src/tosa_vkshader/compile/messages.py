@@ -10,8 +10,7 @@ no column; newer builds may print ``FILE:LINE:COL:``), HLSL parse failures as
 from __future__ import annotations
 
 import re
-
-from ..records import field, record
+from dataclasses import dataclass, field
 
 _WITH_LINE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>error|warning): (?P<text>.*)$")
@@ -25,7 +24,7 @@ _NO_FILE = re.compile(r"^(?P<who>shaderc|glslc): (?:internal )?(?P<sev>error|war
 _MAX_DETAIL = 8
 
 
-@record
+@dataclass(slots=True)
 class CompilerMessage:
     file: str | None  # as printed; None when the compiler named no file
     line: int | None

@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Severity, rule
-from ..records import record, replace
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -59,7 +59,7 @@ def normalize_macros(value: Any) -> tuple[Macro, ...]:
     return tuple(macros)
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CompileOptions:
     glslc: str | None = None  # explicit compiler path; else PATH, then $VULKAN_SDK/bin
     target_env: str = DEFAULT_TARGET_ENV

@@ -11,8 +11,7 @@ import os
 import signal
 import subprocess
 import threading
-
-from ..records import record
+from dataclasses import dataclass
 
 _CHUNK = 64 * 1024
 # A compiler that failed after its resident size reached this share of the address-space
@@ -20,7 +19,7 @@ _CHUNK = 64 * 1024
 _NEAR_LIMIT = 0.7
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ProcessOutcome:
     returncode: int | None  # None when it never started or was killed by us
     output: str  # stdout and stderr together, decoded leniently

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
 from ..diagnostics import Diagnostic
-from ..records import field, record
 from .options import Macro, normalize_macros
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Literal
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 LANGUAGES = ("GLSL", "HLSL")
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CompileRequest:
     """One shader to compile.
 
@@ -46,7 +47,7 @@ class CompileRequest:
         return self.entry_point or "main"
 
 
-@record
+@dataclass(slots=True)
 class CompileResult:
     spirv: bytes | None  # None when the shader did not compile or any error was found
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -10,10 +10,10 @@ smaller groups, down to one input per process, which then answers for itself.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Severity, rule
-from ..records import record
 from .compiler import CompilerInfo
 from .diagnose import ENTRY_POINT_NOT_FOUND, SourceContext, tensor_cascade, to_diagnostic
 from .job import Job, Outcome
@@ -59,7 +59,7 @@ MAX_DIAGNOSTICS_PER_SHADER = 50
 _SPIRV_MAGIC = (0x07230203).to_bytes(4, "little")
 
 
-@record
+@dataclass(slots=True)
 class _Input:
     job: Job
     printed: str  # the file name glslc prints in messages

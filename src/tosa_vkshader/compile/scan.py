@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
 from functools import lru_cache
-
-from ..records import record
 
 _SPLICE = re.compile(r"\\(?:\r\n|\r|\n)")
 # Left to right, whichever starts first wins: a string hides comment markers, a comment
@@ -33,7 +32,7 @@ _GLSL_LOCAL_SIZE = re.compile(r"\blocal_size_[xyz](?:_id)?\s*=")
 _HLSL_NUMTHREADS = re.compile(r"\[\s*numthreads\s*\(", re.IGNORECASE)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Directive:
     name: str  # "include", "version", "extension", ... ("" for a bare "#")
     argument: str  # the rest of the logical line, comments blanked out
@@ -50,7 +49,7 @@ def _blank(token: re.Match[str]) -> str:
     return "".join(JOIN if c in "\r\n" else " " for c in text)
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Clean:
     text: str  # splices removed, comments blanked (same length as the spliced text)
     offsets: tuple[int, ...] | None  # index in text -> index in source (None: identical)

@@ -7,13 +7,13 @@ The checking pipeline does not come through here: it asks the shader stage
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..diagnostics import pointer_join
 from .batch import compile_many
 from .options import CompileOptions
 from .request import LANGUAGES, CompileRequest, CompileResult
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -56,7 +56,8 @@ def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
 def _with_shader_places(found: list[Diagnostic], places: ShaderPlaces) -> list[Diagnostic]:
     """The device findings about the local size or the push-constant block also name its
     declaration in the shader."""
-    from ..records import replace
+    from dataclasses import replace
+
     from . import rules as R
 
     wanted = {R.LOCAL_SIZE.code: places.local_size, R.INVOCATIONS.code: places.local_size,

@@ -7,14 +7,14 @@ target's profile; they never look at the attributes or the module themselves.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from .. import registry
-from ..records import record
 from ..spirv.records import Reflection
 from ..view import AttributeView
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class SizedResource:
     """An attribute resource whose size the op's model context makes known."""
 
@@ -27,7 +27,7 @@ class SizedResource:
     bytes: int | None  # elements x texel size, when both are known
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class TensorNeed:
     """A tensor the op binds or the shader declares, with what is known of its size."""
 
@@ -37,7 +37,7 @@ class TensorNeed:
     rank: int | None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ShaderNeeds:
     code_pointer: str  # shader_code: where shader-wide findings point
     capabilities: tuple[str, ...]

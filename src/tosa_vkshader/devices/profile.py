@@ -16,17 +16,16 @@ minimum (see :mod:`tosa_vkshader.devices.baseline`).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from ..records import field, record
 
 
 class ProfileError(ValueError):
     """A target-device file that cannot be used; the CLI reports it as a usage error."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeviceProfile:
     """One target device: what it supports, and where that was read from."""
 

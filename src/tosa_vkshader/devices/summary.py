@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..diagnostics import Diagnostic, Location, Severity
-from ..records import field, record
 from .profile import DeviceProfile
 
 DEVICE_GROUP = "VKS7"
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OpVerdict:
     """One op: where it is, its own errors, and per target the device findings."""
 

@@ -19,7 +19,7 @@ SHIPPED = {
 
 @cache
 def shipped_profile(name: str) -> DeviceProfile:
-    from ..records import replace
+    from dataclasses import replace
 
     profile = read_profile(PROFILES_DIR / f"{name}.json", name=name)
     return replace(profile, source=f"shipped profile {name}.json")
@@ -59,7 +59,7 @@ def load_targets(specs: tuple[str, ...]) -> tuple[DeviceProfile, ...]:
     unique = []
     for profile in profiles:
         if profile.name in seen:
-            from ..records import replace
+            from dataclasses import replace
 
             profile = replace(profile, name=f"{profile.name} ({profile.source})")
         seen.add(profile.name)

@@ -7,6 +7,7 @@ it (cross-check, tensors of the model against the shader)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..view import AttributeView
@@ -18,7 +19,6 @@ from .runtime import check_runtime
 from .shader_fields import check_entry_point, check_language_and_code, check_workgroup_sizes
 from .value_types import check_value_types
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from ..shader import Shader
 
@@ -56,8 +56,9 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     """The attributes against the shader's reflection, and the shader against each target
     device (VKS7xx, only when targets are configured). Imported on first use: runs
     without a shader never load the SPIR-V records these rules read."""
+    from dataclasses import replace
+
     from ..crosscheck import FORMAT_MISMATCH, compare
-    from ..records import replace
     from .context import check_context_against_shader, element_conflicts
     from .restate import restated
     from .shader_fields import check_local_size_limits

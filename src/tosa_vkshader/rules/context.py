@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from .. import registry
 from ..diagnostics import Diagnostic, Severity, rule
@@ -18,7 +19,6 @@ from ..dispatch import covering_workgroups, dispatched, invocations, texels
 from ..sources.context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
 from ..view import AttributeView, ResourceView
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from ..shader import Shader
     from ..shader.places import ShaderPlaces

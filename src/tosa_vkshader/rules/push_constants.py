@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
-from ..records import record
 from ..view import AttributeView
 
 GUARANTEED_PUSH_CONSTANT_BYTES = 128
@@ -49,7 +49,7 @@ PUSH_CONSTANTS_OVER_LIMIT = rule(
 )
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class PushConstantEntry:
     name: str
     size: int

@@ -6,13 +6,14 @@ instead of the later one to some free number, and VKS110 names the module's entr
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from ..diagnostics import Diagnostic
-from ..records import replace
 from ..view import AttributeView
 from .key_names import missing_required
 from .resources import binding_collisions
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from ..shader import Shader
 

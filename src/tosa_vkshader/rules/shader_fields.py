@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
 from ..spirv_base64 import HEADER_BYTES, decode_spirv, has_magic
 from ..view import AttributeView
 from .value_types import describe
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from ..shader import Shader
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Severity, rule
 from ..sources.jsontext import json_type
 from ..view import AttributeView
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

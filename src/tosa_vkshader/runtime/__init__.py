@@ -12,7 +12,8 @@ else (the pipeline, the checker, the diagnostics) is loaded.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

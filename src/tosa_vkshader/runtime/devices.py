@@ -14,9 +14,9 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..records import record
 from .errors import RunError
 from .rules import DEVICE_NOT_FOUND
 from .toolchain import INSTALL_VULKAN, icd_manifests, no_device
@@ -24,7 +24,7 @@ from .toolchain import INSTALL_VULKAN, icd_manifests, no_device
 _FIELD = re.compile(r"^\s*(deviceName|deviceType|driverName)\s*=\s*(.*?)\s*$", re.MULTILINE)
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Device:
     name: str  # e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
     type: str  # CPU, DISCRETE_GPU, INTEGRATED_GPU, VIRTUAL_GPU, OTHER

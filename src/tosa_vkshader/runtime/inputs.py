@@ -4,6 +4,7 @@ argument, each with the argument's element type and shape."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..sources.context import render_tensor
 from .errors import RunError
@@ -11,7 +12,6 @@ from .model import NUMPY_DTYPES, Signature
 from .npyfile import HostArray, from_array
 from .rules import INPUT_MISMATCH
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

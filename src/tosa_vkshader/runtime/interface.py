@@ -12,10 +12,10 @@ no more than the Vulkan tables; the diagnostics are imported when there is one t
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 from .. import registry
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

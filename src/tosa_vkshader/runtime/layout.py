@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import struct
 import sys
+from typing import TYPE_CHECKING
 
 from .npyfile import HostArray, itemsize, npy_bytes, read_plain_npy
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
-from ..records import record
 from ..sources.context import TensorType, parse_type, storage_element
 from ..sources.escapes import EscapeError, decode_mlir
 from .errors import RunError
@@ -32,7 +32,7 @@ _FUNC = re.compile(r'(?<![\w.])func\.func\s+(?:(public|private|nested)\s+)?@("(?
 _ATTRS_STRING = re.compile(r'\bimplementation_attrs\s*=\s*"')
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Argument:
     name: str
     type: TensorType
@@ -47,14 +47,14 @@ class Argument:
         return self.type.static_shape
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Signature:
     name: str
     arguments: tuple[Argument, ...]
     results: tuple[Argument, ...]  # named result_0, result_1, ...
 
 
-@record
+@dataclass(slots=True)
 class CustomOpText:
     """One ``implementation_attrs`` string of the module: its span and decoded value."""
 

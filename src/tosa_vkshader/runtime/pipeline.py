@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
-from ..records import field, record
 from .errors import RunError
 from .toolchain import (
     Toolchain,
@@ -28,7 +29,6 @@ from .toolchain import (
 )
 from .workdir import make_workdir, remove_workdir
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT = 60.0
 
 
-@record
+@dataclass(slots=True)
 class RunResult:
     outputs: list[np.ndarray]
     notes: list[Diagnostic] = field(default_factory=list)  # warnings and notes

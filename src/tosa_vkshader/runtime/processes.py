@@ -12,13 +12,13 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import RunError
 from .rules import CONVERTER_FAILED
 from .tool_output import runner_outcome, tail
 from .toolchain import Toolchain
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,11 +10,11 @@ module that declares a block.
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 from .layout import buffer_size, image_dims
 from .npyfile import HostArray, npy_bytes
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any

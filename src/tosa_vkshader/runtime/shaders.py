@@ -9,17 +9,17 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from ..config import Options
 from ..diagnostics import Diagnostic
-from ..records import record
 from .errors import RunError
 from .interface import Interface
 from .model import CustomOpText, custom_op_texts, replace_attrs
 from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
 
 
-@record
+@dataclass(slots=True)
 class ShaderOp:
     text: CustomOpText
     push_constant_size: int | None  # the reflected block, None without one

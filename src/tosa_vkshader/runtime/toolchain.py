@@ -19,8 +19,8 @@ import importlib.util
 import os
 from collections import namedtuple
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
 

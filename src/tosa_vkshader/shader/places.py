@@ -13,11 +13,11 @@ worked out on first use, so a shader that the attributes agree with costs nothin
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 from ..diagnostics import InnerPosition, ShaderPlace
 from .record import Shader
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

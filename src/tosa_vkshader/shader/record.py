@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import sys
 from array import array
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Severity
-from ..records import field, record
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Literal
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 LANGUAGES: tuple[Language, ...] = ("SPIR-V", "GLSL", "HLSL")
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ShaderRequest:
     """One op's shader fields, read from its attributes.
 
@@ -45,7 +45,7 @@ class ShaderRequest:
     entry_pointer: str = "/entry_point"
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Shader:
     """One SPIR-V module, analysed once per run, whichever ops carry it.
 
@@ -84,7 +84,7 @@ class Shader:
             d.severity is Severity.ERROR for d in self.findings)
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class ShaderOutcome:
     """What the shader stage says about one op."""
 

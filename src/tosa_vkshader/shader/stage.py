@@ -16,15 +16,15 @@ the shader receive the :class:`Shader` from the pipeline (``check.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from hashlib import sha256
+from typing import TYPE_CHECKING
 
 from ..config import Options
 from ..diagnostics import pointer_join
-from ..digest import sha256
-from ..records import replace
 from ..spirv_base64 import embedded_module
 from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location
-from ..records import field, record
 from .context import OpContext
 from .jsontext import JsonDocument
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any, Protocol
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
         def line_text(self, line: int) -> str: ...
 
 
-@record
+@dataclass(slots=True)
 class TextFile:
     """The text of a file, with offsets turned into 1-based line/column on demand."""
 
@@ -123,7 +123,7 @@ class OffsetMap:
         return self._host[index] + self._length[index]
 
 
-@record
+@dataclass(slots=True)
 class EmbeddedLocator:
     """Locates pointers in JSON text that sits, escaped, inside a string of a file."""
 
@@ -154,7 +154,7 @@ class EmbeddedLocator:
         return self.host.location(self.offsets().host(offset))
 
 
-@record
+@dataclass(slots=True)
 class PrefixLocator:
     """Locates pointers of an attribute object nested at ``prefix`` in a JSON document."""
 
@@ -166,7 +166,7 @@ class PrefixLocator:
                                     on_key=diagnostic.on_key, inner=diagnostic.inner)
 
 
-@record
+@dataclass(slots=True)
 class FixedLocator:
     """Every diagnostic of the op at one place (an operator of a .tosa file)."""
 
@@ -176,7 +176,7 @@ class FixedLocator:
         return self.location
 
 
-@record
+@dataclass(slots=True)
 class Op:
     """One custom op to check: its attribute object and how to locate things in it."""
 
@@ -206,7 +206,7 @@ class Op:
                                     inner=diagnostic.inner)
 
 
-@record
+@dataclass(slots=True)
 class SourceFile:
     """A file (or text) read into ops, plus problems with the file itself."""
 

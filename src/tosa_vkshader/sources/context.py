@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..diagnostics import Location
-from ..records import field, record
 
 VULKAN_DOMAIN = "com.arm.VulkanCustomShader"
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class TensorType:
     """One operand or result type. ``shape`` is None when unranked (or not a tensor);
     a dimension is None when it is dynamic (``?``)."""
@@ -108,7 +108,7 @@ def storage_element(element: str | None) -> str | None:
     return match.group(1) if match else None
 
 
-@record
+@dataclass(slots=True)
 class OpContext:
     """The op around the attributes. ``operands``/``results`` are None when the source
     does not know them (a bare attribute object, an op object without types)."""

@@ -16,6 +16,7 @@ the attributes are one.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from ..config import Options
 from ..diagnostics import Diagnostic
@@ -25,7 +26,6 @@ from .embedded import embedded_op
 from .jsontext import JsonDocument, json_type, parse_json
 from .reading_rules import MALFORMED_OP_OBJECT, MISSING_ATTRS
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 

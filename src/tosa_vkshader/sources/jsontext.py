@@ -8,13 +8,15 @@ become diagnostics, never exceptions.
 
 from __future__ import annotations
 
-import _thread
 import bisect
 import json
 import math
 import re
+import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..diagnostics import (
     Diagnostic,
@@ -24,9 +26,7 @@ from ..diagnostics import (
     pointer_join,
     rule,
 )
-from ..records import field, record
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -121,7 +121,7 @@ def _reject_constant(name: str) -> Any:
     raise _NonStandardConstant(name)
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Span:
     key_start: int | None
     key_end: int | None
@@ -129,7 +129,7 @@ class Span:
     value_end: int
 
 
-@record
+@dataclass(slots=True)
 class JsonDocument:
     """Parsed JSON (``value``) with lazy pointer -> position lookup into ``text``."""
 
@@ -295,7 +295,7 @@ class JsonDocument:
         return text
 
 
-class _Reading(_thread._local):
+class _Reading(threading.local):
     """The JSON decoder, and what its hooks saw in the text it read last: a long number
     (maybe beyond a double) and an object that repeats a key. Made once per thread (a
     decoder made per call, with hooks made per call, cost more than reading a small

@@ -19,9 +19,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from ..config import Options
-from ..records import field, record
 from .base import EmbeddedLocator, SourceFile, TextFile
 from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
@@ -50,7 +50,7 @@ class _SyntaxError(ValueError):
         self.offset = offset
 
 
-@record
+@dataclass(slots=True)
 class _Attribute:
     key_start: int
     value_start: int
@@ -59,7 +59,7 @@ class _Attribute:
     string: tuple[int, int] | None = None
 
 
-@record
+@dataclass(slots=True)
 class _CustomOp:
     start: int
     name_end: int

@@ -13,11 +13,11 @@ loop, and the reader's own errors on a damaged buffer become VKS501.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
 from ..diagnostics import Location
-from ..records import record
 from .base import FixedLocator, SourceFile
 from .context import OpContext, TensorType, domain_kind, render_tensor
 from .embedded import embedded_op
@@ -72,7 +72,7 @@ def read_tosa(data: bytes, path: str | None, options: Options) -> SourceFile:
     return source
 
 
-@record
+@dataclass(slots=True)
 class _Custom:
     """What the flatbuffer says about one CUSTOM operator."""
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..records import field, record
+from dataclasses import dataclass, field
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Type:
     """One ``OpType*`` declaration. ``kind`` says which of the optional fields mean something.
 
@@ -34,7 +34,7 @@ class Type:
     shape_id: int = 0  # tensor
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Constant:
     id: int
     type_id: int
@@ -43,14 +43,14 @@ class Constant:
     parts: tuple[int, ...] = ()  # composite constituents
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Variable:
     id: int
     type_id: int  # the pointer type
     storage_class: int
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class EntryPoint:
     execution_model: int
     function_id: int
@@ -58,14 +58,14 @@ class EntryPoint:
     interface: tuple[int, ...]
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class ExecutionMode:
     mode: int
     operands: tuple[int, ...]
     ids: bool  # OpExecutionModeId: operands are ids, not literals
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Function:
     """A function body, reduced to what reachability and access analysis need."""
 
@@ -78,7 +78,7 @@ class Function:
     accesses: list[tuple[str, int]] = field(default_factory=list)
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Module:
     version: tuple[int, int]
     generator: int

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..records import as_dict, record
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing is not imported at run time (see tosa_vkshader/__init__)
 if TYPE_CHECKING:
     from typing import Any
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class LocalSize:
     """The entry point's local workgroup size.
 
@@ -37,7 +37,7 @@ class LocalSize:
         return ", ".join(parts)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class DescriptorBinding:
     set: int
     binding: int
@@ -63,7 +63,7 @@ class DescriptorBinding:
     type_name: str | None = None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class PushConstantMember:
     name: str
     offset: int
@@ -71,7 +71,7 @@ class PushConstantMember:
     type: str
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class PushConstantBlock:
     name: str
     type_name: str | None
@@ -104,7 +104,7 @@ class PushConstantBlock:
         return ", ".join(parts)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class SpecConstant:
     spec_id: int
     name: str
@@ -112,13 +112,13 @@ class SpecConstant:
     default: int | float | bool | None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class EntryPointInfo:
     name: str
     execution_model: str
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Reflection:
     spirv_version: str
     generator: int
@@ -140,4 +140,4 @@ class Reflection:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return as_dict(self)
+        return asdict(self)

@@ -12,14 +12,14 @@ import json
 import os
 import re
 import sys
+from dataclasses import dataclass
 from functools import cache
+from hashlib import sha256
 from pathlib import Path
 
 from ..cachedir import default_cache_dir
 from ..diagnostics import Diagnostic, Severity, rule
-from ..digest import sha256
 from ..fsutil import write_atomic
-from ..records import record
 
 SPIRV_VAL_ERROR = rule(
     "VKS404", "spirv-invalid", Severity.ERROR,
@@ -173,7 +173,7 @@ def prevalidate(modules: list[bytes], target_env: str, *, use_disk_cache: bool =
         list(pool.map(one, todo))
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class ValMessage:
     level: str
     instruction: int | None  # spirv-val's "line": the instruction's index in the module

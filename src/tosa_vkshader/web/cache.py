@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
-
-from ..records import record
 
 # What one entry costs beyond its bytes: the key tuple, the dict slot, the answer object.
 ENTRY_OVERHEAD = 256
@@ -30,7 +29,7 @@ ENTRY_OVERHEAD = 256
 Key = tuple[str, str, bytes, str, bytes]  # route, content type, query, version, body
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Answer:
     """A finished response: status, raw ASGI headers, body."""
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
-from ..records import record
 from .jobs import CheckJob, FixJob, NewJob, ReflectJob
 from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
@@ -47,7 +47,7 @@ FORM_MEDIA = "application/x-www-form-urlencoded"  # curl -d without a Content-Ty
 TEXT_MEDIA = "text/plain"
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Body:
     """A request body as received: its bytes, its media type and, for JSON, its value."""
 

@@ -10,13 +10,13 @@ one glslc process. Nothing here checks anything; the answer is the CLI's JSON sh
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..api import Report, source_of
 from ..check import check_sources
 from ..config import Options
 from ..diagnostics import Location, Severity, rule
-from ..records import record
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
 from .ops import Prepared, single
 
@@ -34,7 +34,7 @@ TRUNCATED = rule(
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CheckJob:
     # "attributes": payload is the attribute object as parsed from the request;
     # "json": JSON text (attributes, an op or a list of ops) and "mlir": TOSA MLIR text,
@@ -44,13 +44,13 @@ class CheckJob:
     options: Options
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FixJob:
     text: str  # JSON text of an attribute or op object
     options: Options
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NewJob:
     language: str  # GLSL, HLSL or SPIR-V
     source: str | None  # GLSL/HLSL text
@@ -62,7 +62,7 @@ class NewJob:
     options: Options
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReflectJob:
     spirv: bytes
     entry_point: str | None

@@ -8,17 +8,17 @@ report they make so that a worker can check many requests in one pipeline run.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..api import Report
 from ..diagnostics import Diagnostic
-from ..records import record
 from ..sources.base import SourceFile
 
 ATTRS_KEY = "implementation_attrs"
 
 
-@record
+@dataclass(slots=True)
 class Prepared:
     """Sources to check, and how their diagnostics (one list per source) make a report."""
 

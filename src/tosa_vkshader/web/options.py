@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..config import WORKGROUP_SEMANTICS, Options
-from ..records import fields, record, replace
 from .problems import Problem
 
 TARGET_ENVS = ("vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4")
@@ -21,7 +21,7 @@ REQUEST_OPTIONS = ("select", "ignore", "workgroup_semantics", "target_env", "tar
 _CODE_PREFIX = re.compile(r"VKS[0-9]{0,3}")
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Limits:
     """What one request may cost the server."""
 
@@ -131,7 +131,7 @@ def _web_options(base: Options, requested: Any, limits: Limits) -> Options:
         changes["target_device"] = _target_devices(requested["target_device"])
     changes["max_file_size"] = limits.max_body
     changes["max_depth"] = limits.max_depth
-    have = set(fields(Options))
+    have = {f.name for f in fields(Options)}
     changes.update({name: value for name, value in _FORCED.items() if name in have})
     if "compile_timeout" in have:
         # Let the compiler's own time limit fire first: it reports a diagnostic, while the

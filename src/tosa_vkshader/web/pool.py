@@ -23,10 +23,10 @@ import signal
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..records import record
 from .options import Limits
 
 # Modules the fork server imports once, so that each new worker starts warm.
@@ -164,7 +164,7 @@ class _Worker:
 BatchFunc = Callable[[list[Any]], list[Any]]
 
 
-@record(eq=False)
+@dataclass(eq=False, slots=True)
 class _Pending:
     func: BatchFunc
     job: Any
