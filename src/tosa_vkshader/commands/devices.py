@@ -21,7 +21,11 @@ SHOWN_FEATURES = (("VkPhysicalDeviceFeatures", "shaderFloat64"),
                   ("VkPhysicalDeviceVulkan12Features", "shaderInt8"),
                   ("VkPhysicalDeviceVulkan12Features", "storageBuffer8BitAccess"),
                   ("VkPhysicalDeviceVulkan11Features", "storageBuffer16BitAccess"),
+                  ("VkPhysicalDeviceCooperativeMatrixFeaturesKHR", "cooperativeMatrix"),
+                  ("VkPhysicalDeviceShaderBfloat16FeaturesKHR", "shaderBFloat16Type"),
                   ("VkPhysicalDeviceTensorFeaturesARM", "shaderTensorAccess"))
+SUBGROUPS = (("VkPhysicalDeviceVulkan11Properties", "subgroupSize"),
+             ("VkPhysicalDeviceVulkan11Properties", "subgroupSupportedOperations"))
 
 
 def register(subparsers) -> None:
@@ -46,8 +50,8 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _describe(profile) -> dict:
-    from ..devices.targets import baseline_limit
+def _describe(profile, origin: str) -> dict:
+    from ..devices.targets import baseline_limit, minimum_property
 
     limits = {}
     for name in SHOWN_LIMITS:
@@ -58,10 +62,17 @@ def _describe(profile) -> dict:
     # a member set in either counts.
     features = {f"{s}.{m}": any(members.get(m) is True for members in profile.features.values())
                 for s, m in SHOWN_FEATURES}
-    return {"name": profile.name, "source": profile.source, "label": profile.label,
+    subgroups = {}
+    for struct, member in SUBGROUPS:
+        value = profile.property(struct, member)
+        subgroups[member] = value if value is not None else minimum_property(
+            profile, struct, member)
+    return {"name": profile.name, "source": profile.source, "profile": profile.profile,
+            "label": profile.label, "origin": origin,
+            "approximate": "APPROXIMATE" in profile.description,
             "api_version": profile.version_text, "extensions": len(profile.extensions),
             "formats_listed": profile.formats is not None,
-            "limits": limits, "features": features}
+            "limits": limits, "subgroups": subgroups, "features": features}
 
 
 # Structs Debian's vulkaninfo (1.3.239) predates: asked of the loader directly.
@@ -132,6 +143,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from ..devices import SHIPPED, ProfileError, load_target
+    from ..devices.shipped import shipped_targets
 
     if args.export is not None:
         return _export(args)
@@ -154,9 +166,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             profile = load_target(spec)
         except ProfileError as exc:
-            print(f"tosa-vkshader devices: {exc}", file=sys.stderr)
+            print_usage_diagnostics(exc.diagnostics)
             return 2
-        described.append({"kind": kind, **_describe(profile)})
+        shipped = shipped_targets().get(spec)
+        origin = shipped.origin if shipped is not None else f"the file {profile.source}"
+        described.append({"kind": kind, **_describe(profile, origin)})
     if args.format == "json":
         sys.stdout.write(json.dumps({"targets": described}, indent=2) + "\n")
         return 0
@@ -164,11 +178,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"{item['name']}  ({item['kind']}; {item['source']})")
         if item["label"]:
             print(f"    {item['label']}")
+        print(f"    origin: {item['origin']}")
         print(f"    Vulkan {item['api_version']}, {item['extensions']} extension(s)"
               f"{', format features listed' if item['formats_listed'] else ''}")
         for name, limit in item["limits"].items():
             note = "" if limit["listed"] else "  (not listed: Vulkan 1.3 minimum)"
             print(f"    {name} = {limit['value']}{note}")
+        sizes, operations = item["subgroups"].values()
+        names = ", ".join(o.removeprefix("VK_SUBGROUP_FEATURE_").removesuffix("_BIT").lower()
+                          for o in operations or () if isinstance(o, str))
+        print(f"    subgroups: size {sizes if sizes is not None else 'not listed'}; "
+              f"operations {names or 'not listed'}")
         have = [f.split(".")[1] for f, on in item["features"].items() if on]
         print(f"    features: {', '.join(have) if have else 'none of the optional ones'}")
     if not args.targets and not options.target_device:

@@ -1,10 +1,11 @@
 """Target devices: Vulkan Profiles JSON in, findings about what an op needs out.
 
-    profile = load_target("lavapipe")            # or a vulkaninfo --json file
-    diagnostics = check_targets(view, module, reflection, code_pointer)
+    profile = load_target("roadmap-2024")        # or FILE, FILE#PROFILE
+    diagnostics = check_targets(view, shader)
 
-The shipped profiles (``baseline``, ``lavapipe``) are in ``profiles/``, made by
-``python -m tosa_vkshader.devices.generate``.
+The shipped profiles (``baseline``, ``roadmap-2024``, ``android-15``, the approximate
+vendor classes...; ``tosa-vkshader devices`` lists them) are in ``profiles/``, made by
+``python -m tosa_vkshader.devices.generate`` from the published requirements.
 """
 
 from __future__ import annotations
@@ -20,17 +21,21 @@ if TYPE_CHECKING:
     from ..shader import Shader
     from ..shader.places import ShaderPlaces
     from ..view import AttributeView
+    from .needs import MatrixNeed
 
 
 @lru_cache(maxsize=256)
-def _workgroup_memory(shader: Shader) -> int:
-    """Bytes of Workgroup storage of the shader's entry point (once per shared record)."""
+def _module_needs(shader: Shader) -> tuple[int, tuple[MatrixNeed, ...]]:
+    """Bytes of Workgroup storage of the shader's entry point, and its cooperative
+    matrix types (once per shared record)."""
     from ..spirv.reader import read_module
     from ..spirv.workgroup import workgroup_memory_bytes
+    from .needs import cooperative_matrices
 
     module = shader.module or read_module(shader.spirv)[0]
-    return workgroup_memory_bytes(module, shader.reflection.entry_point
-                                  if shader.reflection else None) if module else 0
+    memory = workgroup_memory_bytes(module, shader.reflection.entry_point
+                                    if shader.reflection else None) if module else 0
+    return memory, cooperative_matrices(module)
 
 
 def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
@@ -47,8 +52,9 @@ def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     targets = load_targets(view.options.target_device)
     if not targets or shader.reflection is None:
         return []
-    needs = gather_needs(view, shader.reflection, _workgroup_memory(shader),
-                         view.pointer("shader_code"))
+    memory, matrices = _module_needs(shader)
+    needs = gather_needs(view, shader.reflection, memory, view.pointer("shader_code"),
+                         matrices)
     found = [diag for profile in targets for diag in check_device(needs, profile)]
     return _with_shader_places(found, places_for(shader, view.attrs))
 

@@ -10,7 +10,7 @@ from ..diagnostics import Diagnostic
 from . import rules as R
 from .needs import ShaderNeeds
 from .profile import DeviceProfile
-from .targets import baseline_limit
+from .targets import baseline_limit, mandatory_feature, minimum_property
 
 _PER_STAGE = {
     "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER": "maxPerStageDescriptorStorageBuffers",
@@ -42,12 +42,19 @@ def _where(profile: DeviceProfile) -> str:
     return f"target `{profile.name}` ({profile.source})"
 
 
+def _set_by(profile: DeviceProfile, *path: str) -> str:
+    """", set by block `b` of PROFILE (FILE)" when the profile knows which block set it."""
+    origin = profile.origin(*path)
+    return f", set by {origin}" if origin else ""
+
+
 def _limit(profile: DeviceProfile, name: str) -> tuple[Any, str]:
-    """A limit and who says so (to follow the limit's name in a message): the profile,
-    else the Vulkan 1.3 minimum."""
+    """A limit and who says so (to follow the limit's name in a message): the profile
+    and the block that set it, else the Vulkan 1.3 minimum."""
     value = profile.limit(name)
     if value is not None:
-        return value, f"of {_where(profile)}"
+        return value, f"of {_where(profile)}" + _set_by(
+            profile, "properties", "VkPhysicalDeviceProperties", "limits", name)
     return baseline_limit(name), (f"is not listed by {_where(profile)}: the Vulkan 1.3 "
                                   f"minimum applies")
 
@@ -78,9 +85,16 @@ def _enabled_by(profile: DeviceProfile, way: tuple) -> bool:
     if kind == "extension":
         return way[1] in profile.extensions
     if kind == "feature":
-        return any(profile.feature(struct, member) for struct, member in way[3])
-    return any(_has_value(profile.property(struct, member), way[3])
+        return any(profile.feature(struct, member) or mandatory_feature(profile, struct, member)
+                   for struct, member in way[3])
+    return any(_has_value(_property(profile, struct, member), way[3])
                for struct, member in way[4])
+
+
+def _property(profile: DeviceProfile, struct: str, member: str) -> Any:
+    """A property as the profile lists it, else its Vulkan minimum where one applies."""
+    value = profile.property(struct, member)
+    return value if value is not None else minimum_property(profile, struct, member)
 
 
 def _device_has(profile: DeviceProfile, way: tuple) -> str:
@@ -90,12 +104,19 @@ def _device_has(profile: DeviceProfile, way: tuple) -> str:
         return f"API version {profile.version_text}"
     if kind == "extension":
         return f"no {way[1]}"
+    section = "features" if kind == "feature" else "properties"
     equivalents = way[3] if kind == "feature" else way[4]
     for struct, member in equivalents:
-        value = (profile.features if kind == "feature" else profile.properties).get(
-            struct, {}).get(member)
+        value = getattr(profile, section).get(struct, {}).get(member)
         if value is not None:
-            return f"{struct}.{member} = {str(value).lower() if value in (True, False) else value}"
+            shown = str(value).lower() if isinstance(value, bool) else value
+            return f"{struct}.{member} = {shown}" + _set_by(profile, section, struct, member)
+    if kind == "property":
+        for struct, member in equivalents:
+            least = minimum_property(profile, struct, member)
+            if least is not None:
+                return (f"{struct}.{member} not listed: the Vulkan {profile.version_text} "
+                        f"minimum {least} applies")
     return f"{way[1]}.{way[2]} not listed"
 
 
@@ -286,8 +307,130 @@ def check_tensors(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagno
                                                   f"{_where(profile)})", target=profile.name)
 
 
+# -- what ML shaders use: images, the SPIR-V version, subgroups, cooperative matrices --
+
+_IMAGE_LIMITS = {"1D": "maxImageDimension1D", "2D": "maxImageDimension2D",
+                 "3D": "maxImageDimension3D", "Cube": "maxImageDimensionCube"}
+
+
+def check_images(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnostic]:
+    for image in needs.images:
+        limit = _IMAGE_LIMITS[image.dim]
+        most, said = _limit(profile, limit)
+        if type(most) is not int or max(image.extent) <= most:
+            continue
+        axes = ("width", "height", "depth")
+        over = ", ".join(f"{axes[i]} {v}" for i, v in enumerate(image.extent) if v > most)
+        yield R.IMAGE_EXTENT.at(
+            image.pointer,
+            f"{image.name} is a {image.dim} image of {'x'.join(map(str, image.extent))} "
+            f"texels (shape {'x'.join(map(str, image.shape))}): its {over} exceeds the "
+            f"device's {most} ({limit} {said})",
+            hint=f"split the image into tiles of at most {most} texels a side, or pass it "
+                 f"as a buffer or tensor", target=profile.name)
+
+
+# Vulkan version -> the newest SPIR-V it accepts (the Vulkan specification, "Versions
+# and Formats" of the SPIR-V environment appendix)
+_SPIRV_OF_VULKAN = {(1, 0): (1, 0), (1, 1): (1, 3), (1, 2): (1, 5)}
+
+
+def check_spirv_version(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnostic]:
+    if needs.spirv_version is None:
+        return
+    newest = _SPIRV_OF_VULKAN.get(profile.api_version[:2], (1, 6))
+    if profile.api_version[:2] == (1, 1) and "VK_KHR_spirv_1_4" in profile.extensions:
+        newest = (1, 4)
+    if needs.spirv_version <= newest:
+        return
+    wanted = ".".join(map(str, needs.spirv_version))
+    yield R.SPIRV_VERSION.at(
+        needs.code_pointer,
+        f"the shader is SPIR-V {wanted}, but {_where(profile)} is Vulkan "
+        f"{profile.version_text}, which accepts SPIR-V up to {'.'.join(map(str, newest))}",
+        hint=f"compile for the device: target-env = \"vulkan{profile.version_text}\" in "
+             f"[tool.tosa-vkshader] (or glslc --target-env=vulkan{profile.version_text})",
+        target=profile.name)
+
+
+_SUBGROUP_STAGES = (("VkPhysicalDeviceVulkan11Properties", "subgroupSupportedStages"),
+                    ("VkPhysicalDeviceSubgroupProperties", "supportedStages"))
+_MATRIX_STAGES = (("VkPhysicalDeviceCooperativeMatrixPropertiesKHR",
+                   "cooperativeMatrixSupportedStages"),)
+_COMPUTE = "VK_SHADER_STAGE_COMPUTE_BIT"
+
+
+def _stages_lack_compute(profile: DeviceProfile, members) -> tuple[Any, str, str] | None:
+    listed = profile.strongest(members)
+    if listed is None or not isinstance(listed[0], list) or _COMPUTE in listed[0] \
+            or "VK_SHADER_STAGE_ALL" in listed[0]:
+        return None
+    return listed
+
+
+def check_stages(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnostic]:
+    """Subgroup operations and cooperative matrices in the compute stage. (Which
+    operations the device has is VKS700's: each GroupNonUniform* capability needs its
+    bit in subgroupSupportedOperations.)"""
+    uses = []
+    if needs.subgroup_operations:
+        uses.append(("subgroup operations (OpCapability "
+                     + ", ".join(needs.subgroup_operations) + ")", _SUBGROUP_STAGES))
+    if needs.matrices:
+        uses.append(("cooperative matrices", _MATRIX_STAGES))
+    for what, members in uses:
+        lacking = _stages_lack_compute(profile, members)
+        if lacking is None:
+            continue
+        value, struct, member = lacking
+        yield R.STAGES.at(
+            needs.code_pointer,
+            f"the shader uses {what} in a compute shader, but {_where(profile)} has "
+            f"{struct}.{member} = {value}" + _set_by(profile, "properties", struct, member)
+            + f": no {_COMPUTE}", target=profile.name)
+
+
+_ROLES = {"A": ("AType", "MSize", "KSize"), "B": ("BType", "KSize", "NSize"),
+          "Accumulator": ("CType", "MSize", "NSize")}
+
+
+def _matrix_listed(matrix, entries: tuple[dict[str, Any], ...]) -> bool:
+    component, rows, columns = _ROLES.get(matrix.use, ("", "", ""))
+    for entry in entries:
+        types = {entry.get(component)} | ({entry.get("ResultType")}
+                                          if matrix.use == "Accumulator" else set())
+        if matrix.component in types and entry.get("scope", matrix.scope) == matrix.scope \
+                and matrix.rows in (None, entry.get(rows)) \
+                and matrix.columns in (None, entry.get(columns)):
+            return True
+    return False
+
+
+def check_matrices(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnostic]:
+    """The shader's cooperative matrix types against the combinations the profile lists
+    (when it lists them: the feature itself is VKS700's)."""
+    listed = profile.cooperative_matrices
+    if not needs.matrices or listed is None:
+        return
+    for matrix in needs.matrices:
+        if _matrix_listed(matrix, listed):
+            continue
+        offered = "; ".join(
+            f"{e.get('MSize')}x{e.get('NSize')}x{e.get('KSize')} "
+            f"{e.get('AType')}/{e.get('BType')}/{e.get('CType')}" for e in listed[:6])
+        yield R.COOPERATIVE_MATRIX.at(
+            needs.code_pointer,
+            f"the shader declares {matrix.describe()}, but {_where(profile)} lists no "
+            f"cooperativeMatrixProperties entry with that shape and component type "
+            f"(it lists {offered or 'none'}"
+            f"{', ...' if len(listed) > 6 else ''})",
+            hint="use one of the listed shapes (M x N x K) and component types",
+            target=profile.name)
+
+
 CHECKS = (check_capabilities, check_workgroup, check_memory, check_dispatch,
-          check_descriptors, check_resources, check_tensors)
+          check_descriptors, check_resources, check_tensors, check_images,
+          check_spirv_version, check_stages, check_matrices)
 
 
 def check_device(needs: ShaderNeeds, profile: DeviceProfile) -> list[Diagnostic]:

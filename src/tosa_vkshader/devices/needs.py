@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .. import registry
-from ..spirv.records import Reflection
-from ..view import AttributeView
+
+if TYPE_CHECKING:
+    from ..spirv.module import Module
+    from ..spirv.records import Reflection
+    from ..view import AttributeView
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,35 @@ class TensorNeed:
 
 
 @dataclass(frozen=True, slots=True)
+class ImageNeed:
+    """An image the shader declares with a known dimensionality, bound to a resource whose
+    shape the model gives."""
+
+    pointer: str  # the resource's binding key
+    name: str  # input_0, output_1, ...
+    dim: str  # 1D, 2D, 3D, Cube
+    extent: tuple[int, ...]  # width[, height[, depth]] as the image would be created
+    shape: tuple[int, ...]  # the tensor's static shape
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixNeed:
+    """One ``OpTypeCooperativeMatrixKHR`` of the shader."""
+
+    component: str  # VK_COMPONENT_TYPE_*_KHR, or the SPIR-V type when it has none
+    scope: str  # VK_SCOPE_*_KHR
+    rows: int | None  # None: a specialization constant or an id the reader cannot fold
+    columns: int | None
+    use: str  # A, B, Accumulator
+
+    def describe(self) -> str:
+        rows = "?" if self.rows is None else self.rows
+        columns = "?" if self.columns is None else self.columns
+        return (f"a {rows}x{columns} cooperative matrix of {self.component} used as "
+                f"{self.use} at {self.scope} scope")
+
+
+@dataclass(frozen=True, slots=True)
 class ShaderNeeds:
     code_pointer: str  # shader_code: where shader-wide findings point
     capabilities: tuple[str, ...]
@@ -54,6 +87,14 @@ class ShaderNeeds:
     descriptors: tuple[tuple[str, int], ...]
     resources: tuple[SizedResource, ...]
     tensors: tuple[TensorNeed, ...]
+    spirv_version: tuple[int, int] | None = None
+    images: tuple[ImageNeed, ...] = ()
+    matrices: tuple[MatrixNeed, ...] = ()
+
+    @property
+    def subgroup_operations(self) -> tuple[str, ...]:
+        """The GroupNonUniform* capabilities: the shader runs subgroup operations."""
+        return tuple(c for c in self.capabilities if c.startswith("GroupNonUniform"))
 
 
 def _texel_bytes(vkformat: str | None) -> int | None:
@@ -61,8 +102,65 @@ def _texel_bytes(vkformat: str | None) -> int | None:
     return info.block_size if info is not None and info.is_plain else None
 
 
+def _image_extent(dim: str | None, shape: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """(width[, height[, depth]]) of an image of dimensionality ``dim`` made from a
+    tensor of ``shape``: the spatial dimensions before the channels (NHWC: H, W), with a
+    leading batch of 1 and a trailing channel dimension dropped when the shape has them,
+    as ``run`` makes images."""
+    count = {"1D": 1, "2D": 2, "Cube": 2, "3D": 3}.get(dim or "")
+    if count is None or shape is None or len(shape) < count:
+        return None
+    spatial = shape[-(count + 1):-1] if len(shape) > count else shape
+    return tuple(reversed(spatial))  # width first
+
+
+# SPIR-V enumerants (the SPIR-V specification, "Scope", "Cooperative Matrix Use",
+# "FP Encoding"), as Vulkan names them
+_SCOPES = {1: "VK_SCOPE_DEVICE_KHR", 2: "VK_SCOPE_WORKGROUP_KHR",
+           3: "VK_SCOPE_SUBGROUP_KHR", 5: "VK_SCOPE_QUEUE_FAMILY_KHR"}
+_USES = {0: "A", 1: "B", 2: "Accumulator"}
+_BFLOAT16 = 0
+
+
+def _component(module: Module, type_id: int) -> str:
+    found = module.types.get(type_id)
+    if found is None:
+        return "an unknown type"
+    if found.kind == "float":
+        if found.encoding == _BFLOAT16 and found.width == 16:
+            return "VK_COMPONENT_TYPE_BFLOAT16_KHR"
+        if found.encoding < 0:
+            return f"VK_COMPONENT_TYPE_FLOAT{found.width}_KHR"
+    if found.kind == "int":
+        return f"VK_COMPONENT_TYPE_{'S' if found.signed else 'U'}INT{found.width}_KHR"
+    return f"a {found.kind} type"
+
+
+def _folded(module: Module, constant_id: int) -> int | None:
+    constant = module.constants.get(constant_id)
+    if constant is None or constant.spec or type(constant.value) is not int:
+        return None
+    return constant.value
+
+
+def cooperative_matrices(module: Module | None) -> tuple[MatrixNeed, ...]:
+    """The shader's cooperative matrix types, each once."""
+    if module is None:
+        return ()
+    found = []
+    for declared in module.types.values():
+        if declared.kind != "cooperative_matrix" or len(declared.members) != 4:
+            continue
+        scope, rows, columns, use = (_folded(module, i) for i in declared.members)
+        found.append(MatrixNeed(
+            _component(module, declared.element),
+            _SCOPES.get(scope, f"scope {scope}") if scope is not None else "an unknown",
+            rows, columns, _USES.get(use, f"use {use}") if use is not None else "unknown"))
+    return tuple(dict.fromkeys(found))
+
+
 def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: int,
-                 code_pointer: str) -> ShaderNeeds:
+                 code_pointer: str, matrices: tuple[MatrixNeed, ...] = ()) -> ShaderNeeds:
     local = reflection.local_size
     sizes = view.attrs.get("workgroup_sizes")
     dispatch = tuple(sizes) if isinstance(sizes, list) and len(sizes) == 3 and all(
@@ -74,6 +172,7 @@ def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: 
     context = view.context
     resources = []
     tensors = []
+    images = []
     for (direction, index), resource in sorted(view.resources.items()):
         tensor_list = None
         if context is not None:
@@ -90,6 +189,13 @@ def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: 
             pointer, resource.pointer("vkformat", view.base), resource.name, descriptor_type,
             vkformat, shape,
             math.prod(shape) * texel if shape is not None and texel else None))
+        set_, number = resource.int_value("descriptorset"), resource.int_value("binding")
+        declared = reflection.binding(set_ or 0, number) if number is not None else None
+        extent = _image_extent(declared.image_dim if declared is not None
+                               and declared.resource == "image" else None, shape)
+        if extent is not None and shape is not None and declared is not None:
+            images.append(ImageNeed(pointer, resource.name, declared.image_dim or "",
+                                    extent, shape))
         if descriptor_type == "VK_DESCRIPTOR_TYPE_TENSOR_ARM":
             rank = len(shape) if shape is not None else (model.rank if model else None)
             tensors.append(TensorNeed(
@@ -118,4 +224,12 @@ def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: 
         descriptors=tuple(sorted(counts.items())),
         resources=tuple(resources),
         tensors=tuple(tensors),
+        spirv_version=_version(reflection.spirv_version),
+        images=tuple(images),
+        matrices=matrices,
     )
+
+
+def _version(text: str) -> tuple[int, int] | None:
+    major, _, minor = text.partition(".")
+    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else None

@@ -129,3 +129,64 @@ DESCRIPTORS = rule(
     bad="six storage buffers in one shader  // target: 4 per stage",
     good="pack the data into four buffers, or target a device that allows six",
 )
+
+IMAGE_EXTENT = rule(
+    "VKS711", "image-exceeds-device", Severity.ERROR,
+    summary="An image resource is wider, higher or deeper than the device's "
+            "`maxImageDimension1D`/`2D`/`3D`.",
+    why="An image cannot be created with an extent beyond the device's limit for its "
+        "dimensionality (Vulkan 1.3 guarantees 4096 for 1-D and 2-D images and only 256 "
+        "for 3-D ones): on phones the run fails or, through a runtime that clamps, reads "
+        "and writes the wrong texels. The extent is known when the model gives the "
+        "tensor's static shape (NHWC: height H, width W) and the shader declares the "
+        "image's dimensionality.",
+    bad="tensor<1x8192x8192x4xf32> bound to an image2D  // target maxImageDimension2D 4096",
+    good="tile the image, or target a device whose maxImageDimension2D is 8192",
+)
+
+SPIRV_VERSION = rule(
+    "VKS712", "spirv-version-exceeds-device", Severity.ERROR,
+    summary="The SPIR-V module's version is newer than the target device's Vulkan version "
+            "accepts.",
+    why="Vulkan 1.0 accepts SPIR-V 1.0, 1.1 up to SPIR-V 1.3, 1.2 up to 1.5, 1.3 and "
+        "later up to 1.6 (1.4 also with VK_KHR_spirv_1_4); `vkCreateShaderModule` "
+        "refuses a newer module. `glslc --target-env vulkan1.3` writes SPIR-V 1.6, which "
+        "a Vulkan 1.1 phone (Android's 2022 baseline) cannot load.",
+    bad="glslc --target-env vulkan1.3  // target: Vulkan 1.1 device",
+    good="glslc --target-env vulkan1.1  // SPIR-V 1.3",
+)
+
+STAGES = rule(
+    "VKS713", "compute-stage-unsupported-by-device", Severity.ERROR,
+    summary="The shader uses subgroup operations or cooperative matrices, but the target "
+            "device supports them in other shader stages than compute.",
+    why="`subgroupSupportedStages` (and for cooperative matrices "
+        "`cooperativeMatrixSupportedStages`) lists the stages where a device runs them; "
+        "a compute shader needs `VK_SHADER_STAGE_COMPUTE_BIT` in that list.",
+    bad="subgroupAdd(x)  // target subgroupSupportedStages = [FRAGMENT]",
+    good="subgroupAdd(x)  // target subgroupSupportedStages includes COMPUTE",
+)
+
+COOPERATIVE_MATRIX = rule(
+    "VKS714", "cooperative-matrix-shape-unsupported", Severity.ERROR,
+    summary="A cooperative matrix type of the shader has a shape, component type or scope "
+            "that the target device lists no `VkCooperativeMatrixPropertiesKHR` entry for.",
+    why="A device runs cooperative matrices only in the combinations "
+        "`vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR` reports (M x N x K, A/B/C/"
+        "result component types, scope). Checked when the target's profile lists them "
+        "(`cooperativeMatrixProperties` in a capability block).",
+    bad="coopmat<float16_t, gl_ScopeSubgroup, 16, 8, gl_MatrixUseA>  // device: 16x16x16 "
+        "only",
+    good="coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>",
+)
+
+UNUSABLE_PROFILE = rule(
+    "VKS902", "unusable-target-profile", Severity.ERROR,
+    summary="A target-device profile cannot be used: not JSON, not a Vulkan Profiles "
+            "document, a block or a profile it builds on that is missing, or profiles "
+            "that build on each other in a cycle.",
+    why="Checking against a profile that is read wrong gives wrong verdicts; the check "
+        "stops with exit code 2 and says which file and profile to mend.",
+    bad='"profiles": {"A": {"profiles": ["B"], ...}, "B": {"profiles": ["A"], ...}}',
+    good='"profiles": {"A": {"profiles": ["B"], ...}, "B": {...}}',
+)

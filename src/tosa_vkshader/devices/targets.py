@@ -6,23 +6,16 @@ from functools import cache
 from pathlib import Path
 
 from .profile import DeviceProfile, ProfileError, read_profile
+from .shipped import PROFILES_DIR, shipped_targets
 
-PROFILES_DIR = Path(__file__).with_name("profiles")
 DEFAULT_TARGET = "baseline"
 # name -> what it is; the files are in devices/profiles/, made by devices/generate.py
-SHIPPED = {
-    "baseline": "Vulkan 1.3 minimum: required limits, no optional feature, no extension",
-    "lavapipe": "Mesa lavapipe (Vulkan 1.3 on the CPU) with the ML emulation layers, as "
-                "run uses it",
-}
+SHIPPED = {name: target.summary for name, target in shipped_targets().items()}
 
 
 @cache
 def shipped_profile(name: str) -> DeviceProfile:
-    from dataclasses import replace
-
-    profile = read_profile(PROFILES_DIR / f"{name}.json", name=name)
-    return replace(profile, source=f"shipped profile {name}.json")
+    return read_profile(shipped_targets()[name].path, name=name)
 
 
 @cache
@@ -40,8 +33,9 @@ def _stamp(path: str) -> tuple[int, int]:
 
 
 def load_target(spec: str) -> DeviceProfile:
-    """A shipped profile's name (``baseline``, ``lavapipe``) or a Vulkan Profiles JSON file
-    (``FILE`` or ``FILE#PROFILE``). Raises :class:`ProfileError` when it is neither."""
+    """A shipped profile's name (``baseline``, ``roadmap-2024``...) or a Vulkan Profiles
+    JSON file (``FILE`` or ``FILE#PROFILE``). Raises :class:`ProfileError` when it is
+    neither."""
     if spec in SHIPPED:
         return shipped_profile(spec)
     path = spec.partition("#")[0]
@@ -72,5 +66,30 @@ def baseline_limit(name: str):
     return shipped_profile(DEFAULT_TARGET).limit(name)
 
 
-__all__ = ["DEFAULT_TARGET", "SHIPPED", "DeviceProfile", "ProfileError", "baseline_limit",
-           "load_target", "load_targets", "shipped_profile"]
+# core property structs -> the Vulkan version that requires them
+_CORE_SINCE = {"VkPhysicalDeviceVulkan11Properties": (1, 1),
+               "VkPhysicalDeviceVulkan12Properties": (1, 2),
+               "VkPhysicalDeviceVulkan13Properties": (1, 3)}
+
+
+def mandatory_feature(profile: DeviceProfile, struct: str, member: str) -> bool:
+    """Whether a feature is one every device of the profile's Vulkan version has (the
+    Vulkan 1.3 feature requirements, for a profile of 1.3 or later that does not list
+    them: Android's requirement profiles build on a Vulkan 1.1 baseline)."""
+    return profile.api_version[:2] >= (1, 3) and shipped_profile(DEFAULT_TARGET).feature(
+        struct, member)
+
+
+def minimum_property(profile: DeviceProfile, struct: str, member: str):
+    """A core property's required minimum (``subgroupSupportedOperations`` has at least
+    the basic bit on every Vulkan 1.1 device), for a profile of that version or later
+    that does not list it; None otherwise."""
+    since = _CORE_SINCE.get(struct)
+    if since is None or profile.api_version[:2] < since:
+        return None
+    return shipped_profile(DEFAULT_TARGET).property(struct, member)
+
+
+__all__ = ["DEFAULT_TARGET", "PROFILES_DIR", "SHIPPED", "DeviceProfile", "ProfileError",
+           "baseline_limit", "load_target", "load_targets", "mandatory_feature",
+           "minimum_property", "shipped_profile"]

@@ -11,18 +11,20 @@ class Type:
 
     kinds: void, bool, int, float, vector, matrix, image, sampler, sampled_image, array,
     runtime_array, struct, pointer, function, acceleration_structure, ray_query, tensor,
-    opaque.
+    cooperative_matrix, opaque.
     """
 
     id: int
     kind: str
     width: int = 0  # int, float
+    encoding: int = -1  # float: its FP encoding operand (0: BFloat16KHR); -1 when none
     signed: bool = False  # int
     element: int = 0  # vector/matrix component, array element, pointee, tensor element,
     #                   sampled image's image, image's sampled type
     count: int = 0  # vector/matrix component count
     length_id: int = 0  # array: id of the (spec) constant length
-    members: tuple[int, ...] = ()  # struct members, function parameters
+    members: tuple[int, ...] = ()  # struct members, function parameters; cooperative
+    #                               matrix: the ids of its scope, rows, columns and use
     storage_class: int = -1  # pointer
     dim: int = -1  # image
     depth: int = 0

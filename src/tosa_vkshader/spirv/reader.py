@@ -344,6 +344,8 @@ class _Reader:
             t.width, t.signed = w[i + 2], bool(w[i + 3])
         elif op == _TYPE_FLOAT:
             t.width = w[i + 2]
+            if end - i > 3:
+                t.encoding = w[i + 3]
         elif op == _TYPE_VECTOR or op == _TYPE_MATRIX:
             if not self._known_type(m, op, i, w[i + 2]):
                 return
@@ -368,6 +370,10 @@ class _Reader:
         elif op == _TYPE_IMAGE:
             t.element, t.dim, t.depth, t.arrayed = w[i + 2], w[i + 3], w[i + 4], w[i + 5]
             t.multisampled, t.sampled, t.image_format = w[i + 6], w[i + 7], w[i + 8]
+        elif op == _TYPE_COOPERATIVE_MATRIX:
+            if end - i < 7 or not self._known_type(m, op, i, w[i + 2]):
+                return
+            t.element, t.members = w[i + 2], tuple(w[i + 3:i + 7])
         elif op == _TYPE_TENSOR:
             if not self._known_type(m, op, i, w[i + 2]):
                 return
@@ -450,15 +456,16 @@ _TYPE_KIND = {
     OP["OpTypeFunction"]: "function",
     OP["OpTypeAccelerationStructureKHR"]: "acceleration_structure",
     OP["OpTypeRayQueryKHR"]: "ray_query", OP["OpTypeTensorARM"]: "tensor",
+    OP["OpTypeCooperativeMatrixKHR"]: "cooperative_matrix",
 }
 _TYPE_OPS = frozenset(_TYPE_KIND) | {OP["OpTypeForwardPointer"]}
 (_TYPE_INT, _TYPE_FLOAT, _TYPE_VECTOR, _TYPE_MATRIX, _TYPE_ARRAY, _TYPE_RUNTIME_ARRAY,
  _TYPE_SAMPLED_IMAGE, _TYPE_STRUCT, _TYPE_FUNCTION, _TYPE_POINTER, _TYPE_IMAGE,
- _TYPE_TENSOR, _FORWARD_POINTER) = (
+ _TYPE_TENSOR, _FORWARD_POINTER, _TYPE_COOPERATIVE_MATRIX) = (
     OP[n] for n in ("OpTypeInt", "OpTypeFloat", "OpTypeVector", "OpTypeMatrix", "OpTypeArray",
                     "OpTypeRuntimeArray", "OpTypeSampledImage", "OpTypeStruct",
                     "OpTypeFunction", "OpTypePointer", "OpTypeImage", "OpTypeTensorARM",
-                    "OpTypeForwardPointer"))
+                    "OpTypeForwardPointer", "OpTypeCooperativeMatrixKHR"))
 
 _CONSTANT, _SPEC_CONSTANT = OP["OpConstant"], OP["OpSpecConstant"]
 _COMPOSITE, _SPEC_COMPOSITE = OP["OpConstantComposite"], OP["OpSpecConstantComposite"]
