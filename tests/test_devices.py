@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import tosa_vkshader
 from tosa_vkshader.cli import main
-from tosa_vkshader.devices import ProfileError
+from tosa_vkshader.devices import SHIPPED, ProfileError
 from tosa_vkshader.devices.generate import LAVAPIPE_PATH
 
 from conftest import FIXTURES
@@ -174,9 +174,13 @@ def test_targets_summary_json_defaults_to_every_shipped_profile(capsys):
     code, out, _ = run(capsys, "check", "--targets-summary", "--format", "json",
                        DEVICES / "shared_memory.json")
     data = json.loads(out)
-    assert [t["name"] for t in data["targets"]] == ["baseline", "lavapipe"]
-    assert data["ops"][0]["targets"] == {"baseline": {"runs": False, "codes": ["VKS704"]},
-                                         "lavapipe": {"runs": True, "codes": []}}
+    assert [t["name"] for t in data["targets"]] == list(SHIPPED)
+    verdicts = data["ops"][0]["targets"]
+    assert verdicts["baseline"] == {"runs": False, "codes": ["VKS704"]}
+    assert verdicts["lavapipe"] == {"runs": True, "codes": []}
+    # 32 KiB of shared memory: Roadmap 2026 raised the limit to 32 KiB, 2024 did not
+    assert verdicts["roadmap-2024"]["codes"] == ["VKS704"]
+    assert verdicts["roadmap-2026"]["runs"] is True
     assert code == 1
 
 
@@ -295,7 +299,12 @@ def test_devices_lists_the_shipped_profiles_with_their_limits(capsys):
     code, out, _ = run(capsys, "devices", "--format", "json")
     assert code == 0
     targets = {t["name"]: t for t in json.loads(out)["targets"]}
-    assert set(targets) == {"baseline", "lavapipe"}
+    assert list(targets) == list(SHIPPED)
+    assert "Required Limits" in targets["baseline"]["origin"]
+    assert "Roadmap 2024" in targets["roadmap-2024"]["origin"]
+    assert targets["mali-valhall-approximate"]["approximate"] is True
+    assert "IREE" in targets["mali-valhall-approximate"]["origin"]
+    assert not targets["roadmap-2024"]["approximate"]
     base = targets["baseline"]
     assert base["limits"]["maxComputeWorkGroupInvocations"] == {"value": 128, "listed": True}
     assert not any(base["features"].values())
@@ -332,7 +341,8 @@ def test_unusable_profiles_are_usage_errors(capsys, tmp_path, content, words):
 
 def test_unknown_target_name_and_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, "check", "--target-device", "lavapipe2", DEVICES / "int64.json")
-    assert code == 2 and "'lavapipe2' is neither a shipped target (baseline, lavapipe)" in err
+    assert code == 2 and "'lavapipe2' is neither a shipped target (baseline, lavapipe, " in err
+    assert "error[VKS902]" in err
     code, _, err = run(capsys, "devices", tmp_path / "gone.json")
     assert code == 2 and "cannot read the target-device file" in err
 
@@ -399,11 +409,13 @@ def test_web_api_checks_against_a_shipped_target(tmp_path):
             assert "options.target_device" in refused.text
             spec = client.get("/openapi.json").json()
             options = spec["components"]["schemas"]["CheckOptions"]["properties"]
-            assert options["target_device"]["oneOf"][0]["enum"] == ["baseline", "lavapipe"]
+            assert options["target_device"]["oneOf"][0]["enum"] == list(SHIPPED)
 
 
 DOCUMENTS = [json.loads(path.read_text())
-             for path in (LAVAPIPE_PATH.parent / "baseline.json", LAVAPIPE_PATH)]
+             for path in (LAVAPIPE_PATH.parent / "baseline.json", LAVAPIPE_PATH,
+                          DEVICES / "profiles" / "merged.json",
+                          DEVICES / "profiles" / "alternatives.json")]
 
 
 def _paths(node, prefix=()):
@@ -417,11 +429,18 @@ def _paths(node, prefix=()):
             yield from _paths(value, (*prefix, index))
 
 
+def _holds(node, step) -> bool:
+    """Whether ``node[step]`` is there: a key of an object, an index of a list."""
+    if isinstance(node, dict):
+        return isinstance(step, str) and step in node
+    return isinstance(node, list) and isinstance(step, int) and step < len(node)
+
+
 _PROFILE_PATHS = [list(_paths(document))[1:] for document in DOCUMENTS]
 _EXAMPLES = iter(range(10 ** 9))
 
 
-@given(which=st.sampled_from([0, 1]), data=st.data())
+@given(which=st.sampled_from(range(len(DOCUMENTS))), data=st.data())
 @settings(max_examples=60, deadline=None)
 def test_any_edit_of_a_profile_is_read_or_refused_never_a_crash(tmp_path_factory, which,
                                                                  data):
@@ -433,13 +452,11 @@ def test_any_edit_of_a_profile_is_read_or_refused_never_a_crash(tmp_path_factory
     for path, value in edits:
         node = document
         for step in path[:-1]:
-            if not isinstance(node, (dict, list)) or (isinstance(node, list)
-                                                      and step >= len(node)) or (
-                    isinstance(node, dict) and step not in node):
+            if not _holds(node, step):  # an earlier edit replaced what the path went through
                 break
             node = node[step]
         else:
-            if isinstance(node, dict) or (isinstance(node, list) and path[-1] < len(node)):
+            if isinstance(node, dict) and isinstance(path[-1], str) or _holds(node, path[-1]):
                 node[path[-1]] = value
     folder = tmp_path_factory.mktemp("profiles")
     profile = folder / f"edited-{next(_EXAMPLES)}.json"

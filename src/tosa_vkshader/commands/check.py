@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 load_targets(options.target_device)
             except ProfileError as exc:
-                print(f"tosa-vkshader check: target device: {exc}", file=sys.stderr)
+                print_usage_diagnostics(exc.diagnostics)
                 return 2
     if args.targets_summary:
         return _summary(args, file_paths, config.options_for(file_paths[0] if file_paths
