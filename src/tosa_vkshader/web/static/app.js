@@ -25,6 +25,7 @@
   const language = $("language");
   const semantics = $("semantics");
   const targetEnv = $("target-env");
+  const targetDevice = $("target-device");
 
   const buffers = { json: "", mlir: "" }; // the op text of each mode: a switch keeps both
   let diagnostics = []; // the last answer's diagnostics, with ranges in either pane
@@ -443,7 +444,9 @@
   // -- checking and fixing -------------------------------------------------------------------
 
   function requestOptions() {
-    return { workgroup_semantics: semantics.value, target_env: targetEnv.value };
+    const options = { workgroup_semantics: semantics.value, target_env: targetEnv.value };
+    if (targetDevice.value) options.target_device = [targetDevice.value];
+    return options;
   }
 
   function checkBody(text) {
@@ -679,10 +682,12 @@
     save();
     check();
   });
-  targetEnv.addEventListener("change", () => {
-    save();
-    check();
-  });
+  for (const select of [targetEnv, targetDevice]) {
+    select.addEventListener("change", () => {
+      save();
+      check();
+    });
+  }
   document.addEventListener("keydown", (event) => {
     if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
       event.preventDefault();
@@ -693,7 +698,8 @@
   // -- sharing: the state in the URL, compressed where the browser can ---------------------
 
   function snapshot() {
-    return { v: 1, mode: mode.value, text: source.value, semantics: semantics.value, target: targetEnv.value };
+    return { v: 1, mode: mode.value, text: source.value, semantics: semantics.value, target: targetEnv.value,
+             device: targetDevice.value };
   }
 
   function toBase64Url(bytes) {
@@ -745,6 +751,7 @@
     if (state.mode === "mlir" || state.mode === "json") mode.value = state.mode;
     if (state.semantics) semantics.value = state.semantics;
     if (state.target) targetEnv.value = state.target;
+    if (typeof state.device === "string") targetDevice.value = state.device;
     $("op-title").textContent = JSON_MODE() ? "Op (JSON)" : "Op (TOSA MLIR)";
     source.value = state.text;
     return true;
@@ -759,7 +766,15 @@
     })
     .catch(() => {});
 
+  // The shipped target devices, as the API describes its target_device option.
+  async function loadDevices() {
+    const spec = await (await fetch("/openapi.json")).json();
+    const option = spec.components.schemas.CheckOptions.properties.target_device;
+    for (const name of option.oneOf[0].enum) targetDevice.add(new Option(name, name));
+  }
+
   async function start() {
+    await loadDevices().catch(() => {});
     let restored = false;
     const hash = location.hash.slice(1);
     if (hash) {
