@@ -20,9 +20,8 @@ from tosa_vkshader.devices.generate import LAVAPIPE_PATH
 from conftest import FIXTURES
 
 DEVICES = FIXTURES / "devices"
-# Notes every fixture here gets: workgroup_sizes equal to the local size (VKS430), and
-# 256 invocations beyond the Vulkan minimum, whatever the target (VKS203).
-NOT_ABOUT_DEVICES = ("VKS430", "VKS203")
+# The note every fixture here gets: workgroup_sizes equal to the local size (VKS430).
+NOT_ABOUT_DEVICES = ("VKS430",)
 
 
 def findings(path: Path, target: str) -> list[tosa_vkshader.Diagnostic]:
@@ -196,3 +195,19 @@ def test_an_unlisted_subgroup_property_is_the_vulkan_1_1_minimum(tmp_path, missi
     assert len(texts) == 1 and "GroupNonUniformArithmetic" in texts[0]
     assert "not listed: the Vulkan 1.1 minimum ['VK_SUBGROUP_FEATURE_BASIC_BIT'] applies" \
            in texts[0]
+
+
+def test_the_readme_example_is_what_check_prints(capsys, tmp_path, monkeypatch):
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    section = readme[readme.index("## Target devices"):]
+    table = section[section.index("```text\n") + 8:section.index("```\n", section.index(
+        "```text\n"))]
+    (tmp_path / "reduce.json").write_text((DEVICES / "subgroup_f16_256.json").read_text())
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "--targets-summary", "--target-device", "baseline",
+                 "--target-device", "android-15", "--target-device", "roadmap-2024",
+                 "reduce.json"])
+    assert (code, capsys.readouterr().out) == (1, table)
+    main(["check", "--target-device", "android-15", "reduce.json"])
+    why = section.split("```text\n")[2].split("```")[0].strip()
+    assert why in capsys.readouterr().out
