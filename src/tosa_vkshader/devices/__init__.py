@@ -13,6 +13,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+# The checks come with the profiles: the process that reads the targets (before it
+# forks its workers) loads them once for all.
+from . import rules as R
+from .checks import check_device
+from .needs import cooperative_matrices, gather_needs
 from .profile import DeviceProfile, ProfileError, read_profile
 from .targets import DEFAULT_TARGET, SHIPPED, load_target, load_targets
 
@@ -30,7 +35,6 @@ def _module_needs(shader: Shader) -> tuple[int, tuple[MatrixNeed, ...]]:
     matrix types (once per shared record)."""
     from ..spirv.reader import read_module
     from ..spirv.workgroup import workgroup_memory_bytes
-    from .needs import cooperative_matrices
 
     module = shader.module or read_module(shader.spirv)[0]
     memory = workgroup_memory_bytes(module, shader.reflection.entry_point
@@ -45,10 +49,6 @@ def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     its author names (``baseline`` is the one to name for "runs on any Vulkan 1.3
     device").
     """
-    from ..shader.places import places_for
-    from .checks import check_device
-    from .needs import gather_needs
-
     targets = load_targets(view.options.target_device)
     if not targets or shader.reflection is None:
         return []
@@ -56,7 +56,16 @@ def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     needs = gather_needs(view, shader.reflection, memory, view.pointer("shader_code"),
                          matrices)
     found = [diag for profile in targets for diag in check_device(needs, profile)]
+    if not any(d.code in _PLACED for d in found):
+        return found
+    from ..shader.places import places_for
+
     return _with_shader_places(found, places_for(shader, view.attrs))
+
+
+# findings that also name a declaration in the shader -> which one
+_PLACED = {R.LOCAL_SIZE.code: "local_size", R.INVOCATIONS.code: "local_size",
+           R.PUSH_CONSTANTS.code: "push_constants"}
 
 
 def _with_shader_places(found: list[Diagnostic], places: ShaderPlaces) -> list[Diagnostic]:
@@ -64,12 +73,8 @@ def _with_shader_places(found: list[Diagnostic], places: ShaderPlaces) -> list[D
     declaration in the shader."""
     from dataclasses import replace
 
-    from . import rules as R
-
-    wanted = {R.LOCAL_SIZE.code: places.local_size, R.INVOCATIONS.code: places.local_size,
-              R.PUSH_CONSTANTS.code: places.push_constants}
-    return [replace(d, shader_place=wanted[d.code]()) if d.code in wanted else d
-            for d in found]
+    return [replace(d, shader_place=getattr(places, _PLACED[d.code])())
+            if d.code in _PLACED else d for d in found]
 
 
 __all__ = ["DEFAULT_TARGET", "SHIPPED", "DeviceProfile", "ProfileError", "check_targets",

@@ -360,7 +360,8 @@ _MATRIX_STAGES = (("VkPhysicalDeviceCooperativeMatrixPropertiesKHR",
 _COMPUTE = "VK_SHADER_STAGE_COMPUTE_BIT"
 
 
-def _stages_lack_compute(profile: DeviceProfile, members) -> tuple[Any, str, str] | None:
+def _stages_lack_compute(profile: DeviceProfile, members: tuple[tuple[str, str], ...],
+                         ) -> tuple[Any, str, str] | None:
     listed = profile.strongest(members)
     if listed is None or not isinstance(listed[0], list) or _COMPUTE in listed[0] \
             or "VK_SHADER_STAGE_ALL" in listed[0]:
@@ -372,7 +373,7 @@ def check_stages(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnos
     """Subgroup operations and cooperative matrices in the compute stage. (Which
     operations the device has is VKS700's: each GroupNonUniform* capability needs its
     bit in subgroupSupportedOperations.)"""
-    uses = []
+    uses: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     if needs.subgroup_operations:
         uses.append(("subgroup operations (OpCapability "
                      + ", ".join(needs.subgroup_operations) + ")", _SUBGROUP_STAGES))

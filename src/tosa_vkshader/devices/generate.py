@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,8 @@ from ..generated import write_or_check
 from .shipped import INDEX_PATH, PROFILES_DIR
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .facts import Requirements
 
 BASELINE_PATH = PROFILES_DIR / "baseline.json"
@@ -91,10 +94,10 @@ def render_baseline() -> str:
     return render(BASELINE)
 
 
-def files() -> dict[Path, object]:
+def files() -> dict[Path, Callable[[], str]]:
     """Each generated file and the function that renders it."""
-    found: dict[Path, object] = {
-        PROFILES_DIR / f"{target.name}.json": (lambda t=target: render(t))
+    found: dict[Path, Callable[[], str]] = {
+        PROFILES_DIR / f"{target.name}.json": partial(render, target)
         for target in targets()}
     found[INDEX_PATH] = render_index
     return found

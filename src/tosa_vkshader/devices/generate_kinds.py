@@ -83,13 +83,13 @@ def render() -> str:
         "# property struct -> kind -> members; kinds: max (larger is stronger), min (smaller",
         "# is stronger), bitmask (more bits are stronger), range ([low, high]: wider is",
         "# stronger), exact (an identity: it does not combine)",
-        f"KINDS = {pprint.pformat(kinds, width=100)}",
+        f"KINDS: dict[str, dict[str, tuple[str, ...]]] = {pprint.pformat(kinds, width=100)}",
         "",
         "# struct -> member that is a struct of limits -> that struct",
-        f"NESTED = {pprint.pformat(nested, width=100)}",
+        f"NESTED: dict[str, dict[str, str]] = {pprint.pformat(nested, width=100)}",
         "",
         "# alias of a property struct -> its name in KINDS",
-        f"ALIASES = {pprint.pformat(aliases, width=100)}",
+        f"ALIASES: dict[str, str] = {pprint.pformat(aliases, width=100)}",
         "",
     ]
     return "\n".join(parts)

@@ -9,7 +9,7 @@ REGISTRY_VERSION = '1.4.366'
 # property struct -> kind -> members; kinds: max (larger is stronger), min (smaller
 # is stronger), bitmask (more bits are stronger), range ([low, high]: wider is
 # stronger), exact (an identity: it does not combine)
-KINDS = {'VkDrmFormatModifierProperties2EXT': {'bitmask': ('drmFormatModifierTilingFeatures',),
+KINDS: dict[str, dict[str, tuple[str, ...]]] = {'VkDrmFormatModifierProperties2EXT': {'bitmask': ('drmFormatModifierTilingFeatures',),
                                        'exact': ('drmFormatModifier',
                                                  'drmFormatModifierPlaneCount')},
  'VkDrmFormatModifierPropertiesEXT': {'bitmask': ('drmFormatModifierTilingFeatures',),
@@ -837,14 +837,14 @@ KINDS = {'VkDrmFormatModifierProperties2EXT': {'bitmask': ('drmFormatModifierTil
                                              'optimalTilingTensorFeatures')}}
 
 # struct -> member that is a struct of limits -> that struct
-NESTED = {'VkDrmFormatModifierPropertiesList2EXT': {'pDrmFormatModifierProperties': 'VkDrmFormatModifierProperties2EXT'},
+NESTED: dict[str, dict[str, str]] = {'VkDrmFormatModifierPropertiesList2EXT': {'pDrmFormatModifierProperties': 'VkDrmFormatModifierProperties2EXT'},
  'VkDrmFormatModifierPropertiesListEXT': {'pDrmFormatModifierProperties': 'VkDrmFormatModifierPropertiesEXT'},
  'VkPhysicalDeviceLayeredApiPropertiesListKHR': {'pLayeredApis': 'VkPhysicalDeviceLayeredApiPropertiesKHR'},
  'VkPhysicalDeviceProperties': {'limits': 'VkPhysicalDeviceLimits',
                                 'sparseProperties': 'VkPhysicalDeviceSparseProperties'}}
 
 # alias of a property struct -> its name in KINDS
-ALIASES = {'VkFormatProperties3KHR': 'VkFormatProperties3',
+ALIASES: dict[str, str] = {'VkFormatProperties3KHR': 'VkFormatProperties3',
  'VkPhysicalDeviceCopyMemoryIndirectPropertiesNV': 'VkPhysicalDeviceCopyMemoryIndirectPropertiesKHR',
  'VkPhysicalDeviceDepthStencilResolvePropertiesKHR': 'VkPhysicalDeviceDepthStencilResolveProperties',
  'VkPhysicalDeviceDescriptorIndexingPropertiesEXT': 'VkPhysicalDeviceDescriptorIndexingProperties',

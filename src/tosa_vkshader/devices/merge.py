@@ -24,15 +24,19 @@ Each member remembers which block set its value (``origins``), for the messages.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
-
-from .limit_kinds import ALIASES, KINDS, NESTED
 
 Path = tuple[str, ...]
 
-_KIND_OF: dict[str, dict[str, str]] = {
-    struct: {member: kind for kind, members in by_kind.items() for member in members}
-    for struct, by_kind in KINDS.items()}
+@cache
+def _kinds_of(struct: str) -> dict[str, str]:
+    """member -> kind for one property struct. The table loads when two blocks first
+    set the same member (a profile of one block, as vulkaninfo writes, never needs it)."""
+    from .limit_kinds import ALIASES, KINDS
+
+    by_kind = KINDS.get(ALIASES.get(struct, struct), {})
+    return {member: kind for kind, members in by_kind.items() for member in members}
 
 
 def property_kind(struct: str, member: str) -> str:
@@ -41,7 +45,7 @@ def property_kind(struct: str, member: str) -> str:
     A member the registry does not know (a newer struct, a typo) is read by its name:
     ``max*`` as max-type, ``min*`` as min-type, anything else as exact (the later block
     wins)."""
-    known = _KIND_OF.get(ALIASES.get(struct, struct), {}).get(member)
+    known = _kinds_of(struct).get(member)
     if known is not None:
         return known
     if member.startswith("max"):
@@ -51,6 +55,8 @@ def property_kind(struct: str, member: str) -> str:
 
 def nested_struct(struct: str, member: str) -> str | None:
     """The struct of limits a member holds (``VkPhysicalDeviceProperties.limits``)."""
+    from .limit_kinds import ALIASES, NESTED
+
     return NESTED.get(ALIASES.get(struct, struct), {}).get(member)
 
 

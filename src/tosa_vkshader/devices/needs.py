@@ -218,7 +218,7 @@ def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: 
         push_constants=push.size if push is not None else None,
         push_pointer=view.pointer("push_constants") if "push_constants" in view.attrs
         else code_pointer,
-        dispatch=dispatch,  # type: ignore[arg-type]
+        dispatch=dispatch,
         dispatch_pointer=view.pointer("workgroup_sizes"),
         descriptor_sets=max((b.set + 1 for b in reflection.bindings), default=0),
         descriptors=tuple(sorted(counts.items())),

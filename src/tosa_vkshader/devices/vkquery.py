@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import json
 import sys
+from typing import Any
 
 _SCALARS = {"VkBool32": ctypes.c_uint32, "uint32_t": ctypes.c_uint32,
             "int32_t": ctypes.c_int32, "uint64_t": ctypes.c_uint64,
@@ -43,7 +44,7 @@ class _Chained(ctypes.Structure):
 def _layout(vk, name: str):
     """A ctypes structure for a registry struct of scalars and flags."""
     struct = vk.structs[name]
-    fields = [("sType", ctypes.c_int), ("pNext", ctypes.c_void_p)]
+    fields: list[tuple[str, Any]] = [("sType", ctypes.c_int), ("pNext", ctypes.c_void_p)]
     kinds = {}
     for member in struct.members[2:]:
         if member.type in _SCALARS and not member.fixedSizeArray:
