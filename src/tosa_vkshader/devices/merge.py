@@ -90,42 +90,46 @@ def _union(old: list, new: list) -> list:
     return old + [item for item in new if item not in old]
 
 
+_NOTHING = object()  # no value every alternative promises
+
+
+def _extreme(larger: bool, one: Any, other: Any) -> Any:
+    """The larger (or smaller) of two scalars or of two lists of numbers, element by
+    element (a bool is larger when true); _NOTHING when they are not such a pair."""
+    if isinstance(one, bool) and isinstance(other, bool):
+        return (one or other) if larger else (one and other)
+    pick = max if larger else min
+    if _is_number(one) and _is_number(other):
+        return pick(one, other)
+    if _numbers(one) and _numbers(other) and len(one) == len(other):
+        return [pick(a, b) for a, b in zip(one, other, strict=True)]
+    return _NOTHING
+
+
 def _stronger(kind: str, old: Any, new: Any) -> Any:
     """The value that meets both requirements (the later one when they do not combine)."""
     if kind in ("max", "min"):
-        larger = kind == "max"
-        if isinstance(old, bool) and isinstance(new, bool):
-            return (old or new) if larger else (old and new)
-        if _is_number(old) and _is_number(new):
-            return max(old, new) if larger else min(old, new)
-        if _numbers(old) and _numbers(new) and len(old) == len(new):
-            return [max(a, b) if larger else min(a, b) for a, b in zip(old, new, strict=True)]
         if isinstance(old, dict) and isinstance(new, dict):  # VkExtent2D and the like
             return {**old, **new, **{k: _stronger(kind, old[k], new[k])
                                      for k in old.keys() & new.keys()}}
-    elif kind == "bitmask" and isinstance(old, list) and isinstance(new, list):
+        found = _extreme(kind == "max", old, new)
+        return new if found is _NOTHING else found
+    if kind == "bitmask" and isinstance(old, list) and isinstance(new, list):
         return _union(old, new)
-    elif kind == "range" and _numbers(old) and _numbers(new) and len(old) == len(new) == 2:
+    if kind == "range" and _numbers(old) and _numbers(new) and len(old) == len(new) == 2:
         return [min(old[0], new[0]), max(old[1], new[1])]
     return new
-
-
-_NOTHING = object()  # no value every alternative promises
 
 
 def _weaker(kind: str, one: Any, other: Any) -> Any:
     """What both alternatives promise, or _NOTHING."""
     if kind in ("max", "min"):
-        larger = kind == "max"
-        if isinstance(one, bool) and isinstance(other, bool):
-            return (one and other) if larger else (one or other)
-        if _is_number(one) and _is_number(other):
-            return min(one, other) if larger else max(one, other)
-        if _numbers(one) and _numbers(other) and len(one) == len(other):
-            return [min(a, b) if larger else max(a, b) for a, b in zip(one, other, strict=True)]
         if isinstance(one, dict) and isinstance(other, dict):
             both = {k: _weaker(kind, one[k], other[k]) for k in one.keys() & other.keys()}
             return {k: v for k, v in both.items() if v is not _NOTHING} or _NOTHING
+        found = _extreme(kind == "min", one, other)
+        if found is not _NOTHING:
+            return found
     elif kind == "bitmask" and isinstance(one, list) and isinstance(other, list):
         return [item for item in one if item in other]
     elif kind == "range" and _numbers(one) and _numbers(other) and len(one) == len(other) == 2:
