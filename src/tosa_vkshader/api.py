@@ -199,7 +199,8 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
     True
 
     ``target_device`` names target devices to check the op against (VKS7xx): shipped
-    profiles (``"baseline"``, ``"lavapipe"``) or Vulkan Profiles JSON files.
+    profiles (``"baseline"``, ``"roadmap-2024"``, ``"android-15"``...) or Vulkan Profiles
+    JSON files (``FILE#PROFILE`` for one of several).
     """
     from .check import check_source
 

@@ -43,8 +43,8 @@ def register(subparsers) -> None:
                         help="also check that the ops can run on this device: a Vulkan "
                              "Profiles JSON file (what `vulkaninfo --json` writes; "
                              "FILE#PROFILE picks one of several) or a shipped profile "
-                             "(baseline, lavapipe; see `tosa-vkshader devices`); repeat "
-                             "for several devices")
+                             "(baseline, roadmap-2024, android-15, ...; `tosa-vkshader "
+                             "devices` lists them); repeat for several devices")
     parser.add_argument("--targets-summary", action="store_true",
                         help="print, op by op, which target devices can run it (every "
                              "shipped profile when no target is given) instead of the "

@@ -64,8 +64,8 @@ def render_summary_text(verdicts: list[OpVerdict], targets: tuple[DeviceProfile,
 
 def summary_to_dict(verdicts: list[OpVerdict], targets: tuple[DeviceProfile, ...]) -> dict:
     return {
-        "targets": [{"name": t.name, "source": t.source, "label": t.label,
-                     "api_version": t.version_text} for t in targets],
+        "targets": [{"name": t.name, "source": t.source, "profile": t.profile,
+                     "label": t.label, "api_version": t.version_text} for t in targets],
         "ops": [{
             "path": v.path, "name": v.name,
             "line": v.location.line if v.location else None,
