@@ -137,3 +137,47 @@ def test_tensors_beyond_the_device(tmp_path):
     op = json.loads((FIXTURES / "spirv" / "valid" / "tensor_add_f32.json").read_text())
     hinted(_check(op, _board(tmp_path, two_tensors)).diagnostics, "VKS710",
            hint="pack several tensors into one, or use fewer bindings")
+
+
+def test_an_image_larger_than_the_device_allows():
+    text = (DEVICES / "tall_image.op.json").read_text()  # 64 x 6000 texels
+    before = validate(text, target_device="baseline")
+    hinted(before.diagnostics, "VKS711", pointer="/input_0_binding",
+           hint="split the image into tiles of at most 4096 texels a side, or pass it as a "
+                "buffer or tensor")
+    tiled = text.replace("1x6000x64x1", "1x4000x64x1")
+    after_fix(before, validate(tiled, target_device="baseline"), "VKS711", None)
+
+
+def test_spirv_newer_than_the_device_takes():
+    op = _op("float16.json")
+    before = _check(op, "android-baseline-2022")
+    hinted(before.diagnostics, "VKS712",
+           hint='compile for the device: target-env = "vulkan1.1" in [tool.tosa-vkshader] '
+                "(or glslc --target-env=vulkan1.1)")
+    after_fix(before, _check(op, "android-baseline-2022",
+                             Options(workgroup_semantics="dispatch", target_env="vulkan1.1")),
+              "VKS712", None)
+
+
+def test_a_cooperative_matrix_shape_the_device_lacks(reference_glslc, tmp_path):
+    def matrices(m, n, k):
+        return {"MSize": m, "NSize": n, "KSize": k,
+                "AType": "VK_COMPONENT_TYPE_FLOAT16_KHR",
+                "BType": "VK_COMPONENT_TYPE_FLOAT16_KHR",
+                "CType": "VK_COMPONENT_TYPE_FLOAT32_KHR",
+                "ResultType": "VK_COMPONENT_TYPE_FLOAT32_KHR", "scope": "VK_SCOPE_SUBGROUP_KHR"}
+
+    def board(entry) -> str:
+        def edit(device):
+            device["extensions"]["VK_KHR_cooperative_matrix"] = 1
+            device["features"]["VkPhysicalDeviceCooperativeMatrixFeaturesKHR"] = {
+                "cooperativeMatrix": True}
+            device["cooperativeMatrixProperties"] = [entry]
+        return _board(tmp_path, edit)
+
+    op = _op("cooperative_matrix.json")  # 16 x 16 x 16
+    before = _check(op, board(matrices(16, 16, 32)))
+    hinted(before.diagnostics, "VKS714",
+           hint="use one of the listed shapes (M x N x K) and component types")
+    after_fix(before, _check(op, board(matrices(16, 16, 16))), "VKS714", None)
