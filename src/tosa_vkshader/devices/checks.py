@@ -236,7 +236,9 @@ def check_descriptors(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Di
         yield R.DESCRIPTORS.at(
             needs.code_pointer,
             f"the shader declares {tensors} tensor descriptors, but the device allows {most} "
-            f"per stage (maxPerStageDescriptorSetStorageTensors of {_where(profile)})",
+            f"per stage (maxPerStageDescriptorSetStorageTensors of {_where(profile)}"
+            + _set_by(profile, "properties", TENSOR_PROPERTIES,
+                      "maxPerStageDescriptorSetStorageTensors") + ")",
             hint="pack several tensors into one, or use fewer bindings", target=profile.name)
     for limit, count in sorted(per_limit.items()):
         most, said = _limit(profile, limit)
@@ -272,7 +274,8 @@ def check_resources(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diag
             yield R.FORMAT.at(
                 res.format_pointer,
                 f"{res.name} is {res.descriptor_type} with {canonical}, but {_where(profile)} "
-                f"lists no {use[1]} in that format's {kind} features",
+                f"lists no {use[1]} in that format's {kind} features"
+                + _set_by(profile, "formats", canonical),
                 target=profile.name)
 
 
@@ -304,7 +307,10 @@ def check_tensors(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagno
             if type(most) is int and value > most:
                 yield R.TENSOR.at(tensor.pointer, f"{tensor.what} has {text}, but the device "
                                                   f"allows {most} ({limit} of "
-                                                  f"{_where(profile)})", target=profile.name)
+                                                  f"{_where(profile)}" + _set_by(
+                                                      profile, "properties",
+                                                      TENSOR_PROPERTIES, limit) + ")",
+                                  target=profile.name)
 
 
 # -- what ML shaders use: images, the SPIR-V version, subgroups, cooperative matrices --
