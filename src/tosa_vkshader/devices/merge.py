@@ -199,8 +199,10 @@ def _common_members(section: str, struct: str, one: dict[str, Any], other: dict[
                 and isinstance(other[member], dict):
             value: Any = _common_members(section, inner, one[member], other[member])
         else:
-            value = _weaker(_member_kind(section, struct, member, one[member]), one[member],
-                            other[member])
+            kind = _member_kind(section, struct, member, one[member])
+            value = _weaker(kind, one[member], other[member])
+            if value is False and kind == "max":  # a feature off: nothing is promised
+                continue
         if value is not _NOTHING:
             common[member] = value
     return {member: common[member] for member in one if member in common}
