@@ -268,7 +268,9 @@ def check_resources(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diag
         if use is None or res.vkformat is None:
             continue
         canonical = registry.canonical_format(res.vkformat)
-        features = profile.format_features(canonical, use[0]) if canonical else None
+        if canonical is None:
+            continue
+        features = profile.format_features(canonical, use[0])
         if features is not None and use[1] not in features:
             kind = "image" if use[0] == "optimalTilingFeatures" else "buffer"
             yield R.FORMAT.at(

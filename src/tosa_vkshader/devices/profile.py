@@ -59,6 +59,8 @@ class DeviceProfile:
     # ("features", struct, member), ("properties", struct, member[, limit]),
     # ("extensions", name) -> the block that set it: "block `b` of PROFILE (FILE)"
     origins: dict[tuple[str, ...], str] = field(default_factory=dict)
+    # every file it was read from: its own, then those of the profiles it builds on
+    files: tuple[Path, ...] = ()
 
     def __str__(self) -> str:
         return self.name
@@ -362,7 +364,8 @@ def profile_from_document(document: Any, path: Path | str, *, name: str | None =
     if not isinstance(profile, dict):
         raise ProfileError(f"{source}: no profile named {select!r} (it has "
                            f"{', '.join(sorted(profiles))})")
-    resolved = _Resolver().resolve(path, document, select)
+    resolver = _Resolver()
+    resolved = resolver.resolve(path, document, select)
     found = resolved.capabilities
     return DeviceProfile(
         name=name or select, source=source, api_version=resolved.api_version,
@@ -372,7 +375,7 @@ def profile_from_document(document: Any, path: Path | str, *, name: str | None =
         description=str(profile.get("description", "")),
         cooperative_matrices=tuple(found.cooperative_matrices)
         if found.cooperative_matrices is not None else None,
-        origins=found.origins)
+        origins=found.origins, files=tuple(dict.fromkeys(p for p, _ in resolver.done)))
 
 
 def profile_names(path: str | Path) -> list[str]:

@@ -18,18 +18,32 @@ def shipped_profile(name: str) -> DeviceProfile:
     return read_profile(shipped_targets()[name].path, name=name)
 
 
-@cache
-def _file_profile(spec: str, stamp: tuple[int, int]) -> DeviceProfile:
-    return read_profile(spec)
+# FILE[#PROFILE] -> (the stamps of the files it was read from, the profile)
+_READ: dict[str, tuple[tuple[tuple[int, int], ...], DeviceProfile]] = {}
 
 
-def _stamp(path: str) -> tuple[int, int]:
-    """The file's modification time and size: an edited profile is read again."""
-    try:
-        info = Path(path).stat()
-    except OSError:
-        return (0, 0)  # read_profile reports it
-    return info.st_mtime_ns, info.st_size
+def _file_profile(spec: str) -> DeviceProfile:
+    """A profile file's target, read again when it or a file of a profile it builds on
+    has changed since."""
+    known = _READ.get(spec)
+    if known is not None and known[0] == _stamps(known[1].files):
+        return known[1]
+    profile = read_profile(spec)
+    _READ[spec] = (_stamps(profile.files), profile)
+    return profile
+
+
+def _stamps(paths: tuple[Path, ...]) -> tuple[tuple[int, int], ...]:
+    """The files' modification times and sizes."""
+    found = []
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            found.append((0, 0))  # gone: read again, and read_profile reports it
+            continue
+        found.append((info.st_mtime_ns, info.st_size))
+    return tuple(found)
 
 
 def load_target(spec: str) -> DeviceProfile:
@@ -42,7 +56,7 @@ def load_target(spec: str) -> DeviceProfile:
     if not Path(path).exists() and "/" not in spec and not spec.endswith(".json"):
         raise ProfileError(f"{spec!r} is neither a shipped target ({', '.join(SHIPPED)}) "
                            f"nor a file")
-    return _file_profile(spec, _stamp(path))
+    return _file_profile(spec)
 
 
 def load_targets(specs: tuple[str, ...]) -> tuple[DeviceProfile, ...]:
