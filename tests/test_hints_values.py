@@ -44,6 +44,8 @@ CASES = [
     Case("VKS200", _with(PLAIN, input_0_binding="0"), "write the number without quotes: 0",
          PLAIN),
     Case("VKS200", _with(PLAIN, input_0_binding=0.0), "write 0", PLAIN),
+    Case("VKS200", _with(PLAIN, push_constants=None), "leave the key out, or give it a value",
+         PLAIN),
     Case("VKS200", _with(PLAIN, is_vkshader="true"), "write true without quotes",
          _with(PLAIN, is_vkshader=True)),
     Case("VKS201", _with(PLAIN, entry_point="main()"), 'use "main"', PLAIN),
@@ -122,7 +124,8 @@ CASES = [
     Case("VKS231", _sampler(min_filtr="VK_FILTER_LINEAR"), "did you mean `min_filter`?",
          IMAGE, pointer="/input_0_sampler/min_filtr"),
     Case("VKS231", _sampler(anisotropy=4),
-         "fields are min_filter, mag_filter, address_mode_u, address_mode_v, border_color",
+         "remove it; the fields are min_filter, mag_filter, address_mode_u, address_mode_v, "
+         "border_color",
          IMAGE, pointer="/input_0_sampler/anisotropy"),
     Case("VKS231", _sampler(min_filter="linear"), "did you mean `VK_FILTER_LINEAR`?", IMAGE,
          pointer="/input_0_sampler/min_filter"),
@@ -145,7 +148,7 @@ CASES = [
     Case("VKS242", _with(PLAIN, shader_language=""),
          "leave out both `shader_language` and `shader_code` for an op without a shader",
          PLAIN),
-    Case("VKS243", _with(PLAIN, push_constants=None), "leave the key out, or give it a value",
+    Case("VKS243", _with(PLAIN, is_vkshader=None), "leave the key out, or give it a value",
          PLAIN),
     Case("VKS250", _with(PLAIN, push_constants="scale: 4"),
          "make sure whatever runs the model supplies the push constants, or pass the values "

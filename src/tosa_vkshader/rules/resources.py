@@ -63,8 +63,9 @@ UNSUITABLE_TYPES = {
     "VK_DESCRIPTOR_TYPE_MUTABLE_EXT": (
         Severity.WARNING, "a mutable descriptor has no fixed type the converter can create"),
 }
-# The sampler values the reference JSON Schema lists. The converter maps every registry
-# name (VK_FILTER_CUBIC_EXT, ..._MIRROR_CLAMP_TO_EDGE_KHR too): those are warnings.
+# The sampler values the reference JSON Schema lists. The converter also maps the other
+# registry names (VK_FILTER_CUBIC_EXT, ..._MIRROR_CLAMP_TO_EDGE_KHR), but the schema
+# refuses them: errors, whose message says what the converter does.
 SAMPLER_FIELDS: dict[str, tuple[str, ...]] = {
     "min_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
     "mag_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
@@ -201,10 +202,12 @@ BAD_SAMPLER = rule(
     summary="`_sampler` lacks a field, has an unknown field, or a value that is not a "
             "valid Vulkan enumerant.",
     why="All five fields (min_filter, mag_filter, address_mode_u, address_mode_v, "
-        "border_color) are required when a sampler is given, each a Vulkan enumerant "
-        "name: the converter silently leaves a field it cannot map unset. Registry names "
-        "the converter maps but the reference schema does not list (VK_FILTER_CUBIC_EXT, "
-        "..._MIRROR_CLAMP_TO_EDGE_KHR) are reported as warnings.",
+        "border_color) are required when a sampler is given, each one of the Vulkan "
+        "enumerant names the spec's schema lists, and no other field: the converter "
+        "silently leaves a field it cannot map unset. Registry names the converter maps "
+        "but the schema does not list (VK_FILTER_CUBIC_EXT, "
+        "..._MIRROR_CLAMP_TO_EDGE_KHR) and fields the converter ignores are errors too: "
+        "the spec's schema refuses the op, and the message says what the converter does.",
     bad='{"input_0_sampler": {"min_filter": "LINEAR"}}',
     good='{"input_0_sampler": {"min_filter": "VK_FILTER_LINEAR", "mag_filter": '
          '"VK_FILTER_LINEAR", "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE", '
@@ -407,11 +410,12 @@ def _sampler(view: AttributeView, resource: ResourceView,
         allowed = SAMPLER_FIELDS.get(field)
         if allowed is None:
             close = registry.closest(field, SAMPLER_FIELDS, cutoff=0.7)
-            yield BAD_SAMPLER.at(field_pointer, f"`{key}` has unknown field `{field}`, which "
-                                 "the reference converter ignores",
+            yield BAD_SAMPLER.at(field_pointer, f"`{key}` has unknown field `{field}`: the "
+                                 "spec's schema allows only the five sampler fields (the "
+                                 "reference converter ignores others)",
                                  hint=f"did you mean `{close}`?" if close else
-                                 "fields are " + ", ".join(SAMPLER_FIELDS), on_key=True,
-                                 severity=Severity.WARNING)
+                                 "remove it; the fields are " + ", ".join(SAMPLER_FIELDS),
+                                 on_key=True)
             continue
         if value in allowed:
             continue
@@ -421,11 +425,11 @@ def _sampler(view: AttributeView, resource: ResourceView,
             # A registry name the converter maps, outside the reference schema's enum.
             listed = next((a for a in allowed if table.get(a) == canonical), None)
             yield BAD_SAMPLER.at(
-                field_pointer, f'`{key}.{field}` is "{value}": the reference converter maps '
-                f"it (to {canonical}), but the reference JSON Schema does not list it, so "
-                "schema validators refuse the op",
+                field_pointer, f'`{key}.{field}` is "{value}", which the spec\'s schema does '
+                f"not list, so it refuses the op (the reference converter maps it, to "
+                f"{canonical})",
                 hint=f"write `{listed}` (the same enumerant, listed by the schema)"
-                if listed else None, severity=Severity.WARNING)
+                if listed else "one of " + ", ".join(allowed))
             continue
         guess = None
         if isinstance(value, str) and value.strip():

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Severity, rule
+from ..keys import TOP_LEVEL_KEYS, KeyKind, classify
 from ..sources.jsontext import json_type
 from ..view import AttributeView
 
@@ -15,21 +16,26 @@ if TYPE_CHECKING:
 WRONG_TYPE = rule(
     "VKS200", "wrong-value-type", Severity.ERROR,
     summary="A value has the wrong JSON type (a string where an integer belongs, ...).",
-    why="The converter reads each key with a fixed type; `\"0\"` is not the binding 0, and "
-        "`true` or `1.0` are not integers.",
-    bad='{"input_0_binding": "0", "workgroup_sizes": [8.0, 8, 1]}',
+    why="The spec and its JSON Schema give each key a type, and the converter reads each "
+        "key with that type; `\"0\"` is not the binding 0, and `true` or `1.0` are not "
+        "integers. `null` is no value of any of these types: the reference converter "
+        "reads it as \"absent\" (a required key set to null is missing), but the spec's "
+        "schema refuses it, so it is an error here too. `_type` has a type like every "
+        "other key, although the converter never reads it.",
+    bad='{"input_0_binding": "0", "workgroup_sizes": [8.0, 8, 1], "push_constants": null}',
     good='{"input_0_binding": 0, "workgroup_sizes": [8, 8, 1]}',
 )
 
 NULL_AS_ABSENT = rule(
     "VKS243", "null-as-absent", Severity.INFO,
-    summary="A key's value is `null`; it is read as if the key were absent.",
-    why="The reference converter treats `null` as \"absent\" for every key it reads "
-        "(except `input_N_sampler`, where null is refused): a required key set to null is "
-        "missing, an optional one is ignored, and `shader_language` and `shader_code` both "
-        "null make a placeholder op without a shader. This check reads it the same way and "
-        "says so, since the file suggests the key was meant to be there.",
-    bad='{"push_constants": null}',
+    summary="A key the spec does not define has the value `null`; it is read as if the "
+            "key were absent.",
+    why="The reference converter treats `null` as \"absent\" for every key it reads. For "
+        "the keys the spec defines, null is a wrong type (VKS200, an error: the spec's "
+        "schema refuses it); for other keys (`is_vkshader`, a tool's own key) this note "
+        "says it is read as absent, since the file suggests the key was meant to be "
+        "there.",
+    bad='{"is_vkshader": null}',
     good="{}  (leave the key out)",
 )
 
@@ -81,26 +87,46 @@ def _type_hint(value: Any, expected: str) -> str | None:
     return None
 
 
+def _spec_type(key: str) -> str | None:
+    """The JSON type the spec gives ``key`` (None for keys it does not define)."""
+    if key in TOP_LEVEL_KEYS:
+        return TOP_LEVEL_TYPES[key]
+    info = classify(key)
+    if info.kind is KeyKind.RESOURCE and info.field is not None:
+        return RESOURCE_TYPES[info.field]
+    return None
+
+
+def _article(expected: str) -> str:
+    return "an" if expected[0] in "aio" else "a"
+
+
 def check_value_types(view: AttributeView) -> Iterator[Diagnostic]:
     for key in view.nulls:
-        yield NULL_AS_ABSENT.at(view.pointer(key), f"`{key}` is null: the reference "
-                                "converter reads null as absent, and so does this check",
-                                hint="leave the key out, or give it a value")
+        expected = _spec_type(key)
+        if expected is None:
+            yield NULL_AS_ABSENT.at(view.pointer(key), f"`{key}` is null: the reference "
+                                    "converter reads null as absent, and so does this check",
+                                    hint="leave the key out, or give it a value")
+            continue
+        yield WRONG_TYPE.at(view.pointer(key),
+                            f"`{key}` must be {_article(expected)} {expected}, got null: "
+                            "the spec's schema refuses null (the reference converter "
+                            "reads it as absent)", hint="leave the key out, or give it a value")
     for key, expected in TOP_LEVEL_TYPES.items():
         if key in view.attrs and not has_type(view.attrs[key], expected):
             value = view.attrs[key]
             yield WRONG_TYPE.at(view.pointer(key),
-                                f"`{key}` must be a {expected}, got {describe(value)}",
-                                hint=_type_hint(value, expected))
+                                f"`{key}` must be {_article(expected)} {expected}, got "
+                                f"{describe(value)}", hint=_type_hint(value, expected))
     for resource in view.resources.values():
         for field, (key, value) in resource.fields.items():
             expected = RESOURCE_TYPES[field]
             if not has_type(value, expected):
                 ignored = field == "type"  # the converter never reads `_type`
                 yield WRONG_TYPE.at(resource.pointer(field, view.base),
-                                    f"`{key}` must be a{'n' if expected[0] in 'aio' else ''} "
-                                    f"{expected}, got {describe(value)}"
-                                    + ("; the reference converter ignores `_type`, so this "
-                                       "only misleads other readers" if ignored else ""),
-                                    hint=_type_hint(value, expected),
-                                    severity=Severity.WARNING if ignored else None)
+                                    f"`{key}` must be {_article(expected)} {expected}, got "
+                                    f"{describe(value)}"
+                                    + ("; the spec gives `_type` a string (the reference "
+                                       "converter ignores the key)" if ignored else ""),
+                                    hint=_type_hint(value, expected))
