@@ -32,9 +32,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from strategies import KINDS, SAMPLER
-
 from tosa_vkshader.registry import vulkan_tables
+
+from strategies import KINDS, SAMPLER
 
 _FORMATS = sorted(vulkan_tables.FORMATS)
 _DESCRIPTORS = sorted(vulkan_tables.DESCRIPTOR_TYPES)

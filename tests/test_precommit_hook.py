@@ -112,6 +112,24 @@ def test_a_commit_with_a_broken_attribute_file_is_refused(repo):
     _git(work, "add", "-A")
 
 
+def test_a_corrupted_op_is_refused_not_skipped(repo):
+    """Bytes that are not UTF-8 or not JSON are an error at the hook as everywhere, even
+    when nothing in them looks like an op key."""
+    work, env = repo
+    text = json.dumps(GOOD_OP, indent=2).encode()
+    (work / "latin1.json").write_bytes(b'{"caf\xe9": 1}\n')
+    (work / "truncated.json").write_bytes(text[:7])
+    result = _commit(work, env, "corrupted ops")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert "latin1.json:1:6: error[VKS101]" in output
+    assert "truncated.json:" in output and "error[VKS100]" in output
+    assert "skipped" not in output
+    for name in ("latin1.json", "truncated.json"):
+        (work / name).unlink()
+    _git(work, "add", "-A")
+
+
 def test_a_commit_with_a_broken_model_is_refused_with_the_mlir_position(repo):
     work, env = repo
     shutil.copy(FIXTURES / "models" / "unsigned.mlir", work / "model.mlir")

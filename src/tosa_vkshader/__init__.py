@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import Report, check_file, check_paths, targets_summary, validate
+    from .api import Report, check_file, check_paths, targets_summary, validate, validate_file
     from .config import Options, load_options
     from .diagnostics import RULES, Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 # script, which imports this package first) must not pay for the checker, and the
 # pydantic models cost more than checking a thousand files.
 _LAZY = {
-    **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate"),
-                    "api"),
+    **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate",
+                     "validate_file"), "api"),
     **dict.fromkeys(("Options", "load_options"), "config"),
     **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
@@ -56,5 +56,5 @@ __all__ = [
     "RULES", "Attributes", "Diagnostic", "Location", "Options", "PushConstant",
     "PushConstants", "Report", "Resource", "RunError", "SamplerConfig", "Severity",
     "check_file", "check_paths", "load_options", "run", "targets_summary", "validate",
-    "__version__",
+    "validate_file", "__version__",
 ]

@@ -250,38 +250,56 @@ def _file_bytes(name: str, options: Options) -> bytes | str | SourceFile:
 def _source_of_file(name: str, data: bytes | str, options: Options, *, explicit: bool,
                     ) -> SourceFile | None:
     """The ops of a file's bytes (see ``_read_file``)."""
-    source = _read(data, name, options)
-    is_json = os.path.splitext(name)[1].lower() not in (".mlir", ".tosa")
-    if is_json and not _holds_ops(source, data, options):
-        if not explicit:
-            return None
-        from .sources.base import SourceFile
-        from .sources.recognise import NOT_AN_OP_DOCUMENT
+    from .sources.recognise import not_ours_by_name
 
-        note = NOT_AN_OP_DOCUMENT.at(
-            "", f"skipped {name}: JSON without any attribute or op key is not an op "
-                "document")
-        return SourceFile(name, diagnostics=[note])
+    is_json = os.path.splitext(name)[1].lower() not in (".mlir", ".tosa")
+    if is_json and not_ours_by_name(name) is not None:
+        return _skipped(name, None, explicit=explicit)  # never read: JSON with comments
+    source = _read(data, name, options)
+    if is_json:
+        return _skipped(name, source, explicit=explicit)
     return source
 
 
-def _holds_ops(source: SourceFile, data: bytes, options: Options) -> bool:
-    """Whether a JSON file is an op document (``package.json`` is not), judged on what
-    was parsed; text that does not parse is one when it looks like a broken op, and a file
-    over the size limit is reported rather than skipped."""
-    from .sources.recognise import parsed_is_op_document, unparsed_is_op_document
+def _skipped(name: str, source: SourceFile | None, *, explicit: bool) -> SourceFile | None:
+    """``source`` (a JSON file read), unless the file is not an op document (see
+    ``sources.recognise``): then a VKS935 note when the file was named, else nothing."""
+    from .sources.base import SourceFile
+    from .sources.recognise import NOT_AN_OP_DOCUMENT, skip_reason
 
-    if source.document is not None:
-        return parsed_is_op_document(source.document.value, source.document.text)
-    if len(data) > options.max_file_size:
-        return True
-    return unparsed_is_op_document(data.decode("utf-8", "replace"))
+    document = source.document if source is not None else None
+    parsed = source is not None and document is not None
+    reason = skip_reason(name, document, parsed=parsed)
+    if reason is None:
+        return source
+    if not explicit:
+        return None
+    note = NOT_AN_OP_DOCUMENT.at("", f"skipped {name}: {reason}")
+    return SourceFile(name, diagnostics=[note], skipped=reason)
+
+
+def read_source(data: bytes | str, path: str, options: Options) -> SourceFile:
+    """``data`` read as ``check`` reads the file ``path`` named on its command line (the
+    reader chosen by the suffix): a JSON file that is not an op document (by its name, or
+    valid JSON without any op key; see ``sources.recognise``) comes back without ops,
+    holding only the VKS935 note, with ``skipped`` saying why. Every front door that
+    reads a file (check, the hook, fix, compile, the web's pasted documents) decides
+    through here."""
+    source = _source_of_file(path, data, options, explicit=True)
+    assert source is not None  # (explicit: a skipped file is a note, never nothing)
+    return source
 
 
 def check_file(path: str | os.PathLike[str], options: Options | None = None, *,
                target_device: str | Iterable[str] | None = None) -> Report:
-    """Check one file on disk."""
+    """Check one file on disk, as ``tosa-vkshader check FILE`` does (the same verdict:
+    a JSON file that does not parse is an error, one that is not an op is skipped with a
+    VKS935 note)."""
     return check_paths([path], options, target_device=target_device)[0]
+
+
+# :func:`validate` for a file on disk: the same as :func:`check_file`.
+validate_file = check_file
 
 
 def iter_files(paths: Iterable[str | os.PathLike[str]],
@@ -474,4 +492,4 @@ def _not_followed(path: str, root: str) -> SourceFile:
 
 
 __all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
-           "targets_summary", "validate"]
+           "read_source", "targets_summary", "validate", "validate_file"]

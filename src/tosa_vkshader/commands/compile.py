@@ -15,14 +15,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from ..api import Report
+from ..api import Report, read_source
 from ..check import finish
 from ..config import ConfigError, Options, load_options
 from ..diagnostics import Diagnostic, InnerPosition, Location
 from ..fsutil import read_limited
 from ..report import get_reporter
 from ..sources.base import SourceFile
-from ..sources.json_source import read_json
 from ._common import print_usage_diagnostics
 
 SHADER_SUFFIXES = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL"}
@@ -95,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     language = args.language or SHADER_SUFFIXES.get(path.suffix.lower())
     source: SourceFile | None = None
     if path.suffix.lower() == ".json" and not args.language:
-        source = read_json(data, str(path), options)
+        source = read_source(data, str(path), options)
         if source.diagnostics or not source.ops:
             return _report(str(path), finish(source.diagnostics, None, str(path), options),
                            source, EXIT_ERRORS)

@@ -16,11 +16,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ..api import iter_files, validate
+from ..api import iter_files, read_source, validate
 from ..codegen.fix import fix_mlir, fix_text
 from ..diagnostics import Diagnostic, Severity
 from ..fsutil import read_limited, write_atomic
-from ..sources.recognise import is_op_document
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_config_arguments, options_from
 from ._common import print_diagnostics as show
 
@@ -67,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             failed = True
             continue
-        if not path.endswith(".mlir") and not is_op_document(data):
+        if read_source(data, path, options).skipped:
             continue  # package.json and friends: not an op, nothing to repair
         repair = fix_mlir if path.endswith(".mlir") else fix_text
         result = repair(data, path, embed_spirv=args.embed == "spirv",

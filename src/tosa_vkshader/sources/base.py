@@ -216,6 +216,8 @@ class SourceFile:
     document: JsonDocument | None = None
     # The file's text when it is not (only) a JSON document, for showing lines.
     text: Lines | None = None
+    # Why the file was not checked (not an op document: sources.recognise), else None.
+    skipped: str | None = None
 
     def line_text(self, line: int) -> str:
         shown = self.text if self.text is not None else self.document

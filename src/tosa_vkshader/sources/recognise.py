@@ -1,64 +1,128 @@
 """Is a JSON file an op document at all? A repository holds many JSON files that are not
 ops (`package.json`, `tsconfig.json`, editor settings); a hook handed every `*.json`
-must leave those alone instead of failing the commit on them.
+must leave those alone instead of failing the commit on them. One decision, the same at
+every front door (``check``, the API, the hook, the web, ``fix``, ``compile``):
 
-An op document is an object (or a list of objects) with at least one key of an attribute
-object or an op object, near misses included (`entryPoint`, `input_01_binding`,
-`Input_0_binding`), so that a file with only misspelled keys is still checked.
+1. **By name**: files that are recognisably someone else's (:data:`NOT_OURS_BY_NAME`:
+   npm's and TypeScript's files, JSON-with-comments configuration, editor folders) are
+   skipped unread.
+2. **JSON that does not parse is checked** (VKS100/VKS101 and friends), whatever it
+   looks like: a corrupted op must never pass as "not an op". Invalid UTF-8, a trailing
+   comma, a truncated file, an empty file: all errors.
+3. **By content, parsed JSON only**: an object (or a list of objects) without any key of
+   an attribute object or an op object, near misses included (`entryPoint`,
+   `input_01_binding`, `Input_0_binding`, `binding`, `vkformat`, ...), is skipped; so is
+   a list of scalars that mentions no such key. Anything else is checked.
 """
 
 from __future__ import annotations
 
-import json
+import fnmatch
 import re
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Severity, rule
 
-_OP_KEY = (r"(?:(?:input|output|in|out)s?[_\-. ]?-?\d|entry[_\-. ]?point|workgroup"
-           r"|shader[_\-. ]?(?:code|language)|push[_\-. ]?constant|domain[_\-. ]?name"
+if TYPE_CHECKING:
+    from .jsontext import JsonDocument
+
+# Files of other tools, by name (matched against the file name, and for the folders
+# against each folder of the path). Several are JSON with comments, which no JSON reader
+# accepts, so only their name can tell them apart from a broken op.
+NOT_OURS_BY_NAME: dict[str, str] = {
+    "package.json": "npm's package manifest",
+    "package-lock.json": "npm's lock file",
+    "npm-shrinkwrap.json": "npm's lock file",
+    "composer.json": "Composer's package manifest",
+    "bower.json": "Bower's package manifest",
+    "tsconfig.json": "TypeScript's configuration (JSON with comments)",
+    "tsconfig.*.json": "TypeScript's configuration (JSON with comments)",
+    "jsconfig.json": "JavaScript project configuration (JSON with comments)",
+    "jsconfig.*.json": "JavaScript project configuration (JSON with comments)",
+    ".eslintrc.json": "ESLint's configuration (JSON with comments)",
+    ".babelrc.json": "Babel's configuration (JSON with comments)",
+    "devcontainer.json": "a dev container's configuration (JSON with comments)",
+    ".devcontainer.json": "a dev container's configuration (JSON with comments)",
+}
+NOT_OURS_FOLDERS: dict[str, str] = {
+    ".vscode": "VS Code's settings (JSON with comments)",
+    ".devcontainer": "a dev container's configuration (JSON with comments)",
+    ".idea": "a JetBrains IDE's settings",
+}
+
+# A key of an attribute or op object, or a near miss of one: what a key starts with...
+_OP_KEY = (r"(?:(?:input|output|in|out)s?[_\-. ]?-?\d|domain[_\-. ]?name"
            r"|operator[_\-. ]?name|implementation[_\-. ]?attrs|is[_\-. ]?vkshader)")
-_OP_KEY_RE = re.compile(_OP_KEY, re.IGNORECASE)
+# ... or holds anywhere (`inputBinding`, `my_shader_code`, `entryPoint`).
+_OP_WORD = (r"(?:entry[_\-. ]?point|workgroup|local[_\-. ]?size|shader|push[_\-. ]?constant"
+            r"|vk[_\-. ]?format|vk[_\-. ]?descriptor|descriptor[_\-. ]?set|binding|sampler"
+            r"|spir[_\-. ]?v)")
+_OP_KEY_RE = re.compile(rf"{_OP_KEY}|.*?{_OP_WORD}", re.IGNORECASE)
 
 
 @cache
 def _quoted_op_key() -> re.Pattern[str]:
-    """In text that does not parse, or JSON of another shape (`[["entry_point",
-    "main"]]`): a quoted string with an op key's name (compiled when first needed)."""
-    return re.compile(rf'"{_OP_KEY}[^"]*"', re.IGNORECASE)
+    """In JSON of another shape (`[["entry_point", "main"]]`): a quoted string with an
+    op key's name (compiled when first needed)."""
+    return re.compile(rf'"(?:{_OP_KEY}|[^"]*?{_OP_WORD})[^"]*"', re.IGNORECASE)
 
 
 NOT_AN_OP_DOCUMENT = rule(
     "VKS935", "not-an-op-document", Severity.INFO,
-    summary="A JSON file named on the command line holds no op: it was skipped.",
+    summary="A JSON file named on the command line is not an op document: it was skipped.",
     why="Hooks and scripts pass every `*.json` of a repository; `package.json` or "
-        "`tsconfig.json` are not ops and must not block a commit. The note says the file "
-        "was seen and deliberately not checked. Folders walked by `check` skip such files "
-        "without a note.",
+        "`tsconfig.json` are not ops and must not block a commit. A file is skipped when its "
+        "name is another tool's (package.json, tsconfig*.json, .vscode/, ...: the README "
+        "lists them) or when it is valid JSON without any attribute or op key. JSON that "
+        "does not parse is never skipped: it is checked, and reported (VKS100/VKS101). "
+        "The note says the file was seen and deliberately not checked. Folders walked by "
+        "`check` skip such files without a note.",
     bad='tosa-vkshader check package.json   # {"name": "app", "version": "1.0.0"}',
     good="tosa-vkshader check ops/relu.json   # an attribute object or an op object",
 )
 
 
+@cache
+def _names() -> re.Pattern[str]:
+    """One pattern for every name of :data:`NOT_OURS_BY_NAME`, a group per entry."""
+    return re.compile("|".join(f"(?P<n{k}>{fnmatch.translate(name)})"
+                               for k, name in enumerate(NOT_OURS_BY_NAME)))
+
+
+def not_ours_by_name(path: str | None) -> str | None:
+    """Whose file ``path`` is, when its name says it is not an op document."""
+    if not path:
+        return None
+    parts = re.split(r"[\\/]", path)
+    found = _names().match(parts[-1])
+    if found is not None and found.lastgroup is not None:
+        return list(NOT_OURS_BY_NAME.values())[int(found.lastgroup[1:])]
+    for folder in parts[:-1]:
+        if folder in NOT_OURS_FOLDERS:
+            return NOT_OURS_FOLDERS[folder]
+    return None
+
+
+def skip_reason(path: str | None, document: JsonDocument | None, *,
+                parsed: bool) -> str | None:
+    """Why a JSON file is not checked (the VKS935 note's words), or None when it must be.
+
+    ``parsed`` is False when the text did not parse (``document`` is then None): such a
+    file is skipped only by its name, never by what it looks like."""
+    whose = not_ours_by_name(path)
+    if whose is not None:
+        return f"{whose}, not an op document (skipped by its name)"
+    if not parsed or document is None:
+        return None
+    if not parsed_is_op_document(document.value, document.text):
+        return "JSON without any attribute or op key is not an op document"
+    return None
+
+
 def _is_op_object(value: object) -> bool:
     return isinstance(value, dict) and any(
         isinstance(key, str) and _OP_KEY_RE.match(key) for key in value)
-
-
-def is_op_document(data: bytes | str) -> bool:
-    """True when the JSON text holds an op (or might: text that does not parse counts when
-    it has an op-like key, so that a broken op is still reported)."""
-    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    try:
-        document = json.loads(text)
-    except (ValueError, RecursionError):
-        return unparsed_is_op_document(text)
-    return parsed_is_op_document(document, text)
-
-
-def unparsed_is_op_document(text: str) -> bool:
-    """For JSON text that does not parse: does it look like a broken op?"""
-    return bool(_quoted_op_key().search(text)) or not text.strip()
 
 
 def parsed_is_op_document(document: object, text: str) -> bool:

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..api import Report, source_of
+from ..api import Report, read_source, source_of
 from ..check import check_sources
 from ..config import Options
 from ..diagnostics import Location, Severity, rule
@@ -74,9 +74,12 @@ def prepare(job: CheckJob) -> Prepared:
         from ..sources.mlir_source import read_mlir
 
         return single(read_mlir(job.payload, REQUEST_PATH, job.options), REQUEST_PATH)
+    if job.kind == "attributes":
+        return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
     # JSON text may hold an op object or a list of ops: the core's JSON reader unwraps
     # them (positions map through the escapes of a string-valued implementation_attrs).
-    return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
+    # Read as `check` reads a file: JSON without any op key is skipped (VKS935).
+    return single(read_source(job.payload, REQUEST_PATH, job.options), REQUEST_PATH)
 
 
 def needs_worker(prepared: Prepared) -> bool:
