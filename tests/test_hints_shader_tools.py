@@ -189,6 +189,13 @@ def test_a_compile_that_takes_too_long_on_the_reference_compiler(tmp_path, monke
                 "that large")
 
 
+def test_macros_that_double_forty_times():
+    doubling = "".join(f"#define A{i} A{i - 1} A{i - 1}\n" for i in range(1, 41))
+    op = _glsl("void main() {", "#define A0 x += 1.0;\n" + doubling
+               + "void main() { float x = 0.0; A40")
+    hinted(validate(op).diagnostics, "VKS309", hint="write a loop instead of doubling macros")
+
+
 def test_a_compile_cache_that_cannot_be_written(tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
@@ -224,8 +231,10 @@ def test_the_reference_compiler_refuses_its_options(tmp_path, monkeypatch):
            hint="check the macros and include directories in [tool.tosa-vkshader]")
 
 
-BOMB = ("#define L0 " + "+".join(["1"] * 16) + "\n"
-        + "".join(f"#define L{i} " + "+".join([f"L{i - 1}"] * 16) + "\n" for i in range(1, 9)))
+# (inside `#if 1`: the count before compiling, VKS309, leaves it to the compiler)
+BOMB = ("#if 1\n#define L0 " + "+".join(["1"] * 16) + "\n"
+        + "".join(f"#define L{i} " + "+".join([f"L{i - 1}"] * 16) + "\n" for i in range(1, 9))
+        + "#endif\n")
 
 
 def test_a_compile_that_runs_out_of_memory():

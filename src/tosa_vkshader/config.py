@@ -70,7 +70,7 @@ class Options:
     include_dirs: tuple[str, ...] = ()  # absolute, resolved against the pyproject's folder
     allow_includes: bool = False
     cache: bool = True
-    compile_timeout: float = 30.0
+    compile_timeout: float = 8.0
     compile_memory_limit: int = 2 * 1024 ** 3  # bytes of address space per compiler process
     # Target devices: shipped profile names or Vulkan Profiles JSON files (resolved paths).
     # Empty: no target-device rules run.

@@ -66,6 +66,7 @@ SEVERITIES = {
     "VKS306": "error",
     "VKS307": "error",
     "VKS308": "error",
+    "VKS309": "error",
     "VKS400": "error",
     "VKS401": "error",
     "VKS402": "error",

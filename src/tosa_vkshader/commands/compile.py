@@ -22,12 +22,9 @@ from ..diagnostics import Diagnostic, InnerPosition, Location
 from ..fsutil import read_limited
 from ..report import get_reporter
 from ..sources.base import SourceFile
-from ._common import print_usage_diagnostics
+from ._common import ENVIRONMENT_CODES, EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_usage_diagnostics
 
 SHADER_SUFFIXES = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL"}
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
-# Codes that mean "the machine cannot compile", not "the shader is wrong".
-ENVIRONMENT_CODES = ("VKS910", "VKS911", "VKS912", "VKS913", "VKS915")
 
 
 def register(subparsers) -> None:

@@ -26,8 +26,9 @@ def register(subparsers) -> None:
     parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     parser.add_argument("--workers", type=_positive(int), default=os.cpu_count() or 1,
                         help="worker processes for shader checks (default: CPU count)")
-    parser.add_argument("--timeout", type=_positive(float), default=10.0, metavar="SECONDS",
-                        help="time limit of one shader check (default 10)")
+    parser.add_argument("--timeout", type=_positive(float), default=5.0, metavar="SECONDS",
+                        help="time limit of one shader check (default 5; its compiles get "
+                             "four fifths of it)")
     parser.add_argument("--max-body", type=_positive(int), default=1024 * 1024,
                         metavar="BYTES", help="request body limit (default 1 MiB)")
     parser.add_argument("--body-timeout", type=_positive(float), default=30.0,

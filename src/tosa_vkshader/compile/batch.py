@@ -29,6 +29,7 @@ from .compiler import (
     missing_diagnostic,
 )
 from .diagnose import ENTRY_POINT_NOT_FOUND
+from .expansion import expansion_problem
 from .includes import check_includes
 from .job import Job, Outcome
 from .options import (
@@ -78,6 +79,10 @@ def _prepare(request: CompileRequest, opts: CompileOptions, roots: list[str]) ->
     problems = macro_problems(request.macros, request.code_pointer)
     if problems:
         job.pre.extend(problems)
+        job.blocked = True
+    bomb = expansion_problem(request.source, found, request.code_pointer)
+    if bomb is not None:
+        job.pre.append(bomb)
         job.blocked = True
     job.includes = check_includes(found, opts.allow_includes, roots, request.code_pointer)
     job.pre.extend(job.includes.diagnostics)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 DEFAULT_TARGET_ENV = "vulkan1.3"  # the reference runtime: Vulkan 1.3, SPIR-V 1.6
 DEFAULT_GLSL_VERSION = 460  # the reference runtime's default `#version`
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 8.0
 # Address space per compiler process: far above what glslc needs for a real shader
 # (tens of MiB), far below what a preprocessor bomb reaches (8.5 GB in 30 s).
 DEFAULT_MEMORY_LIMIT = 2 * 1024 ** 3

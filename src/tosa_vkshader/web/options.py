@@ -29,7 +29,7 @@ class Limits:
     body_timeout: float = 30.0  # seconds for the whole body to arrive
     inline_body: int = 16 * 1024  # larger lint-only bodies are checked in a worker too
     max_depth: int = 64  # JSON nesting of the attribute object
-    timeout: float = 10.0  # seconds a shader check may run in a worker
+    timeout: float = 5.0  # seconds a shader check may run in a worker (its compiles: 4)
     queue_limit: int = 256  # shader checks allowed to wait for a worker
     queue_timeout: float = 30.0  # seconds a shader check may wait for a worker
     cache_entries: int = 4096  # lint answers kept for repeated requests (0: none)
