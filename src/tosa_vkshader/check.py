@@ -39,7 +39,7 @@ NO_CUSTOM_OP = rule(
     why="A clean result should mean the shader ops were checked and found right; for a "
         "model without any (or a text that is not a model at all) it would only mean that "
         "nothing was looked at. Models without custom shaders are common: silence the "
-        'note with `ignore = ["VKS506"]`.',
+        'info with `ignore = ["VKS506"]`.',
     bad="module { func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %a : "
         "tensor<4xf32> } }",
     good='%0 = tosa.custom %a {domain_name = "com.arm.VulkanCustomShader", ...} : (...) '

@@ -113,7 +113,7 @@ def _summary(path: str, before: list[Diagnostic], left: list[Diagnostic], previe
         parts.append(f"not fixed: {len(errors)} error(s) "
                      f"({', '.join(sorted({d.code for d in errors}))})")
     elif left:
-        parts.append(f"left: {len(left)} warning(s)/note(s) "
+        parts.append(f"left: {len(left)} warning(s)/info(s) "
                      f"({', '.join(sorted({d.code for d in left}))})")
     if parts:
         print(f"{path}: {'; '.join(parts)}", file=sys.stderr)

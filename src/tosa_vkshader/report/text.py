@@ -68,7 +68,7 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                 out.append(f"       = help: {printable(diag.hint)}" + (" [*]" if fixable else ""))
     files = len(reports)
     summary = (f"{totals[Severity.ERROR]} error(s), {totals[Severity.WARNING]} warning(s), "
-               f"{totals[Severity.INFO]} note(s) in {files} file(s)")
+               f"{totals[Severity.INFO]} info(s) in {files} file(s)")
     out.append(("" if not out else "\n") + summary)
     if fixables:  # as ruff does: [*] marks what the fix command repairs
         out.append(f"[*] {fixables} fixable with `tosa-vkshader fix`")

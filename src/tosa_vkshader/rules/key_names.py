@@ -64,7 +64,7 @@ UNKNOWN_KEY = rule(
     "VKS115", "unknown-key", Severity.INFO,
     summary="A key that the format does not define and that resembles no known key.",
     why="Unknown keys are allowed (forward compatibility) but nothing reads them; this "
-        "note helps spot stale or tool-specific keys. Silence it with `ignore = "
+        "info helps spot stale or tool-specific keys. Silence it with `ignore = "
         '["VKS115"]`.',
     bad='{"author": "me"}',
     good="(remove the key, or ignore VKS115 in [tool.tosa-vkshader])",

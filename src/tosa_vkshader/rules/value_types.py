@@ -32,7 +32,7 @@ NULL_AS_ABSENT = rule(
             "key were absent.",
     why="The reference converter treats `null` as \"absent\" for every key it reads. For "
         "the keys the spec defines, null is a wrong type (VKS200, an error: the spec's "
-        "schema refuses it); for other keys (`is_vkshader`, a tool's own key) this note "
+        "schema refuses it); for other keys (`is_vkshader`, a tool's own key) this info "
         "says it is read as absent, since the file suggests the key was meant to be "
         "there.",
     bad='{"is_vkshader": null}',

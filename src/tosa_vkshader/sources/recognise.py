@@ -76,8 +76,8 @@ NOT_AN_OP_DOCUMENT = rule(
         "name is another tool's (package.json, tsconfig*.json, .vscode/, ...: the README "
         "lists them) or when it is valid JSON without any attribute or op key. JSON that "
         "does not parse is never skipped: it is checked, and reported (VKS100/VKS101). "
-        "The note says the file was seen and deliberately not checked. Folders walked by "
-        "`check` skip such files without a note.",
+        "The info says the file was seen and deliberately not checked. Folders walked by "
+        "`check` skip such files without one.",
     bad='tosa-vkshader check package.json   # {"name": "app", "version": "1.0.0"}',
     good="tosa-vkshader check ops/relu.json   # an attribute object or an op object",
 )

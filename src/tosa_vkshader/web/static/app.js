@@ -436,7 +436,7 @@
     const parts = [];
     if (s.errors) parts.push(`${s.errors} error${s.errors === 1 ? "" : "s"}`);
     if (s.warnings) parts.push(`${s.warnings} warning${s.warnings === 1 ? "" : "s"}`);
-    if (s.infos) parts.push(`${s.infos} note${s.infos === 1 ? "" : "s"}`);
+    if (s.infos) parts.push(`${s.infos} info`);
     setSummary("done", parts.length ? parts.join(", ") : "No problems", `checked in ${Math.round(elapsed)} ms`);
     summary.dataset.result = s.errors ? "errors" : s.warnings ? "warnings" : "clean";
   }
