@@ -123,6 +123,7 @@ SEVERITIES = {
     "VKS611": "error",
     "VKS612": "info",
     "VKS613": "error",
+    "VKS614": "info",
     "VKS615": "error",
     "VKS616": "error",
     "VKS617": "error",

@@ -35,6 +35,7 @@ from .rules import (
     FORMAT_NOT_INFERRED,
     FORMAT_OF_CONFLICT,
     FORMAT_OF_UNKNOWN,
+    LOCAL_SIZE_ONE,
     NO_COMPUTE_ENTRY,
     PUSH_CONSTANT_PADDING,
     SPECIALIZABLE_LOCAL_SIZE,
@@ -128,6 +129,8 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
                                                                      format_of))
     output_formats = [fmt for _b, fmt in resources[1]] if resources is not None else []
     sizes = _workgroup(run, reflection, workgroup_sizes, results, output_formats)
+    if sizes is not None:
+        _local_size_notes(run, reflection, sizes)
     push = _push_constants(run, reflection.push_constants)
     if run.failed or sizes is None or resources is None:
         return Generated(None, run.out, reflection)
@@ -184,6 +187,41 @@ def _entry_point(run: _Run, module: Module, wanted: str | None) -> str | None:
 
 # -- workgroup size ----------------------------------------------------------------------
 
+def _local_size_notes(run: _Run, r: Reflection, written: Sequence[int]) -> None:
+    """What to know about the local size, with the workgroup_sizes written: VKS610 for a
+    specializable one, VKS614 for one invocation per workgroup."""
+    local = r.local_size
+    if local is None or None in local.values:
+        return
+    where = _local_size_place(run, r)
+    if local.specializable:
+        run.add(SPECIALIZABLE_LOCAL_SIZE.at(
+            "/workgroup_sizes", f"the local size is {local.describe()}, the defaults the "
+            "pipeline gets without specialization (the attributes cannot specialize it); "
+            f"workgroup_sizes is written as {list(written)} for that local size")
+            .located(where))
+    if tuple(local.values) == (1, 1, 1):
+        run.add(LOCAL_SIZE_ONE.at(
+            "/workgroup_sizes", f"the local size is {local.describe()}: every workgroup runs "
+            "one invocation, so a GPU runs one lane of each of its SIMD groups (8 to 64 "
+            f"lanes) and leaves the others idle; workgroup_sizes is {list(written)}",
+            hint="declare a local size of 64 or more invocations, e.g. "
+                 "`layout(local_size_x = 64) in;` (HLSL: `[numthreads(64, 1, 1)]`), and "
+                 "index with gl_GlobalInvocationID").located(where))
+
+
+def _local_size_place(run: _Run, r: Reflection) -> Location | None:
+    """Where the shader file declares its local size (its first line when it declares
+    none, or for SPIR-V)."""
+    source, path = run.shader.source, run.shader.path
+    if source is None or path is None or run.shader.language == "SPIR-V":
+        return run.where
+    from ..compile.declarations import declarations
+
+    declared = declarations(source, run.shader.language).local_size(r.entry_point)
+    return Location(path, declared.line, declared.column) if declared else run.where
+
+
 def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
                results: Sequence[TensorType] | None,
                output_formats: Sequence[str]) -> tuple[int, int, int] | None:
@@ -210,10 +248,6 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
             hint=f"drop --workgroup-sizes (it is {list(values)}), or use "
                  "--workgroup-semantics dispatch if you mean the number of workgroups"))
         return None
-    if local.specializable:
-        run.add(SPECIALIZABLE_LOCAL_SIZE.at(
-            "", f"the local size is {local.describe()}: workgroup_sizes is "
-                f"{list(values)}, what the pipeline gets without specialization"))
     sized = [(_units(t, output_formats[index] if index < len(output_formats) else None),
               index, t) for index, t in enumerate(results or ()) if t.static_shape is not None]
     if not sized:

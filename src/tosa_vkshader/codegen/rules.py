@@ -111,6 +111,18 @@ SPECIALIZABLE_LOCAL_SIZE = rule(
     bad="layout(local_size_x_id = 0) in;  layout(constant_id = 0) const int WG = 8;",
     good="layout(local_size_x = 8) in;",
 )
+LOCAL_SIZE_ONE = rule(
+    "VKS614", "local-size-one", Severity.INFO,
+    summary="The shader's local size is 1 x 1 x 1: one invocation per workgroup.",
+    why="GPUs run a workgroup's invocations in SIMD groups of 8 to 64 lanes (subgroups: 16 "
+        "on Mali, 32 on NVIDIA and Apple, 64 on Adreno and AMD). A workgroup of one "
+        "invocation fills one lane and leaves the rest idle, on every GPU: the same work "
+        "takes up to 64 times the time, and the dispatch needs one workgroup per element. "
+        "GLSL without a `local_size` declaration gets 1 x 1 x 1 silently; a specialization "
+        "constant's default of 1 does the same.",
+    bad="layout(local_size_x = 1) in;   // or no layout(local_size_...) at all",
+    good="layout(local_size_x = 64) in;  // and index with gl_GlobalInvocationID.x",
+)
 EMBED_UNAVAILABLE = rule(
     "VKS611", "embed-source-unavailable", Severity.ERROR,
     summary="`--embed source` was asked for a SPIR-V module, which has no source to embed.",

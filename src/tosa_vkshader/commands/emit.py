@@ -23,7 +23,6 @@ from ._common import (
     EXIT_USAGE,
     add_config_arguments,
     options_from,
-    print_diagnostics,
 )
 
 
@@ -56,13 +55,15 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _load(path: Path) -> dict | None:
+def _load(path: Path) -> tuple[dict, bytes] | None:
+    """The JSON object in ``path`` and the file's bytes (to place diagnostics in)."""
     try:
-        document, problems = parse_json(read_limited(path), str(path))
+        data = read_limited(path)
     except OSError as exc:
         print(f"tosa-vkshader emit: cannot read {path}: {exc.strerror or exc}",
               file=sys.stderr)
         return None
+    document, problems = parse_json(data, str(path))
     if document is None:
         print(f"tosa-vkshader emit: cannot read {path}: {problems[0].message}",
               file=sys.stderr)
@@ -71,7 +72,27 @@ def _load(path: Path) -> dict | None:
     if not isinstance(value, dict):
         print(f"tosa-vkshader emit: {path} does not hold a JSON object", file=sys.stderr)
         return None
-    return value
+    return value, data
+
+
+def _print_in_file(path: Path, data: bytes, diagnostics: list, options, *,
+                   summary: bool = False) -> None:
+    """The diagnostics at their places in the attribute file (they were found in the op
+    as rendered for checking, whose lines the user never saw)."""
+    if not diagnostics:
+        return
+    from ..api import Report
+    from ..check import finish
+    from ..report.text import render_text
+    from ..sources.json_source import read_json
+
+    source = read_json(data, str(path), options)
+    op = source.ops[0] if source.ops else None
+    placed = finish([d.located(None) for d in diagnostics], op, str(path), options)
+    text = render_text([Report(str(path), placed, source)])
+    if not summary:
+        text = text.rsplit("\n\n", 1)[0] + "\n" if "\n\n" in text else text
+    sys.stderr.write(text)
 
 
 def _notes(op: CustomOp, operands: list[str], results: list[str], options) -> list:
@@ -94,9 +115,10 @@ def run(args: argparse.Namespace) -> int:
         print("tosa-vkshader emit: emit tosa needs -o FILE.tosa", file=sys.stderr)
         return EXIT_USAGE
     path = Path(args.attrs)
-    document = _load(path)
-    if document is None:
+    loaded = _load(path)
+    if loaded is None:
         return EXIT_USAGE
+    document, file_data = loaded
     attrs = document.get("implementation_attrs", document)
     if isinstance(attrs, str):
         try:
@@ -121,11 +143,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             data = op.to_tosa_bytes(operands, results, options=options)
     except CodegenError as exc:
-        print_diagnostics(str(path), exc.diagnostics, summary=True)
+        _print_in_file(path, file_data, exc.diagnostics, options, summary=True)
         return EXIT_ERRORS
     # The op is written, but never silently over its warnings and notes: those of the
     # attributes and those that only show with the op's tensor types (VKS515, VKS518).
-    print_diagnostics(str(path), _notes(op, operands, results, options))
+    _print_in_file(path, file_data, _notes(op, operands, results, options), options)
     if args.output and args.output != "-":
         try:
             write_atomic(args.output, data)

@@ -13,10 +13,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
 from ..codegen import CodegenError, op_from_shader
 from ..codegen.emit import split_types
+from ..config import Options
+from ..diagnostics import Diagnostic, Location
 from ..fsutil import write_atomic
 from ._common import (
     EXIT_OK,
@@ -24,7 +29,6 @@ from ._common import (
     add_config_arguments,
     exit_status,
     options_from,
-    print_diagnostics,
 )
 
 
@@ -84,7 +88,9 @@ def _pairs(values: list[str]) -> list[tuple[str, str]] | None:
     return pairs
 
 
-def _sizes(text: str | None) -> list[int] | None | bool:
+def _sizes(text: str | None) -> list[int] | None | Literal[False]:
+    """The X,Y,Z of --workgroup-sizes; None when not given; False (after saying why) when
+    it is not three numbers."""
     if text is None:
         return None
     try:
@@ -123,11 +129,12 @@ def run(args: argparse.Namespace) -> int:
                             workgroup_sizes=sizes or None, operands=operands,
                             results=results, options=options)
     except CodegenError as exc:
-        print_diagnostics(args.shader, exc.diagnostics, summary=True)
+        _print_placed(exc.diagnostics, args.shader, None, options, summary=True)
         return exit_status(exc.diagnostics)
-    print_diagnostics(args.shader, op.notes)
     document = op.to_op_object(operands, results) if args.name else op.attrs
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    written = args.output if args.output and args.output != "-" else None
+    _print_placed(op.notes, args.shader, (written, text) if written else None, options)
     if args.output and args.output != "-":
         try:
             write_atomic(args.output, text.encode("utf-8"))
@@ -138,3 +145,55 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def _print_placed(diagnostics: Sequence[Diagnostic], shader: str,
+                  written: tuple[str, str] | None, options: Options, *,
+                  summary: bool = False) -> None:
+    """Print the diagnostics at the user's own files: a finding about a line of the
+    shader at that line of the shader file; one about a key at that key in the file
+    written (``written``: its name and text); else at the shader file as a whole.
+    (The op was checked as text of its own, which no user has seen.)"""
+    from ..api import Report
+    from ..report.text import render_text
+    from ..sources.base import SourceFile, TextFile
+
+    if not diagnostics:
+        return
+    try:
+        shader_text = Path(shader).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):  # (a .spv: no lines to show)
+        shader_text = ""
+    output = None
+    if written is not None:
+        from ..sources.json_source import read_json
+
+        output = read_json(written[1], written[0], options)
+    texts = {shader: shader_text}
+    if written is not None:
+        texts[written[0]] = written[1]
+    by_file: dict[str, list[Diagnostic]] = {}
+    for diag in diagnostics:
+        placed = _place(diag, shader, shader_text, output)
+        where = placed.location.path if placed.location is not None else None
+        by_file.setdefault(where or shader, []).append(placed)
+    reports = [Report(path, found, SourceFile(path, text=TextFile(texts.get(path, ""), path)))
+               for path, found in by_file.items()]
+    text = render_text(reports)
+    if not summary:
+        text = text.rsplit("\n\n", 1)[0] + "\n" if "\n\n" in text else text
+    sys.stderr.write(text)
+
+
+def _place(diag: Diagnostic, shader: str, shader_text: str, output) -> Diagnostic:
+    if diag.location is not None and diag.location.path is not None:
+        return diag  # placed by codegen itself (at the shader file)
+    position = diag.shader_position
+    if position is not None and shader_text:
+        return replace(diag, location=Location(shader, position.line, position.column),
+                       shader_place=None, inner=None)
+    if output is not None and output.ops:
+        located = output.ops[0].locate(diag)
+        if located is not None:
+            return diag.located(located)
+    return diag.located(Location(shader, 0, 0))
