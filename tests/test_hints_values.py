@@ -104,7 +104,7 @@ CASES = [
          "move large parameters into a uniform or storage buffer"),
     Case("VKS221", {("input_1" + k[7:] if k.startswith("input_0") else k): v
                     for k, v in PLAIN.items()},
-         "number inputs 0..0 in the order of the op's operands", PLAIN),
+         "rename the input_1_* keys to input_0_* (the op's first operand)", PLAIN),
     Case("VKS222", _with(PLAIN, output_0_binding=0), "give output_0 a free binding, e.g. 1",
          PLAIN),
     Case("VKS224", _with(PLAIN, input_0_vkdescriptortype="storage buffer"),

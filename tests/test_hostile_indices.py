@@ -30,7 +30,8 @@ def test_huge_index_reports_the_gap_as_one_range(tmp_path):
     messages = [d["message"] for d in report["files"][0]["diagnostics"]
                 if d["code"] == "VKS221"]
     assert messages == ["input indices are [0, 99999999999]: "
-                        "input_1 … input_99999999998 are missing"]
+                        "input_1 … input_99999999998 are missing (input_i describes the "
+                        "op's operand i, so they run 0, 1, 2, ... without gaps)"]
 
 
 def _messages(tmp_path, body: str, code: str) -> list[str]:
@@ -45,14 +46,17 @@ def test_many_gaps_are_listed_up_to_a_cap(tmp_path):
     (message,) = _messages(tmp_path, keys, "VKS221")
     assert message.startswith("output indices are [10, 100, 1000, 10000, 100000, ... "
                               "(14 in all)]: output_0 … output_9, output_11 … output_99,")
-    assert message.endswith("and 9 more ranges are missing")
+    assert message.endswith("and 9 more ranges are missing (output_i describes the op's "
+                            "result i, so they run 0, 1, 2, ... without gaps)")
     assert len(message) < 400
 
 
 def test_single_and_double_gaps_are_named_one_by_one():
     report = validate(HEAD + '"input_1_binding": 0, "input_4_binding": 1}')
     (message,) = [d.message for d in report.diagnostics if d.code == "VKS221"]
-    assert message == "input indices are [1, 4]: input_0, input_2, input_3 are missing"
+    assert message == ("input indices are [1, 4]: input_0, input_2, input_3 are missing "
+                       "(input_i describes the op's operand i, so they run 0, 1, 2, ... "
+                       "without gaps)")
 
 
 def test_index_beyond_19_digits_is_its_own_error_not_a_traceback(tmp_path):

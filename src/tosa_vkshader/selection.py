@@ -50,20 +50,38 @@ NO_ERROR_RULE_LEFT = rule(
 
 
 def unknown_code(code: str) -> tuple[str, str | None] | None:
-    """None when ``code`` is a rule code or a prefix of one; else (why, hint)."""
+    """None when ``code`` is a rule code or a prefix of one; else (why, hint). The hint
+    names only close matches: one character replaced, added, removed, or two neighbours
+    swapped (`VKS2O3`, `VKS1111`, `VSK1`); `VKS99999` is close to nothing."""
     if code and any(known.startswith(code) for known in SEVERITIES):
         return None
-    import difflib
-
     # A group prefix is suggested only for a group-sized typo (`VSK1`), never for a code.
     candidates = (sorted(SEVERITIES) if len(code) > 4
                   else sorted({known[:4] for known in SEVERITIES}))
-    # One character replaced (`VKS2O3`) beats difflib's ratio, which ties there.
-    close = [c for c in candidates if len(c) == len(code)
-             and sum(a != b for a, b in zip(c, code, strict=True)) == 1][:1]
-    close = close or difflib.get_close_matches(code, candidates, n=1, cutoff=0.6)
-    return ("which matches no rule (`tosa-vkshader rule` lists them)",
-            f"did you mean `{close[0]}`?" if close else None)
+    alike = code.translate(_LOOK_ALIKE)
+    close = [alike] if alike in candidates else \
+        [c for c in candidates if _one_edit_apart(code, c)]
+    hint = ("did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+            if 0 < len(close) <= 3 else None)
+    return "which matches no rule (`tosa-vkshader rule` lists them)", hint
+
+
+# Letters typed for the digits they look like (`VKS2O3`, `VKS1l0`).
+_LOOK_ALIKE = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "L": "1"})
+
+
+def _one_edit_apart(typed: str, known: str) -> bool:
+    """One substitution, insertion, deletion or swap of neighbours turns ``typed`` into
+    ``known``."""
+    if abs(len(typed) - len(known)) > 1 or typed == known:
+        return False
+    if len(typed) == len(known):
+        diffs = [k for k, (a, b) in enumerate(zip(typed, known, strict=True)) if a != b]
+        return len(diffs) == 1 or (len(diffs) == 2 and diffs[1] == diffs[0] + 1
+                                   and typed[diffs[0]] == known[diffs[1]]
+                                   and typed[diffs[1]] == known[diffs[0]])
+    longer, shorter = (typed, known) if len(typed) > len(known) else (known, typed)
+    return any(longer[:k] + longer[k + 1:] == shorter for k in range(len(longer)))
 
 
 def error_rules_enabled(enabled, severity: dict[str, Severity]) -> list[str]:

@@ -507,11 +507,22 @@ def _contiguity(view: AttributeView) -> Iterator[Diagnostic]:
         present = ", ".join(str(i) for i in indices[:MAX_LISTED])
         if len(indices) > MAX_LISTED:
             present += f", ... ({len(indices)} in all)"
+        tensors = "operand" if direction == "input" else "result"
         yield NON_CONTIGUOUS.at(
             view.base, f"{direction} indices are [{present}]: {listed} "
-            f"{'is' if missing == 1 else 'are'} missing",
-            hint=f"number {direction}s 0..{len(indices) - 1} in the order of the op's "
-                 f"{'operands' if direction == 'input' else 'results'}")
+            f"{'is' if missing == 1 else 'are'} missing ({direction}_i describes the op's "
+            f"{tensors} i, so they run 0, 1, 2, ... without gaps)",
+            hint=_renumber_hint(direction, indices))
+
+
+def _renumber_hint(direction: str, indices: list[int]) -> str:
+    tensors = "operand" if direction == "input" else "result"
+    if len(indices) == 1:
+        return (f"rename the {direction}_{indices[0]}_* keys to {direction}_0_* (the op's "
+                f"first {tensors})")
+    return (f"renumber the {direction}s {direction}_0 .. {direction}_{len(indices) - 1} in "
+            f"the order of the op's {tensors}s, or add the missing ones if the op has more "
+            f"{tensors}s")
 
 
 def missing_ranges(indices: list[int]) -> list[tuple[int, int]]:
