@@ -226,7 +226,8 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
         info = chosen[job.request.language]
         if isinstance(info, CompilerUnavailable):
             results[job.index].diagnostics.append(
-                missing_diagnostic(job.request.code_pointer, info.diagnostic_message))
+                missing_diagnostic(job.request.code_pointer, info.diagnostic_message,
+                                   job.request.source))
             continue
         macros = tuple(opts.macros) + job.request.macros
         if info.kind == REFERENCE:

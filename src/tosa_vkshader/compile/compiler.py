@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
 
 COMPILER_MISSING = rule(
     "VKS910", "compiler-missing", Severity.ERROR,
@@ -166,6 +166,15 @@ def info_for(path: str, timeout: float, version_memo: dict[str, str] | None = No
     return CompilerInfo(path, text, key)
 
 
-def missing_diagnostic(pointer: str, reason: str) -> Diagnostic:
+def missing_diagnostic(pointer: str, reason: str, source: str = "") -> Diagnostic:
+    """VKS910 at the shader's first line that needs the compiler: GL_ARM_tensors' where
+    the shader uses them (a compiler that has them is what is missing), else the first
+    line with any text (rather than the whole ``shader_code``)."""
+    from .needs_lines import needing_line
+
+    inner = needing_line(source, "TensorsARM") if "ARM_tensors" in source else None
+    if inner is None:
+        first = next((k for k, line in enumerate(source.split("\n"), 1) if line.strip()), 1)
+        inner = InnerPosition(first, 1)
     return COMPILER_MISSING.at(pointer, f"cannot compile the shader: {reason}",
-                               hint=INSTALL_HINT)
+                               hint=INSTALL_HINT, inner=inner)

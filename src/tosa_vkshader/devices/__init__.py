@@ -10,6 +10,7 @@ vendor classes...; ``tosa-vkshader devices`` lists them) are in ``profiles/``, m
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -56,11 +57,11 @@ def check_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     needs = gather_needs(view, shader.reflection, memory, view.pointer("shader_code"),
                          matrices)
     found = [diag for profile in targets for diag in check_device(needs, profile)]
-    if not any(d.code in _PLACED for d in found):
-        return found
-    from ..shader.places import places_for
+    if any(d.code in _PLACED for d in found):
+        from ..shader.places import places_for
 
-    return _with_shader_places(found, places_for(shader, view.attrs))
+        found = _with_shader_places(found, places_for(shader, view.attrs))
+    return _at_needing_lines(found, view.attrs.get("shader_code"), shader.language)
 
 
 # findings that also name a declaration in the shader -> which one
@@ -75,6 +76,36 @@ def _with_shader_places(found: list[Diagnostic], places: ShaderPlaces) -> list[D
 
     return [replace(d, shader_place=getattr(places, _PLACED[d.code])())
             if d.code in _PLACED else d for d in found]
+
+
+_DECLARED = re.compile(r'the shader declares (?:OpCapability (\w+)|OpExtension "([^"]+)")')
+
+
+def _at_needing_lines(found: list[Diagnostic], source: object, language: str
+                      ) -> list[Diagnostic]:
+    """A capability or extension the device lacks (VKS700, VKS701) points at the line of
+    the shader that needs it (GLSL/HLSL: its first use; SPIR-V: the OpCapability
+    instruction), not at the whole ``shader_code``."""
+    from dataclasses import replace
+
+    from ..compile.needs_lines import needing_line
+    from ..diagnostics import InnerPosition, ShaderPlace
+
+    placed = []
+    for diag in found:
+        declared = _DECLARED.match(diag.message) if diag.code in (
+            R.CAPABILITY.code, R.EXTENSION.code) else None
+        if declared is None:
+            placed.append(diag)
+        elif language == "SPIR-V":
+            instruction = (f"OpCapability {declared.group(1)}" if declared.group(1)
+                           else f'OpExtension "{declared.group(2)}"')
+            placed.append(replace(diag, shader_place=ShaderPlace(instruction=instruction)))
+        else:
+            line = needing_line(source, declared.group(1) or declared.group(2)) \
+                if isinstance(source, str) else None
+            placed.append(replace(diag, inner=line or InnerPosition(1, 1)))
+    return placed
 
 
 __all__ = ["DEFAULT_TARGET", "SHIPPED", "DeviceProfile", "ProfileError", "check_targets",
