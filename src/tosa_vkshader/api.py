@@ -11,7 +11,7 @@ from pathlib import Path
 # The checker (rules, readers, registry tables) is imported where files are checked: with
 # several processes (check -j), each imports it itself, at the same time as the others,
 # after the files were read and shared out.
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AnyStr
 
 from .config import ConfigResolver, Options, load_options
 from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
@@ -348,7 +348,7 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
 def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None = None, *,
                 config: ConfigResolver | None = None,
                 target_device: str | Iterable[str] | None = None,
-                jobs: int = 1) -> list[Report]:
+                jobs: int = 1, progress: Progress | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``).
 
     With ``options``, every file is checked with them. With ``config`` (a
@@ -360,7 +360,11 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
     ``jobs`` > 1 lets that many processes share the work when there are enough files
     (forked on Linux, from a process without other threads; elsewhere one process does
     it all). The reports are then :meth:`Report.detached`: no ``source``, but every line
-    the reporters show."""
+    the reporters show.
+
+    ``progress(files_done, files_total, shaders_compiled)`` is called as the work goes
+    on: the files are then checked 64 a process at a time (each batch still compiles and
+    analyses its shaders together) instead of all at once."""
     fixed = options or Options()
     with_targets: dict[int, Options] = {}
 
@@ -378,35 +382,65 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
         file_options = config_for(path)
         groups.setdefault(id(file_options), (file_options, []))[1].append(index)
     reports: list[Report | None] = [None] * len(files)
+    done = compiled = 0
     for file_options, indices in groups.values():
-        loaded = [(i, _file_bytes(files[i][0], file_options) if files[i][2] is None
-                   else _not_followed(files[i][0], files[i][2])) for i in indices]
-        shares = _shares(loaded, jobs)
-        detach = len(shares) > 1
-
-        def check_share(share: list[tuple[int, bytes | str | SourceFile]],
-                        options: Options = file_options, detach: bool = detach,
-                        ) -> list[tuple[int, Report]]:
-            read = [(i, _source_of_file(files[i][0], item, options, explicit=files[i][1])
-                     if isinstance(item, (bytes, str)) else item) for i, item in share]
-            read = [(i, source) for i, source in read if source is not None]
-            from .check import check_sources
-
-            checked = check_sources([source for _, source in read], options)
-            return [(i, Report(source.path, diagnostics, source).detached() if detach
-                     else Report(source.path, diagnostics, source))
-                    for (i, source), diagnostics in zip(read, checked, strict=True)]
-
-        if detach:
-            from .forks import map_in_forks
-
-            checked_shares = map_in_forks(check_share, shares)
-        else:
-            checked_shares = [check_share(loaded)]
-        for share_reports in checked_shares:
-            for i, report in share_reports:
-                reports[i] = report
+        step = len(indices) if progress is None else _FILES_PER_WORKER * max(1, jobs)
+        for start in range(0, len(indices), max(1, step)):
+            loaded = [(i, _load(*files[i], file_options)) for i in indices[start:start + step]]
+            for i, report in _check_loaded(loaded, files, file_options, jobs):
+                if isinstance(report, Report):
+                    reports[i] = report
+                else:
+                    compiled += report
+            done += len(loaded)
+            if progress is not None:
+                progress(done, len(files), compiled)
     return [report for report in reports if report is not None]
+
+
+def _load(name: str, _explicit: bool, outside: str | None, options: Options,
+          ) -> bytes | str | SourceFile:
+    """A file's bytes, or the note that it leads out of the folder ``outside``."""
+    return _file_bytes(name, options) if outside is None else _not_followed(name, outside)
+
+
+# (files done, files in all, shaders compiled so far)
+Progress = Callable[[int, int, int], None]
+
+
+def _check_loaded(loaded: list[tuple[int, bytes | str | SourceFile]],
+                  files: list[tuple[str, bool, str | None]], options: Options, jobs: int,
+                  ) -> list[tuple[int, Report | int]]:
+    """Reports of the loaded files (by index), and (-1, n) entries for the n shaders each
+    process compiled."""
+    shares = _shares(loaded, jobs)
+    detach = len(shares) > 1
+
+    def check_share(share: list[tuple[int, bytes | str | SourceFile]],
+                    ) -> list[tuple[int, Report | int]]:
+        from .check import check_sources
+        from .compile.batch import compiled_count
+
+        before = compiled_count()
+        read: list[tuple[int, SourceFile]] = []
+        for i, item in share:
+            source = _source_of_file(files[i][0], item, options, explicit=files[i][1]) \
+                if isinstance(item, (bytes, str)) else item
+            if source is not None:
+                read.append((i, source))
+        checked = check_sources([source for _, source in read], options)
+        found: list[tuple[int, Report | int]] = [
+            (i, Report(source.path, diagnostics, source).detached() if detach
+             else Report(source.path, diagnostics, source))
+            for (i, source), diagnostics in zip(read, checked, strict=True)]
+        found.append((-1, compiled_count() - before))
+        return found
+
+    if not detach:
+        return check_share(loaded)
+    from .forks import map_in_forks
+
+    return [item for share in map_in_forks(check_share, shares) for item in share]
 
 
 _FILES_PER_WORKER = 64  # below this, a forked worker costs more than it saves
@@ -438,20 +472,24 @@ def _shader_text(data: bytes | str) -> bytes | str | None:
     escapes and all; in a model, the first op's), or None. ``data`` is a file's bytes,
     or a model's text."""
     if isinstance(data, bytes):
-        key, quote, backslash = b"shader_code", b'"', 0x5C
-    else:
-        key, quote, backslash = "shader_code", '"', "\\"
-    at = data.find(key)  # type: ignore[arg-type]
-    start = data.find(quote, at + len(key) + 1) if at >= 0 else -1  # type: ignore[arg-type]
+        return _quoted_after(data, b"shader_code", b'"', b"\\")
+    return _quoted_after(data, "shader_code", '"', "\\")
+
+
+def _quoted_after(data: AnyStr, key: AnyStr, quote: AnyStr, backslash: AnyStr,
+                  ) -> AnyStr | None:
+    """The first quoted string after ``key`` in ``data``, quotes included."""
+    at = data.find(key)
+    start = data.find(quote, at + len(key) + 1) if at >= 0 else -1
     if start < 0:
         return None
     end = start
     while True:  # the next quote that no backslash escapes (a regex took 20 us a file)
-        end = data.find(quote, end + 1)  # type: ignore[arg-type]
+        end = data.find(quote, end + 1)
         if end < 0:
             return None
         before = end - 1
-        while data[before] == backslash:
+        while data[before:before + 1] == backslash:
             before -= 1
         if (end - 1 - before) % 2 == 0:
             return data[start:end + 1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 
 from ..api import Report, check_paths, validate
@@ -125,8 +126,13 @@ def run(args: argparse.Namespace) -> int:
             # At most one byte over the limit: enough to be reported as too large.
             data = sys.stdin.buffer.read(options.max_file_size + 1)
             reports.append(validate(data, options, path=stdin_name or "<stdin>"))
-        reports.extend(check_paths(file_paths, config=config,
-                                   jobs=args.jobs or _usable_cores()))
+        progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
+        try:
+            reports.extend(check_paths(file_paths, config=config,
+                                       jobs=args.jobs or _usable_cores(), progress=progress))
+        finally:
+            if progress is not None:
+                progress.clear()
     except ConfigError as exc:  # a config found only while walking a folder
         print_usage_diagnostics(exc.diagnostics)
         return 2
@@ -146,6 +152,34 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return exit_status([d for r in reports for d in r.diagnostics])
+
+
+class ProgressLine:
+    """``checked 120/800 files, 37 shaders compiled`` on a terminal's stderr, redrawn in
+    place, once a check has run for :attr:`DELAY` seconds (a quick check shows nothing);
+    cleared before the report is printed."""
+
+    DELAY = 2.0
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.started = time.monotonic()
+        self.shown = False
+
+    def __call__(self, done: int, total: int, compiled: int) -> None:
+        if done >= total or time.monotonic() - self.started < self.DELAY:
+            return
+        shaders = f", {compiled} shader{'' if compiled == 1 else 's'} compiled" \
+            if compiled else ""
+        self.stream.write(f"\r\x1b[Kchecked {done}/{total} files{shaders}")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
 
 
 def _usable_cores() -> int:

@@ -59,6 +59,13 @@ GLSL_ENTRY_NOT_MAIN = rule(
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Keeps the command line far below ARG_MAX; start-up is amortised long before this.
 MAX_INPUTS_PER_PROCESS = 256
+_COMPILED = [0]  # distinct shaders this process has compiled (cache misses) so far
+
+
+def compiled_count() -> int:
+    """How many distinct shaders this process has compiled so far (what a progress line
+    shows; answers from the compile cache are not counted)."""
+    return _COMPILED[0]
 
 
 # -- preparing sources -------------------------------------------------------------------
@@ -276,6 +283,7 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
 def _store(jobs: list[Job], outcomes: dict[int, Outcome], info: CompilerInfo,
            cache: Cache | None, pending: dict[str, list[Job]],
            results: list[CompileResult]) -> None:
+    _COMPILED[0] += len(jobs)
     for job in jobs:
         outcome = outcomes[job.index]
         entry = Entry(outcome.spirv, tuple(

@@ -43,7 +43,7 @@ from .lint_routes import LintRoute, body_media, json_answer, media_of, render_js
 from .openapi import openapi_document
 from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
-from .problems import MEDIA_TYPE, Problem
+from .problems import MEDIA_TYPE, PROBLEMS_PATH, Problem, problems_html
 from .rule_page import rule_document, rule_html
 
 PAGE_HEADERS = {
@@ -178,6 +178,10 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
     async def index(request: Request) -> Response:
         return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
 
+    async def problems(request: Request) -> Response:
+        return Response(problems_html(), media_type="text/html; charset=utf-8",
+                        headers=PAGE_HEADERS)
+
     middleware = []
     if cors_origins:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors_origins),
@@ -197,6 +201,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             Route("/v1/new", new, methods=["POST"]),
             Route("/v1/reflect", reflect, methods=["POST"]),
             Route("/v1/rules/{code}", rule, methods=["GET"]),
+            Route(PROBLEMS_PATH, problems, methods=["GET"]),
             Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
         ],
         middleware=middleware,

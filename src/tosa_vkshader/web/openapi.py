@@ -235,7 +235,8 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "description": "RFC 9457 problem details",
         "required": ["type", "title", "status", "detail"],
         "properties": {
-            "type": {"type": "string", "format": "uri"},
+            "type": {"type": "string", "format": "uri-reference",
+                     "description": "/docs/problems#<slug>, on this server"},
             "title": {"type": "string"}, "status": {"type": "integer"},
             "detail": {"type": "string"},
             "field": {"type": "string", "description": "the request field at fault"},
@@ -246,9 +247,9 @@ SCHEMAS: dict[str, Any] = {
 
 @cache
 def openapi_document() -> dict[str, Any]:
-    request_errors = {str(status): _problem(title) for status, title in PROBLEMS.values()
+    request_errors = {str(status): _problem(title) for status, title, _ in PROBLEMS.values()
                       if status in (400, 413, 415, 422)}
-    worker_errors = {str(status): _problem(title) for status, title in PROBLEMS.values()
+    worker_errors = {str(status): _problem(title) for status, title, _ in PROBLEMS.values()
                      if status in (502, 503, 504)}
     return {
         "openapi": "3.1.0",
