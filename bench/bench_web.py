@@ -14,8 +14,14 @@ The server keeps the answers of lint requests (see web/cache.py), so the ratio i
 measured twice for each kind of body, side by side in the same run: with one body
 repeated on every request (what a load test with a single body measures: after the
 first request, every lint request is a cache hit) and with a distinct body on every
-request (the entry point's name carries a counter: every lint request is a miss and is
-checked). The lint-only phases after it send distinct bodies too.
+request (a name carries a counter: every lint request is a miss and is checked). The
+lint-only phases after it send distinct bodies too.
+
+Besides the small bodies (an attribute object without shader code), realistic ones: an
+op with its shader (embedded SPIR-V, 2.5 KB), pasted as an op object and sent as
+``{"op": ...}``, repeated, distinct (the operator's name counts up) and edited (its
+workgroup_sizes counts up: a new op every time). ``--realistic-only`` measures those
+alone.
 
 Every phase is bounded by a request count and by time, whichever comes first. The load
 generator is a small keep-alive HTTP/1.1 client on asyncio (uvloop when installed), so it
@@ -29,6 +35,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,6 +62,17 @@ def compile_body(i: int) -> bytes:
         "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}}).encode()
 
 
+# Realistic requests: an op with its shader (embedded SPIR-V, the add_i32 fixture), 2.5 KB:
+# the op object pasted as it is, and the same inside {"op": ...}.
+_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "spirv",
+                        "valid", "add_i32.json")
+with open(_FIXTURE, encoding="utf-8") as _file:
+    _ADD_I32 = json.load(_file)
+OP_OBJECT = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": "add_i32",
+             "implementation_attrs": _ADD_I32}
+OP_BODY = json.dumps(OP_OBJECT).encode()
+OP_REQUEST_BODY = json.dumps({"op": OP_OBJECT}).encode()
+
 # What the playground sends while a person types: the op as JSON text.
 PAGE_BODY = json.dumps({"text": json.dumps(json.loads(LINT_BODY)["attributes"], indent=2),
                         "options": {"workgroup_semantics": "local-size",
@@ -72,18 +90,29 @@ def repeated(body: bytes) -> BodyMaker:
 
 class Distinct:
     """A body of the same shape and size class on every request, never sent to the lint
-    route before in this run: the entry point's name carries a counter (``main_17``),
-    which changes no diagnostic but every byte string, so no answer is cached."""
+    route before in this run: one name carries a counter (for the small bodies the entry
+    point's, ``main_17``: it changes no diagnostic but every byte string, so no answer is
+    cached; for the realistic ones the operator's, ``add_i32_17``, as when the same op is
+    pasted under many names), or with ``edit`` the op itself changes: workgroup_sizes
+    counts up, as while a person edits the op (a different op every time, so nothing
+    checked before helps)."""
 
     counter = 0  # shared by every phase of the run
 
-    def __init__(self, body: bytes) -> None:
-        assert body.count(b"main") == 1
+    def __init__(self, body: bytes, marker: bytes = b"main", *, edit: bool = False) -> None:
+        self.marker = marker
         self.body = body
+        self.edit = edit
+        assert (len(_FIRST_WORKGROUP.findall(body)) if edit else body.count(marker)) == 1
 
     def __call__(self, i: int) -> bytes:
         Distinct.counter += 1
-        return self.body.replace(b"main", b"main_%d" % Distinct.counter)
+        if self.edit:
+            return _FIRST_WORKGROUP.sub(rb"\g<1>%d" % Distinct.counter, self.body)
+        return self.body.replace(self.marker, self.marker + b"_%d" % Distinct.counter)
+
+
+_FIRST_WORKGROUP = re.compile(rb'("workgroup_sizes": \[)\d+')
 
 
 def request(host: str, port: int, body: bytes, path: str = "/v1/check") -> bytes:
@@ -258,7 +287,10 @@ async def versus_echo(host: str, port: int, args: argparse.Namespace, make_body:
 
 MODES = {
     "repeated": "one body repeated (a single-body load test: lint answers come from the cache)",
-    "distinct": "a distinct body on every request (every lint request is checked)",
+    "distinct": "a distinct body on every request (no answer cached; the same op under "
+                "another name is not ruled on again)",
+    "edited": "an edited op on every request (workgroup_sizes counts up: every op is new "
+              "and checked, its shader analysed before)",
 }
 
 
@@ -271,6 +303,8 @@ def ratio_lines(ratios: list[tuple[str, str, Result, Result]],
     for mode, title in MODES.items():
         lines.append(f"  {title}:")
         measured = [(name, echo, lint) for m, name, echo, lint in ratios if m == mode]
+        if not measured:
+            continue
         for name, echo, lint in measured:
             lines += ["    " + echo.line(f"echo, {name}"), "    " + lint.line(f"lint, {name}"),
                       f"      ratio lint / echo: {lint.rate / echo.rate:.2f}"]
@@ -297,6 +331,9 @@ def main() -> int:
                         help="requests per echo or lint phase of the ratio, at most")
     parser.add_argument("--ratio-seconds", type=float, default=4.0,
                         help="seconds per echo or lint phase of the ratio, at most")
+    parser.add_argument("--realistic-only", action="store_true",
+                        help="measure the ratio for the realistic bodies only (an op with "
+                             "its shader)")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -318,12 +355,26 @@ def main() -> int:
     try:
         warm = Result()
         run(load(host, int(port), 4, 500, 5.0, lambda i: LINT_BODY, warm))
+        # The realistic bodies once first, unmeasured: the server reads each embedded
+        # shader in a worker the first time it sees it (see web/cache.py).
+        for body in (OP_BODY, OP_REQUEST_BODY):
+            run(load(host, int(port), 1, 2, 5.0, lambda i, body=body: body, Result()))
+        small = [(mode, name, body, make)
+                 for name, body in (("{\"attributes\": ...}", LINT_BODY),
+                                    ("{\"text\": ...} (the page)", PAGE_BODY),
+                                    ("bare attributes", BARE_BODY))
+                 for mode, make in (("repeated", repeated), ("distinct", Distinct))]
+        realistic = [
+            (mode, name, body, make)
+            for name, body in (("op + SPIR-V shader, pasted (2.5 KB)", OP_BODY),
+                               ("{\"op\": op + SPIR-V shader} (2.5 KB)", OP_REQUEST_BODY))
+            for mode, make in (("repeated", repeated),
+                               ("distinct", lambda b: Distinct(b, b"add_i32")),
+                               ("edited", lambda b: Distinct(b, edit=True)))]
+        chosen = realistic if args.realistic_only else small + realistic
         ratios = [] if args.url else [
             (mode, name, *run(versus_echo(host, int(port), args, make(body))))
-            for name, body in (("{\"attributes\": ...}", LINT_BODY),
-                               ("{\"text\": ...} (the page)", PAGE_BODY),
-                               ("bare attributes", BARE_BODY))
-            for mode, make in (("repeated", repeated), ("distinct", Distinct))]
+            for mode, name, body, make in chosen]
         alone, _ = run(phase(host, int(port), args, with_compiles=False))
         busy, compiles = run(phase(host, int(port), args, with_compiles=True))
         wrk = run_wrk(url, args) if args.wrk and shutil.which("wrk") else None

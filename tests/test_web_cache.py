@@ -249,3 +249,68 @@ exec {GLSLC} "$@"
             assert again.content == compiled.content
             assert counted(srv, before) == (0, 2)
             assert cache(srv)["entries"] == before["entries"]
+
+
+SPIRV_ATTRS = json.loads((FIXTURES / "spirv" / "valid" / "add_i32.json").read_text())
+
+
+def spirv_op(name: str, indent: int | None = None) -> bytes:
+    """An op with its shader (embedded SPIR-V), as a user pastes it: 2.5 KB."""
+    return json.dumps({"domain_name": "com.arm.VulkanCustomShader", "operator_name": name,
+                       "implementation_attrs": SPIRV_ATTRS}, indent=indent).encode()
+
+
+def memo(server) -> dict:
+    return server.health()["memo"]
+
+
+def test_ops_with_embedded_spirv_are_kept_vetted_and_remembered(tmp_path):
+    """The first request with a module goes to a worker; its answer is kept (the same
+    bytes again: a hit), the module is vetted, and the same op under another name or
+    spacing is answered from the op memory with the findings placed in its own text:
+    exactly what `check` says about the same bytes in a file."""
+    from tosa_vkshader.cli import main
+
+    with running_server("--workers", "1", cwd=tmp_path,
+                        env={"TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "c")}) as srv, \
+            srv.client() as c:
+        before = cache(srv)
+        first = c.post("/v1/check", content=spirv_op("add"), headers=JSON)
+        again = c.post("/v1/check", content=spirv_op("add"), headers=JSON)
+        same_answer(first, again)
+        assert counted(srv, before) == (1, 1)
+        assert cache(srv)["entries"] == before["entries"] + 1
+        assert memo(srv)["vetted_shaders"] == 1
+        remembered = memo(srv)["hits"]
+        for name, indent in (("add_2", None), ("add_3", 2), ("add_4", 4)):
+            body = spirv_op(name, indent)
+            answer = c.post("/v1/check", content=body, headers=JSON).json()
+            path = tmp_path / f"{name}.json"
+            path.write_bytes(body)
+            assert main(["check", str(path), "--format", "json", "-o",
+                         str(tmp_path / "cli.json")]) == 0
+            cli = json.loads((tmp_path / "cli.json").read_text())
+            for diag in cli["files"][0]["diagnostics"]:
+                diag["location"]["path"] = answer["files"][0]["diagnostics"][0][
+                    "location"]["path"]
+            assert answer["files"][0]["diagnostics"] == cli["files"][0]["diagnostics"]
+            assert answer["files"][0]["diagnostics"], "a clean op would prove nothing"
+        # (the first in the event loop is ruled on, the next two are remembered)
+        assert memo(srv)["hits"] == remembered + 2
+
+
+def test_spirv_answers_that_depend_on_the_moment_are_not_kept(tmp_path):
+    """Without spirv-val (VKS920) the answer says the module was not validated: it is
+    made again every time, and the module is not vetted."""
+    env = {"TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "c"),
+           "TOSA_VKSHADER_SPIRV_VAL": str(tmp_path / "no-spirv-val")}
+    with running_server("--workers", "1", cwd=tmp_path, env=env) as srv, srv.client() as c:
+        before = cache(srv)
+        for _ in range(2):
+            answer = c.post("/v1/check", content=spirv_op("add"), headers=JSON)
+            assert answer.status_code == 200, answer.text
+            codes = {d["code"] for d in answer.json()["files"][0]["diagnostics"]}
+            assert codes & {"VKS920", "VKS921"}, codes
+        assert counted(srv, before) == (0, 2)
+        assert cache(srv)["entries"] == before["entries"]
+        assert memo(srv)["vetted_shaders"] == 0

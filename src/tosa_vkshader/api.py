@@ -250,28 +250,25 @@ def _file_bytes(name: str, options: Options) -> bytes | str | SourceFile:
 def _source_of_file(name: str, data: bytes | str, options: Options, *, explicit: bool,
                     ) -> SourceFile | None:
     """The ops of a file's bytes (see ``_read_file``)."""
-    from .sources.recognise import not_ours_by_name
+    from .sources.recognise import not_ours_by_name, skip_reason
 
-    is_json = os.path.splitext(name)[1].lower() not in (".mlir", ".tosa")
-    if is_json and not_ours_by_name(name) is not None:
-        return _skipped(name, None, explicit=explicit)  # never read: JSON with comments
+    if os.path.splitext(name)[1].lower() in (".mlir", ".tosa"):
+        return _read(data, name, options)
+    whose = not_ours_by_name(name)
+    if whose is not None:  # never read: several of these are JSON with comments
+        return _skipped(name, f"{whose}, not an op document (skipped by its name)",
+                        explicit=explicit)
     source = _read(data, name, options)
-    if is_json:
-        return _skipped(name, source, explicit=explicit)
-    return source
+    reason = skip_reason(source.document)
+    return source if reason is None else _skipped(name, reason, explicit=explicit)
 
 
-def _skipped(name: str, source: SourceFile | None, *, explicit: bool) -> SourceFile | None:
-    """``source`` (a JSON file read), unless the file is not an op document (see
-    ``sources.recognise``): then a VKS935 note when the file was named, else nothing."""
+def _skipped(name: str, reason: str, *, explicit: bool) -> SourceFile | None:
+    """A file that is not an op document (see ``sources.recognise``): a VKS935 note when
+    the file was named, else nothing."""
     from .sources.base import SourceFile
-    from .sources.recognise import NOT_AN_OP_DOCUMENT, skip_reason
+    from .sources.recognise import NOT_AN_OP_DOCUMENT
 
-    document = source.document if source is not None else None
-    parsed = source is not None and document is not None
-    reason = skip_reason(name, document, parsed=parsed)
-    if reason is None:
-        return source
     if not explicit:
         return None
     note = NOT_AN_OP_DOCUMENT.at("", f"skipped {name}: {reason}")

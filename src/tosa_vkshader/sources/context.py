@@ -131,13 +131,20 @@ class OpContext:
     # one (line/column cost a pass over a large model's text): ``locate(start, end)``.
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     locate: Callable[[int, int], Location] | None = None
+    # Or a function per place that finds it (a JSON pointer looked up in its document).
+    finders: dict[str, Callable[[], Location | None]] = field(default_factory=dict)
 
     def place(self, what: str) -> Location | None:
         return self._place(what) or self._place("op")
 
     def _place(self, what: str) -> Location | None:
-        if what not in self.places and what in self.spans and self.locate is not None:
-            self.places[what] = self.locate(*self.spans[what])
+        if what not in self.places:
+            if what in self.spans and self.locate is not None:
+                self.places[what] = self.locate(*self.spans[what])
+            elif what in self.finders:
+                found = self.finders[what]()
+                if found is not None:
+                    self.places[what] = found
         return self.places.get(what)
 
 

@@ -123,15 +123,20 @@ class _Reader:
                 value = None if field == "domain_name" else json.dumps(value)
             setattr(context, field, value)
             if field in item:
-                context.places[field] = self.document.locate(f"{prefix}/{field}")
-        context.places["op"] = self.document.locate(prefix, on_key=False)
+                context.finders[field] = self._finder(f"{prefix}/{field}")
+        context.finders["op"] = self._finder(prefix, on_key=False)
         if context.domain_name is not None and domain_kind(context.domain_name) == "other":
             return None
         if "operator_name" not in item:
-            context.places["operator_name"] = self.document.locate(prefix)
+            context.finders["operator_name"] = self._finder(prefix)
         context.operands = self.types(item, "inputs", prefix)
         context.results = self.types(item, "outputs", prefix)
         return context
+
+    def _finder(self, pointer: str, on_key: bool = False):
+        """Where ``pointer`` is, found when a diagnostic asks (most ops never need it)."""
+        document = self.document
+        return lambda: document.locate(pointer, on_key=on_key)
 
     def types(self, item: dict[str, Any], field: str,
               prefix: str) -> tuple[TensorType, ...] | None:

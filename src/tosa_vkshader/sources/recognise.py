@@ -94,7 +94,10 @@ def not_ours_by_name(path: str | None) -> str | None:
     """Whose file ``path`` is, when its name says it is not an op document."""
     if not path:
         return None
-    parts = re.split(r"[\\/]", path)
+    if "/" not in path and "\\" not in path:
+        parts = [path]
+    else:
+        parts = re.split(r"[\\/]", path)
     found = _names().match(parts[-1])
     if found is not None and found.lastgroup is not None:
         return list(NOT_OURS_BY_NAME.values())[int(found.lastgroup[1:])]
@@ -104,18 +107,12 @@ def not_ours_by_name(path: str | None) -> str | None:
     return None
 
 
-def skip_reason(path: str | None, document: JsonDocument | None, *,
-                parsed: bool) -> str | None:
-    """Why a JSON file is not checked (the VKS935 note's words), or None when it must be.
-
-    ``parsed`` is False when the text did not parse (``document`` is then None): such a
-    file is skipped only by its name, never by what it looks like."""
-    whose = not_ours_by_name(path)
-    if whose is not None:
-        return f"{whose}, not an op document (skipped by its name)"
-    if not parsed or document is None:
-        return None
-    if not parsed_is_op_document(document.value, document.text):
+def skip_reason(document: JsonDocument | None) -> str | None:
+    """Why a JSON file that is not someone else's by its name (:func:`not_ours_by_name`)
+    is not checked (the VKS935 note's words), or None when it must be. ``document`` is
+    None when the text did not parse: such a file is never skipped, whatever it looks
+    like."""
+    if document is not None and not parsed_is_op_document(document.value, document.text):
         return "JSON without any attribute or op key is not an op document"
     return None
 

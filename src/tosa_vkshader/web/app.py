@@ -36,9 +36,18 @@ from .. import __version__
 from ..config import Options
 from .batch import Batcher
 from .body import BodyWatch, read_body
-from .cache import Answer, AnswerCache
+from .cache import Answer, AnswerCache, OpMemo, VettedShaders, is_stable
 from .envelope import JSON_MEDIA, Body, check_job, fix_job, new_job, parse_body, reflect_job
-from .jobs import CheckJob, FixJob, lint_only, run_checks, run_fixes, run_news, run_reflects
+from .jobs import (
+    CheckJob,
+    FixJob,
+    NeedsWorker,
+    lint_only,
+    run_checks,
+    run_fixes,
+    run_news,
+    run_reflects,
+)
 from .lint_routes import LintRoute, body_media, json_answer, media_of, render_json
 from .openapi import openapi_document
 from .options import Limits
@@ -55,10 +64,16 @@ PAGE_HEADERS = {
 }
 
 
-def lint_answers(jobs: list[CheckJob]) -> list[Answer | None]:
-    """The rendered answer of each check that needs no compiler (None for the others):
-    rendered in the batch, one after the other."""
-    return [None if result is None else json_answer(result) for result in lint_only(jobs)]
+# Shared by the event loop's checks of every app in this process (see cache.py).
+VETTED = VettedShaders()
+OP_MEMO = OpMemo()
+
+
+def lint_answers(jobs: list[CheckJob]) -> list[Answer | NeedsWorker]:
+    """The rendered answer of each check that needs no worker (what a worker must do for
+    the others): rendered in the batch, one after the other."""
+    return [result if isinstance(result, NeedsWorker) else json_answer(result)
+            for result in lint_only(jobs, VETTED, OP_MEMO)]
 
 
 def fix_answers(jobs: list[FixJob]) -> list[Answer]:
@@ -125,28 +140,34 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         finally:
             await asyncio.gather(pool.close(), lint_pool.close())
 
-    async def lint_first(batch_func: Callable[[list[Any]], list[Answer | None]],
+    async def lint_first(batch_func: Callable[[list[Any]], list[Any]],
                          pool_func: Callable[[list[Any]], list[Any]], job: Any,
-                         size: int) -> Answer | None:
+                         size: int) -> Any:
         # Checking a large body with thousands of bad keys takes long enough to stall
         # every other request if done in the event loop: a lint worker takes it. Small
         # ones are checked in the loop, together with those that arrive with them.
         if size > limits.inline_body:
             result = await in_pool(lint_pool, pool_func, job)
-            return None if result is None else json_answer(result)
+            return result if isinstance(result, NeedsWorker) else json_answer(result)
         return await batcher.run(batch_func, job, size)
 
     async def check(body: Body) -> tuple[Answer, bool]:
         job = check_job(body, base, limits)
         answer = await lint_first(lint_answers, lint_only, job, len(body.data))
-        if answer is None:  # it holds shader code: compiled, so never kept (see cache.py)
-            return json_answer(await in_pool(pool, run_checks, job)), False
-        return answer, True
+        if not isinstance(answer, NeedsWorker):
+            return answer, True
+        # Shader code for a worker. Its answer is kept when it compiled nothing and
+        # depends on no moment (cache.py); the embedded SPIR-V it read is then vetted,
+        # and checked in the event loop from now on.
+        result = await in_pool(pool, run_checks, job)
+        stable = is_stable(result)
+        if stable:
+            VETTED.add(answer.spirv)
+        return json_answer(result), stable and not answer.compiles
 
     async def fix(body: Body) -> tuple[Answer, bool]:
         job = fix_job(body, base, limits)
         answer = await lint_first(fix_answers, run_fixes, job, len(body.data))
-        assert answer is not None  # (a fix never compiles)
         return answer, True
 
     async def new(request: Request) -> Response:
@@ -170,7 +191,8 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         return JSONResponse({"status": "ok", "version": __version__,
                              "workers": {"size": pool.size, "busy": pool.busy,
                                          "waiting": pool.waiting, "restarts": pool.restarts},
-                             "cache": cache.stats()})
+                             "cache": cache.stats(),
+                             "memo": {**OP_MEMO.stats(), "vetted_shaders": len(VETTED)}})
 
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_document())

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..api import Report, read_source, source_of
-from ..check import check_sources
+from ..check import check_sources, finish
 from ..config import Options
-from ..diagnostics import Location, Severity, rule
+from ..diagnostics import Diagnostic, Location, Severity, rule
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
+from .cache import UNSTABLE_CODES, OpMemo, VettedShaders
 from .ops import Prepared, single
 
 REQUEST_PATH = "<request>"
@@ -52,7 +53,7 @@ class FixJob:
 
 @dataclass(frozen=True, slots=True)
 class NewJob:
-    language: str  # GLSL, HLSL or SPIR-V
+    language: Literal["GLSL", "HLSL", "SPIR-V"]
     source: str | None  # GLSL/HLSL text
     spirv: bytes | None
     entry_point: str | None
@@ -82,18 +83,41 @@ def prepare(job: CheckJob) -> Prepared:
     return single(read_source(job.payload, REQUEST_PATH, job.options), REQUEST_PATH)
 
 
-def needs_worker(prepared: Prepared) -> bool:
-    """True when checking may start a process (glslc for GLSL/HLSL, spirv-val for SPIR-V)
-    or chew on an untrusted binary: any op of the request, wherever it sits (a list, an
-    MLIR module), whose attribute object has shader code. Decided on what was read, not
-    on the request's outer shape."""
+@dataclass(frozen=True, slots=True)
+class NeedsWorker:
+    """What :func:`lint_only` answers for a request it leaves to a compile worker: the
+    embedded SPIR-V the request carries (vetted once the worker is done with it), and
+    whether it has GLSL/HLSL to compile (such an answer is never kept)."""
+
+    spirv: tuple[str, ...]
+    compiles: bool
+
+
+def needs_worker(prepared: Prepared, vetted: VettedShaders | None = None
+                 ) -> NeedsWorker | None:
+    """What makes the request a worker's (None when nothing does): any op, wherever it
+    sits (a list, an MLIR module), whose attribute object has GLSL/HLSL code (a compiler
+    runs), or embedded SPIR-V that no worker has read yet (``vetted``: an untrusted binary
+    is read, validated and reflected in a worker the first time). Decided on what was
+    read, not on the request's outer shape."""
+    spirv: list[str] = []
+    compiles = unvetted = False
     for source in prepared.sources:
         for op in source.ops:
             attrs = op.attributes
-            if isinstance(attrs, dict) and isinstance(attrs.get("shader_code"), str) \
-                    and attrs["shader_code"] != "":
-                return True
-    return False
+            if not isinstance(attrs, dict):
+                continue
+            code = attrs.get("shader_code")
+            if not isinstance(code, str) or code == "":
+                continue
+            if attrs.get("shader_language") == "SPIR-V":
+                spirv.append(code)
+                unvetted = unvetted or vetted is None or code not in vetted
+            elif attrs.get("shader_language") in ("GLSL", "HLSL"):
+                compiles = True
+    if not (compiles or unvetted):
+        return None
+    return NeedsWorker(tuple(spirv), compiles)
 
 
 def _truncate(report: Report) -> Report:
@@ -110,20 +134,76 @@ def _truncate(report: Report) -> Report:
     return Report(report.path, kept, report.source)
 
 
-def _check(jobs: list[CheckJob], prepared: list[Prepared]) -> list[dict[str, Any]]:
+def _check(jobs: list[CheckJob], prepared: list[Prepared], memo: OpMemo | None = None,
+           ) -> list[dict[str, Any]]:
     """The CLI's ``--format json`` document for each request. Requests with equal options
-    are checked together, in one run of the pipeline."""
+    are checked together, in one run of the pipeline; with a ``memo``, a request whose op
+    was checked before is answered from it (:class:`~.cache.OpMemo`)."""
     results: list[dict[str, Any]] = [{} for _ in jobs]
     pending = list(range(len(jobs)))
     while pending:
         options = jobs[pending[0]].options
         group = [k for k in pending if jobs[k].options is options or jobs[k].options == options]
         pending = [k for k in pending if k not in group]
-        found = iter(check_sources([s for k in group for s in prepared[k].sources], options))
+        keys: dict[int, tuple] = {}
+        remembered: dict[int, list[Diagnostic]] = {}
+        if memo is not None:
+            for k in group:
+                key = _memo_key(prepared[k], options)
+                if key is not None:
+                    keys[k] = key
+                    hit = memo.get(key, options)
+                    if hit is not None:
+                        remembered[k] = hit
+        checked = [k for k in group if k not in remembered]
+        found = iter(check_sources([s for k in checked for s in prepared[k].sources], options))
         for k in group:
-            report = prepared[k].report([next(found) for _ in prepared[k].sources])
+            if k in remembered:
+                source = prepared[k].sources[0]
+                diagnostics = [finish(remembered[k], source.ops[0], source.path, options)]
+            else:
+                diagnostics = [next(found) for _ in prepared[k].sources]
+                if memo is not None and k in keys:
+                    _remember(memo, keys[k], prepared[k], diagnostics[0], options)
+            report = prepared[k].report(diagnostics)
             results[k] = reports_to_dict([_truncate(report)])
     return results
+
+
+def _memo_key(prepared: Prepared, options: Options) -> tuple | None:
+    """What decides the diagnostics of a request of one op without GLSL/HLSL code (None
+    for any other request): see :class:`~.cache.OpMemo`."""
+    if len(prepared.sources) != 1:
+        return None
+    source = prepared.sources[0]
+    if len(source.ops) != 1 or source.diagnostics:
+        return None
+    op = source.ops[0]
+    attrs = op.attributes
+    if not isinstance(attrs, dict) or attrs.get("shader_language") in ("GLSL", "HLSL"):
+        return None
+    context = op.context
+    # The operator's name only as "given or not": no finding that quotes it is kept.
+    around = None if context is None else (
+        bool(context.operator_name), context.domain_name, context.operands, context.results,
+        context.operand_values, context.results_used, context.returned)
+    return json.dumps(attrs, ensure_ascii=False), op.base, around, id(options)
+
+
+def _remember(memo: OpMemo, key: tuple, prepared: Prepared, found: list[Diagnostic],
+              options: Options) -> None:
+    """Keep ``found`` (the op's located diagnostics) when each is placed by its pointer
+    alone and none depends on the moment."""
+    source = prepared.sources[0]
+    op = source.ops[0]
+    unplaced = [d.located(None) for d in found]
+    name = op.context.operator_name if op.context is not None else None
+    if any(d.code in UNSTABLE_CODES or (name and (name in d.message or name in (d.hint or "")))
+           for d in found):
+        return
+    if finish(unplaced, op, source.path, options) != found:
+        return  # a finding placed by something else than its pointer: not moved
+    memo.put(key, options, unplaced)
 
 
 def run_checks(jobs: list[CheckJob]) -> list[dict[str, Any]]:
@@ -131,14 +211,21 @@ def run_checks(jobs: list[CheckJob]) -> list[dict[str, Any]]:
     return _check(jobs, [prepare(job) for job in jobs])
 
 
-def lint_only(jobs: list[CheckJob]) -> list[dict[str, Any] | None]:
-    """Check the requests that need no compiler (in the event loop or a lint worker);
-    None for each one that does, to be sent to a compile worker instead."""
+def lint_only(jobs: list[CheckJob], vetted: VettedShaders | None = None,
+              memo: OpMemo | None = None) -> list[dict[str, Any] | NeedsWorker]:
+    """Check the requests that need no worker (in the event loop, or a lint worker) and
+    say for each other one why it needs a compile worker (:class:`NeedsWorker`)."""
     prepared = [prepare(job) for job in jobs]
-    lint = [k for k, p in enumerate(prepared) if not needs_worker(p)]
-    results: list[dict[str, Any] | None] = [None] * len(jobs)
-    for k, result in zip(lint, _check([jobs[k] for k in lint], [prepared[k] for k in lint]),
-                         strict=True):
+    results: list[dict[str, Any] | NeedsWorker] = [{} for _ in jobs]
+    lint = []
+    for k, p in enumerate(prepared):
+        reason = needs_worker(p, vetted)
+        if reason is None:
+            lint.append(k)
+        else:
+            results[k] = reason
+    for k, result in zip(lint, _check([jobs[k] for k in lint], [prepared[k] for k in lint],
+                                      memo), strict=True):
         results[k] = result
     return results
 
@@ -167,7 +254,7 @@ def run_news(jobs: list[NewJob]) -> list[dict[str, Any]]:
     object when a name is given), or the diagnostics saying why there is none."""
     from ..codegen import CodegenError, op_from_shader
 
-    results = []
+    results: list[dict[str, Any]] = []
     for job in jobs:
         shader: Any = job.spirv if job.spirv is not None else job.source
         try:

@@ -77,7 +77,7 @@ def _compact_encoder() -> Callable[[Any], str]:
     cycle)."""
     encoder = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"),
                                check_circular=False)
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:
         return encoder.encode
     chunks = make(None, encoder.default, json.encoder.encode_basestring_ascii, None, ":",
