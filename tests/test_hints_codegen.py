@@ -181,12 +181,17 @@ def test_fix_does_not_embed_a_shader_that_does_not_compile():
     not_reported(fixed.diagnostics, "VKS622")
 
 
+def _one_output_shader(path, layout: str):
+    """A GLSL file writing one buffer, with the given local size ``layout``."""
+    path.write_text(f"#version 460\nlayout({layout}) in;\n"
+                    "layout(set = 0, binding = 0) buffer Out { float o[]; };\n"
+                    "void main() { o[gl_GlobalInvocationID.x] = 1.0; }\n")
+    return op_from_shader(path, results=["tensor<1x1000xf32>"])
+
+
 def test_a_local_size_of_one_invocation(tmp_path):
     shader = tmp_path / "one.comp"
-    shader.write_text("#version 460\nlayout(local_size_x = 1) in;\n"
-                      "layout(set = 0, binding = 0) buffer Out { float o[]; };\n"
-                      "void main() { o[gl_GlobalInvocationID.x] = 1.0; }\n")
-    op = op_from_shader(shader, results=["tensor<1x1000xf32>"])
+    op = _one_output_shader(shader, "local_size_x = 1")
     hinted(list(op.notes), "VKS614", hint="declare a local size of 64 or more invocations, "
            "e.g. `layout(local_size_x = 64) in;` (HLSL: `[numthreads(64, 1, 1)]`), and index "
            "with gl_GlobalInvocationID")
@@ -197,11 +202,7 @@ def test_a_local_size_of_one_invocation(tmp_path):
 
 
 def test_a_specializable_local_size_says_what_was_written(tmp_path):
-    shader = tmp_path / "spec.comp"
-    shader.write_text("#version 460\nlayout(local_size_x_id = 0) in;\n"
-                      "layout(set = 0, binding = 0) buffer Out { float o[]; };\n"
-                      "void main() { o[gl_GlobalInvocationID.x] = 1.0; }\n")
-    op = op_from_shader(shader, results=["tensor<1x1000xf32>"])
+    op = _one_output_shader(tmp_path / "spec.comp", "local_size_x_id = 0")
     assert op.attrs["workgroup_sizes"] == [1000, 1, 1]
     (diag,) = [d for d in op.notes if d.code == "VKS610"]
     assert "written as [1000, 1, 1]" in diag.message and "[1, 1, 1]" not in diag.message
