@@ -32,7 +32,8 @@ def test_a_huge_index_is_answered_with_a_range(client):
     response = client.post("/v1/check", json={"text": text})
     assert response.status_code == 200, response.text
     messages = [d["message"] for f in response.json()["files"] for d in f["diagnostics"]]
-    assert "input indices are [0, 99999999999]: input_1 … input_99999999998 are missing" \
+    assert "input indices are [0, 99999999999]: input_1 … input_99999999998 are missing " \
+        "(input_i describes the op's operand i, so they run 0, 1, 2, ... without gaps)" \
         in messages
 
 

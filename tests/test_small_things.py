@@ -34,9 +34,10 @@ def test_emit_writes_the_op_and_shows_its_warnings_and_notes(capsys, tmp_path):
     code, _, err = run(capsys, "emit", "mlir", str(attrs), "--operands", "tensor<4xi32>",
                        "--results", "tensor<4xi32>", "-o", str(out_file))
     assert code == 0 and "tosa.custom" in out_file.read_text()
-    assert f"{attrs}: warning[VKS515] input_0_vkformat is VK_FORMAT_R32_UINT" in err
-    assert f"{attrs}: warning[VKS515] output_0_vkformat is VK_FORMAT_R32_UINT" in err
-    assert f"{attrs}: info[VKS115]" in err
+    # each at its line of the attribute file
+    assert f"{attrs}:11:23: warning[VKS515] input_0_vkformat is VK_FORMAT_R32_UINT" in err
+    assert f"{attrs}:15:24: warning[VKS515] output_0_vkformat is VK_FORMAT_R32_UINT" in err
+    assert f"{attrs}:16:3: info[VKS115]" in err
     assert err.count("VKS515") == 2  # each once, not once per stage
 
 

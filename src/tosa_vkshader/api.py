@@ -384,7 +384,8 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
         step = len(indices) if progress is None else _FILES_PER_WORKER * max(1, jobs)
         for start in range(0, len(indices), max(1, step)):
             loaded = [(i, _load(*files[i], file_options)) for i in indices[start:start + step]]
-            for i, report in _check_loaded(loaded, files, file_options, jobs):
+            for i, report in _check_loaded(loaded, files, file_options, jobs,
+                                           count_compiles=progress is not None):
                 if isinstance(report, Report):
                     reports[i] = report
                 else:
@@ -406,19 +407,25 @@ Progress = Callable[[int, int, int], None]
 
 
 def _check_loaded(loaded: list[tuple[int, bytes | str | SourceFile]],
-                  files: list[tuple[str, bool, str | None]], options: Options, jobs: int,
-                  ) -> list[tuple[int, Report | int]]:
-    """Reports of the loaded files (by index), and (-1, n) entries for the n shaders each
-    process compiled."""
+                  files: list[tuple[str, bool, str | None]], options: Options, jobs: int, *,
+                  count_compiles: bool = False) -> list[tuple[int, Report | int]]:
+    """Reports of the loaded files (by index), and with ``count_compiles`` (-1, n)
+    entries for the n shaders each process compiled."""
     shares = _shares(loaded, jobs)
     detach = len(shares) > 1
+
+    def compiled() -> int:
+        if not count_compiles:  # (the compiler's modules are loaded only when needed)
+            return 0
+        from .compile.batch import compiled_count
+
+        return compiled_count()
 
     def check_share(share: list[tuple[int, bytes | str | SourceFile]],
                     ) -> list[tuple[int, Report | int]]:
         from .check import check_sources
-        from .compile.batch import compiled_count
 
-        before = compiled_count()
+        before = compiled()
         read: list[tuple[int, SourceFile]] = []
         for i, item in share:
             source = _source_of_file(files[i][0], item, options, explicit=files[i][1]) \
@@ -430,7 +437,7 @@ def _check_loaded(loaded: list[tuple[int, bytes | str | SourceFile]],
             (i, Report(source.path, diagnostics, source).detached() if detach
              else Report(source.path, diagnostics, source))
             for (i, source), diagnostics in zip(read, checked, strict=True)]
-        found.append((-1, compiled_count() - before))
+        found.append((-1, compiled() - before))
         return found
 
     if not detach:
