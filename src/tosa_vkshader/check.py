@@ -94,16 +94,16 @@ def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
         index = seen.get(key) if key is not None else None
         if index is None:
             index = len(distinct_views)
-            view, found = attribute_view(op, options)
+            view, read = attribute_view(op, options)
             distinct_views.append(view)
-            distinct_found.append(found)
+            distinct_found.append(read)
             if key is not None:
                 seen[key] = index
         which.append(index)
-    ruled = [k for k, view in enumerate(distinct_views) if view is not None]
-    for k, found in zip(ruled, run_rules_each([distinct_views[k] for k in ruled]),
-                        strict=True):
-        distinct_found[k].extend(found)
+    ruled = [(k, view) for k, view in enumerate(distinct_views) if view is not None]
+    for (k, _view), ruled_on in zip(ruled, run_rules_each([view for _, view in ruled]),
+                                    strict=True):
+        distinct_found[k].extend(ruled_on)
     views = [distinct_views[k] for k in which]
     found = [list(distinct_found[k]) for k in which]
     _shader_stage(ops, views, found, options)

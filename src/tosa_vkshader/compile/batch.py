@@ -191,7 +191,7 @@ def _for_twin(result: CompileResult, first: CompileRequest,
               request: CompileRequest) -> CompileResult:
     """The result of ``first`` for a request of the same shader at other pointers."""
     pointers = {first.code_pointer: request.code_pointer,
-                first.entry_pointer: request.entry_pointer}
+                first.entry_pointer or "": request.entry_pointer or ""}
     return replace(result, diagnostics=[
         replace(d, pointer=pointers.get(d.pointer, d.pointer)) for d in result.diagnostics])
 

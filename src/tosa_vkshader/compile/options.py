@@ -109,7 +109,8 @@ def macro_problems(macros: Sequence[Macro], pointer: str) -> list[Diagnostic]:
 
 
 def include_roots(opts: CompileOptions, pointer: str) -> tuple[list[str], list[Diagnostic]]:
-    roots, problems = [], []
+    roots: list[str] = []
+    problems: list[Diagnostic] = []
     if not opts.allow_includes:
         return roots, problems
     for folder in opts.include_dirs:

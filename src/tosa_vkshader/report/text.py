@@ -42,10 +42,11 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                 label = f"{_COLORS[diag.severity]}{label}{_RESET}"
             out.append(f"{where}: {label}[{diag.code}] {printable(diag.message)}")
             shader_line = report.shader_line(diag)
+            column = diag.shader_position.column if diag.shader_position is not None else 1
             if shader_line is not None and diag.shader_place is None:
                 # Inside an embedded shader the JSON line is one long string: show the
                 # shader's own line instead.
-                _show_shader_line(out, *shader_line, diag.shader_position.column)
+                _show_shader_line(out, *shader_line, column)
                 shader_line = None
             elif loc:
                 line = file_lines.get(loc.line)
@@ -59,7 +60,7 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                     out.append(f"  {loc.line:>4} | {printable(shown)}")
                     out.append(f"       | {_pad(shown, loc.column - 1 - start)}{'^' * width}")
             if shader_line is not None:  # a finding at a key, about this shader line
-                _show_shader_line(out, *shader_line, diag.shader_position.column)
+                _show_shader_line(out, *shader_line, column)
             if diag.shader_place is not None and diag.shader_place.instruction:
                 out.append(f"       = shader_code: {printable(diag.shader_place.instruction)}")
             fixable = fix_for(report, diag) is not None

@@ -122,7 +122,8 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
                     if other.kind is KeyKind.NEAR_MISS and other.suggestion:
                         wanted[other.suggestion] = wanted.get(other.suggestion, 0) + 1
             mechanical = info.suggestion and info.suggestion not in attrs and \
-                wanted[info.suggestion] == 1
+                wanted is not None and wanted[info.suggestion] == 1
+            assert info.problem is not None  # (every near miss says what is wrong)
             yield _PROBLEM_RULES[info.problem].at(
                 pointer, message, hint=hint, on_key=True, severity=severity,
                 replacement=json.dumps(info.suggestion) if mechanical else None)

@@ -12,7 +12,7 @@ therefore given between ``body_timeout`` and ``body_timeout + tick`` seconds.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from starlette.requests import ClientDisconnect
@@ -20,7 +20,7 @@ from starlette.requests import ClientDisconnect
 from .options import Limits
 from .problems import Problem
 
-Receive = Callable[[], Awaitable[dict[str, Any]]]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 
 
 class BodyWatch:
