@@ -314,3 +314,33 @@ def test_spirv_answers_that_depend_on_the_moment_are_not_kept(tmp_path):
         assert counted(srv, before) == (0, 2)
         assert cache(srv)["entries"] == before["entries"]
         assert memo(srv)["vetted_shaders"] == 0
+
+
+def _as_the_cli_says(tmp_path, body: bytes, answer: dict) -> None:
+    """The web's answer for ``body`` is what `check` says about the same bytes in a file
+    (the path aside)."""
+    from tosa_vkshader.cli import main
+
+    path = tmp_path / "same.json"
+    path.write_bytes(body)
+    main(["check", str(path), "--format", "json", "-o", str(tmp_path / "cli.json")])
+    cli = json.loads((tmp_path / "cli.json").read_text())["files"][0]["diagnostics"]
+    for diag in cli:
+        diag["location"]["path"] = "<request>"
+    assert answer["files"][0]["diagnostics"] == cli
+
+
+def test_the_op_memory_never_moves_a_finding_to_the_wrong_place(server, client, tmp_path):
+    """Findings about the op object itself (an empty operator_name, a near-miss domain)
+    are placed at the op's own keys: the same op spaced otherwise gets them at its own
+    places, as a fresh check would."""
+    for op in ({"domain_name": "com.arm.VulkanCustomShader", "operator_name": "",
+                "implementation_attrs": attrs(unique())},
+               {"domain_name": "com.arm.VulkanCustomShaders", "operator_name": "x",
+                "implementation_attrs": attrs(unique())},
+               {"operator_name": "y", "implementation_attrs": attrs(unique())}):
+        for indent in (None, 1, 3):
+            body = json.dumps(op, indent=indent).encode()
+            answer = client.post("/v1/check", content=body, headers=JSON)
+            assert answer.status_code == 200, answer.text
+            _as_the_cli_says(tmp_path, body, answer.json())

@@ -193,17 +193,17 @@ def _memo_key(prepared: Prepared, options: Options) -> tuple | None:
 def _remember(memo: OpMemo, key: tuple, prepared: Prepared, found: list[Diagnostic],
               options: Options) -> None:
     """Keep ``found`` (the op's located diagnostics) when each is placed by its pointer
-    alone and none depends on the moment."""
-    source = prepared.sources[0]
-    op = source.ops[0]
-    unplaced = [d.located(None) for d in found]
-    name = op.context.operator_name if op.context is not None else None
-    if any(d.code in UNSTABLE_CODES or (name and (name in d.message or name in (d.hint or "")))
-           for d in found):
+    alone (or where nothing places it, the file's start: the same in any text), none
+    depends on the moment and none quotes the operator's name."""
+    context = prepared.sources[0].ops[0].context
+    name = context.operator_name if context is not None else None
+    # A finding about the op itself (its operator_name, domain_name) was placed where the
+    # op's context found them, with the very Location it keeps: such a one is not moved.
+    about_op = [id(place) for place in context.places.values()] if context else []
+    if any(d.code in UNSTABLE_CODES or id(d.location) in about_op
+           or (name and (name in d.message or name in (d.hint or ""))) for d in found):
         return
-    if finish(unplaced, op, source.path, options) != found:
-        return  # a finding placed by something else than its pointer: not moved
-    memo.put(key, options, unplaced)
+    memo.put(key, options, [d.located(None) for d in found])
 
 
 def run_checks(jobs: list[CheckJob]) -> list[dict[str, Any]]:
