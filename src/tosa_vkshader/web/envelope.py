@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
+from ..sources.jsontext import pretty_json
 from .jobs import CheckJob, FixJob, NewJob, ReflectJob
 from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
@@ -196,7 +197,7 @@ def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
                                             value.get("shader_language"), "op")}
     # Rendered once, so diagnostics point into the op as pretty-printed JSON; like the
     # CLI's, their pointers are relative to the attribute object.
-    return CheckJob("json", json.dumps(op, indent=2, ensure_ascii=False), options)
+    return CheckJob("json", pretty_json(op), options)
 
 
 def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
