@@ -166,8 +166,8 @@ def _with_shader(attrs: Any, shader: Any, language: Any, field: str) -> dict[str
 def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
     """What ``POST /v1/check`` asks for, whatever form it came in."""
     if body.media == TEXT_MEDIA:
-        kind = "json" if looks_like_json(body.data) else "mlir"
-        return CheckJob(kind, body.data, web_options(base, None, limits))
+        return CheckJob("json" if looks_like_json(body.data) else "mlir", body.data,
+                        web_options(base, None, limits))
     value = body.value
     if not _is_envelope(value, REQUEST_MARKERS):
         # Pasted as it is: the core's JSON reader takes attributes, an op or a list of ops.
