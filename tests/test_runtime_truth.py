@@ -17,7 +17,7 @@ from toolchain import RunnerRefused, convert, run_raw
 import tosa_vkshader
 from tosa_vkshader import Options, validate
 from tosa_vkshader.cli import main
-from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.codegen import CustomOp, op_from_shader
 from tosa_vkshader.diagnostics import Severity
 
 from conftest import FIXTURES
@@ -191,10 +191,48 @@ def test_a_storage_texel_buffer_converts_but_does_not_run(tmp_path):
         run_raw(mlir, [np.zeros(64, dtype=np.float32)], tmp_path)
 
 
-@pytest.mark.parametrize("descriptor", ["VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC",
-                                        "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
-                                        "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER"])
-def test_types_the_runtime_has_not_been_shown_to_run_are_warnings(valid_attrs, descriptor):
+SAMPLED_COPY = HEADER + """#extension GL_EXT_samplerless_texture_functions : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform texture2D x;
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() { ivec2 p = ivec2(gl_GlobalInvocationID.xy); y[p.y * 8 + p.x] = texelFetch(x, p, 0).r; }
+"""
+
+
+@pytest.mark.parametrize(("shader", "operand", "format_of", "descriptor"), [
+    (SAMPLED_COPY, "tensor<1x8x8x1xf32>", {"x": "VK_FORMAT_R32_SFLOAT"},
+     "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE"),
+    (ADD_ONE, "tensor<64xf32>", None, "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC"),
+])
+def test_descriptor_types_the_runner_refuses(tmp_path, shader, operand, format_of, descriptor):
+    """Decided once from what the runner does: it binds tensors, buffers and images only.
+    `check` says so (VKS252), and `run` refuses the VGF's resource in the same words
+    (VKS959) before starting the runner."""
+    options = lowered("VKS252", "VKS414")
+    attrs = op_from_shader(shader, language="GLSL", workgroup_sizes=[1, 1, 1],
+                           format_of=format_of or {}, options=options).attrs \
+        | {"input_0_vkdescriptortype": descriptor}
+    [d] = [d for d in validate(attrs).diagnostics if d.code == "VKS252"]
+    assert d.severity is Severity.ERROR and descriptor in d.message
+    assert "binds only tensors, storage and uniform buffers" in d.message
+    mlir = CustomOp.from_attributes(attrs, "copy", options=options).to_mlir(
+        [operand], ["tensor<64xf32>"], options=options)
+    with pytest.raises(RunnerRefused, match="Found descriptor type"):  # the runner's own
+        run_raw(mlir, [np.zeros(64, dtype=np.float32)], tmp_path)
+    with pytest.raises(tosa_vkshader.RunError) as caught:
+        tosa_vkshader.run(mlir, [np.zeros(operand_shape(operand), dtype=np.float32)],
+                          options=options)
+    [refused] = caught.value.diagnostics
+    assert refused.code == "VKS959" and descriptor in refused.message
+    assert "binds only tensors, storage and uniform buffers" in refused.message
+
+
+def operand_shape(tensor: str) -> tuple[int, ...]:
+    return tuple(int(d) for d in tensor.removeprefix("tensor<").split("x")[:-1])
+
+
+def test_types_the_runtime_has_not_been_shown_to_run_are_warnings(valid_attrs):
+    descriptor = "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER"
     report = validate(valid_attrs | {"input_0_vkdescriptortype": descriptor})
     [d] = [d for d in report.diagnostics if d.code == "VKS253"]
     assert d.severity is Severity.WARNING and descriptor in d.message

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .config import Options, load_options
     from .diagnostics import RULES, Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
-    from .runtime import run
+    from .runtime import PreparedModel, RunResult, prepare, run
     from .runtime.errors import RunError
 
 # Every public name is imported on first use: `tosa-vkshader --version` (and the console
@@ -33,7 +33,7 @@ _LAZY = {
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
                      "PushConstants"), "model"),
     "RunError": "runtime.errors",
-    "run": "runtime",
+    **dict.fromkeys(("run", "prepare", "RunResult", "PreparedModel"), "runtime"),
 }
 
 
@@ -53,8 +53,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "RULES", "Attributes", "Diagnostic", "Location", "Options", "PushConstant",
-    "PushConstants", "Report", "Resource", "RunError", "SamplerConfig", "Severity",
-    "check_file", "check_paths", "load_options", "run", "targets_summary", "validate",
-    "validate_file", "__version__",
+    "RULES", "Attributes", "Diagnostic", "Location", "Options", "PreparedModel",
+    "PushConstant", "PushConstants", "Report", "Resource", "RunError", "RunResult",
+    "SamplerConfig", "Severity", "check_file", "check_paths", "load_options", "prepare", "run",
+    "targets_summary", "validate", "validate_file", "__version__",
 ]

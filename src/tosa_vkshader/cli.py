@@ -1,8 +1,7 @@
 """The command line: a thin layer over the API. Exit codes: 0 clean, 1 errors, 2 usage.
 
 Only ``os`` and ``sys`` are imported up front (the interpreter has loaded them already):
-argparse, signal and the command modules are imported when a command needs them, so that
-`run` can start the reference tools before any of them is loaded (``commands/run_fast``).
+argparse, signal and the command modules are imported when a command needs them.
 """
 
 from __future__ import annotations
@@ -106,9 +105,6 @@ def program() -> None:
     module teardown walked every object of numpy and the checker (20-25 ms of `run`,
     6 ms of a `check` of 500 files). The output is flushed first.
 
-    A fresh process may run `run` through its fast lane (``commands/run_fast``), which
-    starts the converter before argparse, the configuration or the checker are loaded.
-
     The cyclic garbage collector runs after every 50,000 net allocations instead of 700:
     a check makes many small objects and almost no cycles, and the default made it walk
     the young objects hundreds of times (3 % of a check of 500 files); what cycles there
@@ -116,7 +112,7 @@ def program() -> None:
     import gc
 
     gc.set_threshold(50_000)
-    code = _main(sys.argv[1:], fresh_process=True)
+    code = _main(sys.argv[1:])
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -125,19 +121,10 @@ def program() -> None:
     os._exit(code)
 
 
-def _main(argv: list[str], *, fresh_process: bool = False) -> int:
+def _main(argv: list[str]) -> int:
     if argv in (["--version"], ["-V"]):  # answered before any command module is imported
         print(f"tosa-vkshader {__version__}")
         return EXIT_OK
-    if fresh_process and argv[:1] == ["run"]:
-        # Only in a process of its own: the fast lane changes the working directory for
-        # an instant around each tool it starts, which no other thread may see.
-        from .commands.run_fast import run_fast
-
-        _stop_on_sigterm()  # the tools it starts are stopped and its folder removed
-        code = _guarded(lambda: run_fast(argv[1:]))
-        if code is not None:  # None: this command line is not for the fast lane
-            return code
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
@@ -151,7 +138,7 @@ def _main(argv: list[str], *, fresh_process: bool = False) -> int:
     return _guarded(lambda: args.run(args))
 
 
-def _guarded(command: Callable[[], int | None]) -> int | None:
+def _guarded(command: Callable[[], int]) -> int:
     """The command's exit status, with Ctrl-C, SIGTERM and a closed output pipe turned
     into the exit statuses the shell expects."""
     try:

@@ -91,7 +91,7 @@ SAMPLER_FIELDS["address_mode_v"] = SAMPLER_FIELDS["address_mode_u"]
 SAMPLER_FIELDS = {k: SAMPLER_FIELDS[k] for k in
                   ("min_filter", "mag_filter", "address_mode_u", "address_mode_v",
                    "border_color")}
-_REGISTRY_SAMPLER_TABLES = {
+REGISTRY_SAMPLER_TABLES = {
     "min_filter": "FILTERS", "mag_filter": "FILTERS", "address_mode_u": "ADDRESS_MODES",
     "address_mode_v": "ADDRESS_MODES", "border_color": "BORDER_COLORS",
 }
@@ -419,7 +419,7 @@ def _sampler(view: AttributeView, resource: ResourceView,
             continue
         if value in allowed:
             continue
-        table = getattr(registry.vulkan_tables, _REGISTRY_SAMPLER_TABLES[field])
+        table = getattr(registry.vulkan_tables, REGISTRY_SAMPLER_TABLES[field])
         canonical = table.get(value) if isinstance(value, str) else None
         if canonical is not None:
             # A registry name the converter maps, outside the reference schema's enum.

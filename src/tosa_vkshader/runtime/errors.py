@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from ..sources.base import SourceFile
 
 # Problems with the machine or with what the user handed over (not with the model):
 # the command line exits 2 for them, as for any usage or environment problem.
-ENVIRONMENT_CODES = frozenset({"VKS950", "VKS951", "VKS952", "VKS953", "VKS957", "VKS900"})
+ENVIRONMENT_CODES = frozenset({"VKS950", "VKS951", "VKS952", "VKS953", "VKS957", "VKS965",
+                               "VKS900", "VKS901"})
 
 
 class RunError(Exception):
@@ -15,12 +21,16 @@ class RunError(Exception):
     ``diagnostics`` says why (stable codes, messages naming the key or argument, hints
     with the install command where something is missing); ``exit_code`` is what the
     command line exits with: 2 for the environment and the inputs, 1 for the model.
+    ``source`` is the model as the check read it, when the diagnostics are the check's
+    (reporters show their lines from it).
     """
 
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, diagnostics: list[Diagnostic], *,
+                 source: SourceFile | None = None) -> None:
         errors = [d for d in diagnostics if d.severity is Severity.ERROR] or diagnostics
         super().__init__("; ".join(f"{d.code} {d.message}" for d in errors[:3]))
         self.diagnostics = list(diagnostics)
+        self.source = source
 
     @property
     def exit_code(self) -> int:

@@ -1,12 +1,13 @@
 """What the reference tools' exits and messages mean: the scenario runner's outcome (the
 device it ran on, or the diagnostic of its failure or timeout) and the lines of a tool's
-output worth showing. Apart from the processes, so that reading a runner's log does not
-load ``subprocess`` (`run`'s fast lane starts the tools itself).
+output worth showing.
+
+The runner escapes the line breaks of the messages it passes on (its shader compiler's
+errors arrive as one line with ``\x0a`` in it): they are shown as the lines they are.
 """
 
 from __future__ import annotations
 
-import signal
 from pathlib import Path
 
 from .errors import RunError
@@ -19,7 +20,8 @@ _DRIVER_ERRORS = ("ErrorIncompatibleDriver", "ErrorInitializationFailed",
 
 def tail(output: str, lines: int = 12) -> str:
     """The last error lines of ``output`` (its last lines when none says error)."""
-    kept = [line for line in output.splitlines() if line.strip()]
+    kept = [line.rstrip() for line in output.replace("\\x0a", "\n").splitlines()
+            if line.strip()]
     errors = [line for line in kept if "ERROR" in line or "error" in line]
     chosen = errors or kept
     return "\n".join(chosen[-lines:])
@@ -29,7 +31,7 @@ def runner_outcome(returncode: int, expired: bool, log_path: Path,
                    timeout: float) -> str | None:
     """The device a scenario runner that exited with ``returncode`` ran on (its log says),
     or :class:`RunError` saying why it failed; ``expired``: it was killed at ``timeout``."""
-    if expired and returncode == -signal.SIGKILL:
+    if expired:
         raise RunError([RUNNER_TIMEOUT.at(
             "", f"scenario-runner did not finish within {timeout:g} s and was "
                 "stopped", hint="raise it with --timeout SECONDS, or lower "

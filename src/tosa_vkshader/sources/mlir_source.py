@@ -39,6 +39,7 @@ _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _SPACE = re.compile(r"(?:\s+|//[^\n]*)*")
 _SSA = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _BARE_ID = re.compile(r"[A-Za-z_][\w$.-]*")
+_SYMBOL = re.compile(r"[\w$.-]+")
 _OPEN = {"<": ">", "(": ")", "[": "]", "{": "}"}
 _CLOSE = set(_OPEN.values())
 
@@ -99,7 +100,28 @@ def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
     """(start, end) of the implementation_attrs string contents (inside the quotes) of each
     VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly: what a tool
     that rewrites an op's attributes in place (``fix``) edits."""
-    spans = []
+    return [site.attributes for site in custom_op_sites(text) if site.attributes is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class CustomOpSite:
+    """A VulkanCustomShader ``tosa.custom`` op (or a near miss of the domain) as written:
+    where its name is, the span of its implementation_attrs string contents (None when it
+    has no such string), its types, and how each of its results is named (``%0``, or
+    ``%0#1`` for ``%0:2 = ...``; empty when the results are not named)."""
+
+    start: int
+    name_end: int
+    attributes: tuple[int, int] | None
+    operands: tuple[TensorType, ...]
+    results: tuple[TensorType, ...]
+    result_names: tuple[str, ...]
+
+
+def custom_op_sites(text: str) -> list[CustomOpSite]:
+    """Every VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly, in
+    text order (the order the converter makes their compute segments in)."""
+    sites = []
     found = candidates(text)
     for index, (start, end, generic) in enumerate(found):
         limit = found[index + 1][0] if index + 1 < len(found) else len(text)
@@ -110,9 +132,65 @@ def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
         if domain_kind(_string_value(text, op, "domain_name")) == "other":
             continue
         attrs = op.attributes.get("implementation_attrs")
-        if attrs is not None and attrs.string is not None:
-            spans.append(attrs.string)
-    return spans
+        sites.append(CustomOpSite(start, op.name_end,
+                                  attrs.string if attrs is not None else None,
+                                  op.operands, op.results,
+                                  _result_names(text, op.start)))
+    return sites
+
+
+def _result_names(text: str, start: int) -> tuple[str, ...]:
+    """How the results of the op whose name starts at ``start`` are referred to, as its
+    line names them (``%a, %b = ...``, ``%0:2 = ...``: ``%0#0``, ``%0#1``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    names = _RESULT_NAMES.search(text, line_start, start)
+    if names is None:
+        return ()
+    pack, _, packed = names.group(1).partition(":")
+    if packed:
+        return tuple(f"{pack}#{k}" for k in range(int(packed)))
+    return tuple(name.strip() for name in names.group(1).split(","))
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A ``func.func`` in pretty form: its symbol, its visibility (None when not written),
+    each argument's SSA name and type, the result types, and the SSA values its first
+    ``return`` lists (None when no return can be read)."""
+
+    name: str
+    visibility: str | None
+    arguments: tuple[tuple[str, TensorType], ...]
+    results: tuple[TensorType, ...]
+    returned: tuple[str, ...] | None
+
+
+def read_functions(text: str) -> list[Function]:
+    """Every ``func.func`` of MLIR ``text`` whose signature reads cleanly, in text order
+    (functions in generic form are not read)."""
+    sites = keyword_sites(text)
+    starts = _function_starts(text, sites[FUNCTION])
+    returns = _return_sites(text, sites[_RETURN])
+    code = _CodeScanner(text)
+    functions = []
+    for index, start in enumerate(starts):
+        if not code.is_code(start):
+            continue
+        limit = starts[index + 1] if index + 1 < len(starts) else len(text)
+        try:
+            name, visibility, arguments, results = \
+                _Parser(text, start + len(FUNCTION), limit).function()
+        except _SyntaxError:
+            continue
+        following = bisect.bisect_left(returns, (start, 0))
+        returned = None
+        if following < len(returns) and returns[following][0] < limit:
+            end = returns[following][1]
+            line_end = text.find("\n", end)
+            operands = text[end : line_end if line_end >= 0 else len(text)]
+            returned = tuple(_SSA.findall(operands.partition(":")[0]))
+        functions.append(Function(name, visibility, arguments, results, returned))
+    return functions
 
 
 def keyword_sites(text: str) -> dict[str, list[int]]:
@@ -333,18 +411,12 @@ def _returned_results(text: str, op: _CustomOp, returns: list[tuple[int, int]]
                       ) -> tuple[int, ...] | None:
     """The op's result indices in the order the function's ``return`` lists them (only
     the results it returns directly), or None when that cannot be read."""
-    line_start = text.rfind("\n", 0, op.start) + 1
-    names = _RESULT_NAMES.search(text, line_start, op.start)
-    if names is None:
+    names = _result_names(text, op.start)
+    if not names:
         return None
-    pack, _, count = names.group(1).partition(":")
-    if count:
-        result_of = {f"{pack}#{k}": k for k in range(int(count))}
-    else:
-        listed = [name.strip() for name in names.group(1).split(",")]
-        result_of = {name: k for k, name in enumerate(listed)}
-        if len(listed) == 1:
-            result_of[f"{listed[0]}#0"] = 0
+    result_of = {name: k for k, name in enumerate(names)}
+    if len(names) == 1:
+        result_of[f"{names[0]}#0"] = 0
     following = bisect.bisect_left(returns, (op.end, 0))
     if following == len(returns):
         return None
@@ -445,6 +517,66 @@ class _Parser:
             raise _SyntaxError(self.ended(), start)
         if self.pos == start:
             raise _SyntaxError("expected a value", start)
+
+    # -- a function's signature ------------------------------------------------------
+    def function(self) -> tuple[str, str | None, tuple[tuple[str, TensorType], ...],
+                                tuple[TensorType, ...]]:
+        """``[visibility] @name(%arg: type {attrs}, ...) [-> results]``, just after the
+        ``func.func`` keyword."""
+        visibility = None
+        word = _BARE_ID.match(self.text, _SPACE.match(self.text, self.pos, self.limit).end(),
+                              self.limit)
+        if word is not None and word.group() in ("public", "private", "nested"):
+            visibility = word.group()
+            self.pos = word.end()
+        self.expect("@", "`@` and the function's name")
+        if self.text.startswith('"', self.pos, self.limit):
+            start, end = self.string()
+            name = decode_mlir(self.text, start, end)
+        else:
+            match = _SYMBOL.match(self.text, self.pos, self.limit)
+            if match is None:
+                raise _SyntaxError("expected the function's name", self.pos)
+            name = match.group()
+            self.pos = match.end()
+        self.expect("(", "`(` and the arguments")
+        arguments: list[tuple[str, TensorType]] = []
+        while self.peek() != ")":
+            match = _SSA.match(self.text, self.pos, self.limit)
+            if match is None:
+                raise _SyntaxError("expected an argument", self.pos)
+            self.pos = match.end()
+            self.expect(":", "`:` and the argument's type")
+            arguments.append((match.group(), self.single_type(",){")))
+            self.trailing_attributes()
+            if self.peek() == ",":
+                self.pos += 1
+            elif self.peek() != ")":
+                raise _SyntaxError("expected `,` or `)` after an argument", self.pos)
+        self.pos += 1
+        results: list[TensorType] = []
+        if self.peek(2) == "->":
+            self.pos += 2
+            if self.peek() == "(":
+                self.pos += 1
+                while self.peek() != ")":
+                    results.append(self.single_type(",){"))
+                    self.trailing_attributes()
+                    if self.peek() == ",":
+                        self.pos += 1
+                    elif self.peek() != ")":
+                        raise _SyntaxError("expected `,` or `)` after a result type",
+                                           self.pos)
+                self.pos += 1
+            else:
+                results.append(self.single_type(",){"))
+        return name, visibility, tuple(arguments), tuple(results)
+
+    def trailing_attributes(self) -> None:
+        """An argument's or result's attribute dictionary and location, if written."""
+        for opening in ("{", "loc("):
+            if self.peek(len(opening)) == opening:
+                self.skip_value(",)")
 
     # -- the op ------------------------------------------------------------------------
     def op(self, start: int, generic: bool) -> _CustomOp:
