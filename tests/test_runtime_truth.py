@@ -95,8 +95,9 @@ def test_an_op_that_runs_right_gets_no_error_by_default():
     t = "tensor<2048xf32>"
     mlir = mlir_of(ADD_ONE, [t], [t], workgroup_sizes=[32, 1, 1])
     x = np.linspace(-3, 3, 2048, dtype=np.float32)
-    [y] = tosa_vkshader.run(mlir, [x])
-    np.testing.assert_array_equal(y, x + 1)
+    ran = tosa_vkshader.run(mlir, [x], validate=True)
+    np.testing.assert_array_equal(ran[0], x + 1)
+    assert ran.findings == []  # every element written, nothing the layer objects to
     assert errors(mlir) == []
     assert "VKS420" in errors(mlir, Options(workgroup_semantics="local-size"))
 
@@ -121,16 +122,20 @@ def test_dispatch_coverage_is_an_error_naming_both_numbers_and_the_fix(tmp_path)
     assert "4096 invocations" in d.message and "16384 elements" in d.message
     assert "[16, 16, 1]" in d.hint
 
-    [y] = tosa_vkshader.run(short, [x], options=lowered("VKS518"))
+    ran = tosa_vkshader.run(short, [x], options=lowered("VKS518"))
+    [y] = ran
     computed = np.zeros((128, 128), dtype=bool)
     computed[:64, :64] = True
     np.testing.assert_array_equal(y[0, :, :, 0][computed], 2 * x[0, :, :, 0][computed])
     assert np.count_nonzero(y[0, :, :, 0][~computed] == 2 * x[0, :, :, 0][~computed]) <= 1
+    [unwritten] = ran.findings  # the device agrees: the write check's own finding
+    assert unwritten.code == "VKS962" and "12288 of 16384 element(s)" in unwritten.message
 
     fixed = mlir_of(IMAGE_DOUBLE, [t], [t], workgroup_sizes=[16, 16, 1])
     assert errors(fixed) == []
-    [y] = tosa_vkshader.run(fixed, [x])
-    np.testing.assert_array_equal(y, 2 * x)
+    ran = tosa_vkshader.run(fixed, [x])
+    np.testing.assert_array_equal(ran[0], 2 * x)
+    assert ran.findings == []
 
 
 def test_the_dispatch_the_converter_writes_is_the_attribute(tmp_path):

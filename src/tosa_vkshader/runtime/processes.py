@@ -20,6 +20,8 @@ import select
 import signal
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +38,21 @@ if TYPE_CHECKING:
 TOOL_TIMEOUT = 60.0
 
 
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back until the block ends (then delivered): a tool started
+    in the block is recorded by its caller before Ctrl-C or a termination can unwind past
+    it, so it is always stopped. Only the main thread receives them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class Tool:
     """One started tool; ``returncode`` is its exit status once collected (negative: the
     signal that killed it)."""
@@ -45,9 +62,10 @@ class Tool:
                    (os.POSIX_SPAWN_OPEN, 1, str(log), os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
                     0o644),
                    (os.POSIX_SPAWN_DUP2, 1, 2)]
-        # As subprocess does: the child gets SIGPIPE and SIGXFSZ back at their defaults.
+        # As subprocess does: the child gets SIGPIPE and SIGXFSZ back at their defaults
+        # (and no signal held back, whatever this thread holds).
         self.pid = os.posix_spawn(argv[0], argv, os.environ if env is None else env,
-                                  file_actions=actions,
+                                  file_actions=actions, setsigmask=(),
                                   setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
         self.log = log
         self.returncode: int | None = None

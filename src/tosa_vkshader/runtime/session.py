@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from .devices import device_environment
 from .errors import RunError
-from .processes import Conversion, Runner
+from .processes import Conversion, Runner, signals_held
 from .toolchain import Toolchain, find_toolchain
 from .workdir import make_workdir, remove_workdir
 
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
     from ..sources.base import SourceFile
     from .interface import Interface
-    from .model import RunModel, Signature
+    from .model import ModelOp, RunModel, Signature
     from .scenario import Case
     from .shaders import ShaderOp
     from .validation import Validation
@@ -119,13 +119,15 @@ class PreparedModel:
         self._shader_ops: list[ShaderOp] | None = None
         self._prefilled = False
         self._conversion: Conversion | None = None
+        self._runner: Runner | None = None
         try:
             # HLSL is compiled and embedded before converting (the runtime cannot compile
             # it); anything else is converted as given, at once.
             if "HLSL" in text and self._embed_hlsl():
                 text = self._text
-            self._conversion = Conversion(self._tools, self.workdir, text,
-                                          path or "model.mlir")
+            with signals_held():
+                self._conversion = Conversion(self._tools, self.workdir, text,
+                                              path or "model.mlir")
         except BaseException:
             self.close()
             raise
@@ -247,14 +249,16 @@ class PreparedModel:
             return []
         if any(len(case.inputs) != len(self.interface.inputs) for case in planned):
             self._ready(planned)  # says which (the files cannot even be laid out)
-        runner = self._start(planned, write_check, validation, timeout)
         try:
+            runner = self._start(planned, write_check, validation, timeout)
             notes = self._ready(planned)
             import numpy  # noqa: F401 (for the results: loaded while the runner works)
 
             device = runner.wait()
         finally:
-            runner.stop()
+            if self._runner is not None:
+                self._runner.stop()
+                self._runner = None
         results = self._results(planned, write_check, validation, notes, device)
         if self.keep_workdir:
             for result in results:
@@ -299,7 +303,9 @@ class PreparedModel:
 
             (self.workdir / LOG).unlink(missing_ok=True)
             env.update(layer_environment(validation, self.workdir, find_layer_folder(), env))
-        return Runner(self._tools, self.workdir, env, timeout)
+        with signals_held():
+            self._runner = Runner(self._tools, self.workdir, env, timeout)
+        return self._runner
 
     def _results(self, cases: list[Case], write_check: bool,
                  validation: Validation | None, notes: list[Diagnostic],
@@ -346,11 +352,7 @@ class PreparedModel:
     def _located(self, diagnostic: Diagnostic, index: int) -> Diagnostic:
         """A finding about result ``index`` placed at the op that writes it."""
         producer = self.model.producer(index)
-        source = self.verdict.report().source
-        if producer is None or source is None or source.text is None:
-            return diagnostic
-        site = producer[0].site
-        return diagnostic.located(source.text.location(site.start, site.name_end))
+        return diagnostic if producer is None else self._placed(diagnostic, producer[0])
 
     def _validation_findings(self) -> list[Diagnostic]:
         from .validation import LOG, diagnostic, read_log
@@ -364,14 +366,27 @@ class PreparedModel:
                 op = ops[0]
             elif message.dispatch is not None and len(modules) == len(ops):
                 op = ops[message.dispatch % len(ops)]
-            about = op.name if op is not None else "the model"
-            finding = diagnostic(message, about)
-            source = self.verdict.report().source
-            if op is not None and source is not None and source.text is not None:
-                finding = finding.located(source.text.location(op.site.start,
-                                                               op.site.name_end))
-            found.append(finding)
+            if op is None:
+                found.append(diagnostic(message, "the model", in_source=False))
+                continue
+            # the runtime compiles GLSL itself, with its lines; anything else is SPIR-V
+            glsl = op.attrs is not None and op.attrs.get("shader_language") == "GLSL"
+            found.append(self._placed(diagnostic(message, op.name, in_source=glsl), op))
         return found
+
+    def _placed(self, finding: Diagnostic, op: ModelOp) -> Diagnostic:
+        """``finding`` located in the model's file: at its pointer inside the op's
+        attributes, else at the op."""
+        source = self.verdict.report().source
+        if source is None or source.text is None:
+            return finding
+        checked = [o for o in source.ops if o.context is not None
+                   and o.context.spans.get("op", (None,))[0] == op.site.start]
+        if finding.pointer and checked:
+            place = checked[0].locate(finding)
+            if place is not None:
+                return finding.located(place)
+        return finding.located(source.text.location(op.site.start, op.site.name_end))
 
     def close(self) -> None:
         """Stop what still runs and remove the work directory (unless it is kept)."""

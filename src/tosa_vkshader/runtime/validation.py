@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..diagnostics import InnerPosition
 from .errors import RunError
 from .rules import VALIDATION_ERROR, VALIDATION_LAYER_MISSING, VALIDATION_WARNING
 
@@ -134,8 +135,14 @@ class Message:
 _HEADER = re.compile(r"^(\S+)\(([A-Z]+) / [A-Z]+\): msgNum: -?\d+ - (.*)$")
 _SPEC = re.compile(r"\s*The Vulkan spec states: (.*)$", re.DOTALL)
 _LINE = re.compile(r"at line (\d+)")
-_DISPATCH = re.compile(r"Compute Dispatch Index (\d+)")
+_DISPATCH = re.compile(r"Compute Dispatch Index (0x[0-9a-fA-F]+|\d+)")
 _HANDLES = re.compile(r"0x[0-9a-fA-F]+")
+# What a message says about Vulkan objects by handle, and about the layer itself: not for
+# the user (the dispatch index is read first, to name the op).
+_NOISE = re.compile(r"(?:Command buffer|Pipeline|Shader Module) \(0x[0-9a-fA-F]+\)\.\s*"
+                    r"|Compute Dispatch Index (?:0x)?[0-9a-fA-F]+\.\s*"
+                    r"|Shader Instruction Index = \d+\.\s*"
+                    r"|Stage = \w+\.\s*|Unable to find SPIR-V OpSource\.\s*")
 
 
 def read_log(path: Path) -> list[Message]:
@@ -155,15 +162,16 @@ def read_log(path: Path) -> list[Message]:
         spec = _SPEC.search(said)
         if spec is not None:
             said = said[:spec.start()].strip()
-        key = (vuid, _HANDLES.sub("0x", _DISPATCH.sub("", said)))
+        line = _LINE.search(said)
+        dispatch = _DISPATCH.search(said)
+        said = " ".join(_NOISE.sub("", said).split())
+        key = (vuid, _HANDLES.sub("0x", said))
         if key in seen:
             continue
         seen.add(key)
-        line = _LINE.search(said)
-        dispatch = _DISPATCH.search(said)
         messages.append(Message(vuid, severity, said, spec.group(1).strip() if spec else None,
                                 int(line.group(1)) if line else None,
-                                int(dispatch.group(1)) if dispatch else None))
+                                int(dispatch.group(1), 0) if dispatch else None))
         if len(messages) == MAX_MESSAGES:
             break
     return messages
@@ -180,11 +188,16 @@ def _blocks(text: str) -> list[list[str]]:
     return blocks
 
 
-def diagnostic(message: Message, about: str) -> Diagnostic:
-    """The diagnostic of one message; ``about`` names the op (or the model)."""
+def diagnostic(message: Message, about: str, *, in_source: bool) -> Diagnostic:
+    """The diagnostic of one message; ``about`` names the op (or the model).
+    ``in_source``: the shader line is a line of the op's ``shader_code`` (GLSL the runtime
+    compiled), so the diagnostic points into it."""
     found = VALIDATION_ERROR if message.severity == "ERROR" else VALIDATION_WARNING
     where = f", shader line {message.shader_line}" if message.shader_line else ""
-    return found.at("", f"{about}{where}: the validation layer says [{message.vuid}] "
-                        f"{message.text}",
+    inner = InnerPosition(message.shader_line, 1) if in_source and message.shader_line \
+        else None
+    return found.at("/shader_code" if inner else "",
+                    f"{about}{where}: the validation layer says [{message.vuid}] "
+                    f"{message.text}", inner=inner,
                     hint=f"the Vulkan specification states: {message.spec}"
                     if message.spec else None)
