@@ -200,4 +200,4 @@ def diagnostic(message: Message, about: str, *, in_source: bool) -> Diagnostic:
                     f"{about}{where}: the validation layer says [{message.vuid}] "
                     f"{message.text}", inner=inner,
                     hint=f"the Vulkan specification states: {message.spec}"
-                    if message.spec else None)
+                    if message.spec and found is VALIDATION_ERROR else None)

@@ -81,11 +81,11 @@ def check_result(index: int, result: Argument, first: RawOutput, second: RawOutp
     if unwritten.any():
         mask = unwritten.reshape(shape)
         dispatch = covering_dispatch(op, index, mask)
+        covered = f"; workgroup_sizes {dispatch} writes every element" if dispatch else ""
         found.append(UNWRITTEN_ELEMENTS.at(
             "", f"{about}: {int(unwritten.sum())} of {count} element(s) were never written "
                 f"(they still hold the sentinel the output was filled with); "
-                f"{_where(mask)}",
-            hint=f"workgroup_sizes {dispatch} writes every element" if dispatch else None))
+                f"{_where(mask)}{covered}"))
     # A value the shader wrote is the same in both (even one that equals a pattern).
     differ = ~unwritten & (a != b).any(axis=1)
     if differ.any():
