@@ -3,13 +3,16 @@
     PYTHONPATH=src python bench/bench_run.py [--repeat 5] [--write-docs]
 
 For every model in examples/ (one custom op each, plus tosa.add in add_relu), interleaved:
-  * manual - what a user scripts by hand: a shell script running model-converter, vgf_dump
-             and scenario-runner on a scenario and input files prepared beforehand (the
-             very files `run --keep-workdir` wrote), emulation layers set up as `run`
-             sets them up. This is the tools' own time.
-  * cli    - `tosa-vkshader run MODEL -i ... -o OUT` as a fresh process: check (compile
-             cache warm), convert, interface, inputs, scenario, runner, results.
-  * api    - `tosa_vkshader.run(model, inputs)` in one long-lived Python process.
+  * manual   - what a user scripts by hand: a shell script running model-converter,
+               vgf_dump and scenario-runner on a scenario and input files prepared
+               beforehand (the very files `run --keep-workdir --no-write-check` wrote: one
+               dispatch, no sentinels), emulation layers set up as `run` sets them up.
+               This is the tools' own time.
+  * cli      - `tosa-vkshader run MODEL -i ... -o OUT` as a fresh process, with the write
+               check (the default): check (compile cache warm), convert, interface,
+               inputs, sentinels, scenario, runner (two dispatches), results, findings.
+  * api      - `tosa_vkshader.run(model, inputs)` in one long-lived Python process.
+  * validate - `tosa-vkshader run ... --validate` (core and GPU-assisted validation).
 Overhead = (ours - manual) / manual, from medians. The runner's own latency per op on
 this device is the `manual` column.
 """
@@ -62,7 +65,8 @@ def prepare_manual(name: str, work: Path) -> Path:
     arrays = [np.load(folder / f) for f in inputs]
     data = (folder / push).read_bytes() if push else None
     result = run_model((folder / "model.mlir").read_text(), arrays, path=str(folder /
-                       "model.mlir"), push_constants=data, keep_workdir=True)
+                       "model.mlir"), push_constants=data, keep_workdir=True,
+                       write_check=False)
     assert result.workdir is not None
     target = work / name
     shutil.copytree(result.workdir, target)
@@ -90,11 +94,11 @@ def timed(func) -> tuple[float, float]:
     return time.perf_counter() - start, cpu() - start_cpu
 
 
-def run_cli(name: str, out: Path) -> None:
+def run_cli(name: str, out: Path, *options: str) -> None:
     inputs, push = MODELS[name]
     folder = EXAMPLES / name
     argv = [sys.executable, "-m", "tosa_vkshader", "run", str(folder / "model.mlir"),
-            "-o", str(out)]
+            "-o", str(out), *options]
     for f in inputs:
         argv += ["-i", str(folder / f)]
     if push:
@@ -112,7 +116,7 @@ def run_api(name: str) -> None:
                       push_constants=(folder / push).read_bytes() if push else None)
 
 
-Row = tuple[str, float, float, float, float, float, float]  # name, 3 x wall, 3 x CPU
+Row = tuple[str, float, float, float, float, float, float, float]  # name, 4 x wall, 3 x CPU
 
 
 def measure(repeat: int) -> tuple[list[Row], tuple[float, float]]:
@@ -125,13 +129,14 @@ def measure(repeat: int) -> tuple[list[Row], tuple[float, float]]:
         for name in MODELS:
             script = prepare_manual(name, work)
             run_cli(name, work / "warm")  # fills the compile cache, writes bytecode
-            manual, cli, api = [], [], []
+            manual, cli, api, validate = [], [], [], []
             for _ in range(repeat):
                 manual.append(timed(lambda s=script: subprocess.run([str(s)], check=True)))
                 cli.append(timed(lambda n=name: run_cli(n, work / "out")))
                 api.append(timed(lambda n=name: run_api(n)))
+                validate.append(timed(lambda n=name: run_cli(n, work / "out", "--validate")))
             rows.append((name, *(statistics.median(t[0] for t in runs)
-                                  for runs in (manual, cli, api)),
+                                  for runs in (manual, cli, api, validate)),
                          *(statistics.median(t[1] for t in runs)
                            for runs in (manual, cli, api))))
     return rows, (load_before, os.getloadavg()[0])
@@ -142,20 +147,25 @@ def table(rows: list[Row], load: tuple[float, float], repeat: int) -> str:
         return (f"{manual * 1000:.0f} ms | {cli * 1000:.0f} ms ({(cli - manual) / manual:+.0%}) "
                 f"| {api * 1000:.0f} ms ({(api - manual) / manual:+.0%})")
 
+    def validated(manual: float, validate: float) -> str:
+        return f"{validate * 1000:.0f} ms ({validate / manual:.2f}x)"
+
     lines = [
         f"Median of {repeat} interleaved runs per model on lavapipe "
         f"(`python bench/bench_run.py --repeat {repeat}`, load average {load[0]:.2f} "
         f"before and {load[1]:.2f} after); in brackets the overhead over the manual "
-        "pipeline:",
+        "pipeline (`run` with its write check, the default, against one plain dispatch):",
         "",
         "| model | wall: manual (tools' own time) | `run` CLI | `tosa_vkshader.run` "
-        "| CPU: manual | `run` CLI | `tosa_vkshader.run` |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| CPU: manual | `run` CLI | `tosa_vkshader.run` | wall: `run --validate` |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, *times in rows:
-        lines.append(f"| {name} | {cells(*times[:3])} | {cells(*times[3:])} |")
-    totals = [sum(row[i] for row in rows) for i in range(1, 7)]
-    lines.append(f"| **all** | {cells(*totals[:3])} | {cells(*totals[3:])} |")
+        lines.append(f"| {name} | {cells(*times[:3])} | {cells(*times[4:])} | "
+                     f"{validated(times[0], times[3])} |")
+    totals = [sum(row[i] for row in rows) for i in range(1, 8)]
+    lines.append(f"| **all** | {cells(*totals[:3])} | {cells(*totals[4:])} | "
+                 f"{validated(totals[0], totals[3])} |")
     return "\n".join(lines)
 
 

@@ -329,3 +329,25 @@ def test_push_constants_without_the_attribute_run_with_a_warning(capsys, tmp_pat
                          example / "expected_0.npy")
     assert code == 0, out + err
     assert "warning[VKS423]" in err
+
+
+def test_a_prepared_model_is_checked_and_converted_once_and_run_many_times():
+    """What property tests build on: one VGF, one check, many inputs; several sets of
+    inputs in one scenario-runner process (each with its own results and findings)."""
+    rng = np.random.default_rng(3)
+    cases = [[rng.standard_normal((1, 256)).astype(np.float32) for _ in range(2)]
+             for _ in range(3)]
+    with tosa_vkshader.prepare(EXAMPLES / "add_sub_f32" / "model.mlir") as prepared:
+        first = prepared.run(cases[0])
+        vgf = prepared.workdir / "model.vgf"
+        converted = vgf.stat().st_mtime_ns
+        many = prepared.run_many(cases)
+        assert vgf.stat().st_mtime_ns == converted  # not converted again
+        assert len(list(prepared.workdir.glob("model*.vgf"))) == 1
+        for (a, b), result in zip(cases, [first, *many[1:]], strict=True):
+            total, difference = result
+            np.testing.assert_allclose(total, a + b, rtol=1e-6)
+            np.testing.assert_allclose(difference, a - b, rtol=1e-6)
+            assert result.findings == [] and result.device.startswith("llvmpipe")
+        np.testing.assert_array_equal(many[0][0], first[0])
+    assert not prepared.workdir.exists()

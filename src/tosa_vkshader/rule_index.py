@@ -58,7 +58,6 @@ SEVERITIES = {
     "VKS253": "warning",
     "VKS254": "warning",
     "VKS255": "warning",
-    "VKS256": "warning",
     "VKS300": "error",
     "VKS301": "warning",
     "VKS302": "error",

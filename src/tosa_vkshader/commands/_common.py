@@ -6,11 +6,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import WORKGROUP_SEMANTICS, ConfigError, Options, load_options
 from ..diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     import argparse
+
+    from ..config import Options
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # A tool the check needs is missing or misconfigured: nothing was really checked, and that
@@ -27,6 +28,8 @@ def exit_status(diagnostics: list[Diagnostic]) -> int:
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..config import WORKGROUP_SEMANTICS
+
     parser.add_argument("--workgroup-semantics", choices=WORKGROUP_SEMANTICS,
                         help="how to read workgroup_sizes (default: from pyproject.toml, "
                              "else dispatch: the number of workgroups, as the reference runtime)")
@@ -39,6 +42,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> Options | None:
     """The options for a command, or None after printing why the config is unusable."""
+    from ..config import ConfigError, load_options
+
     try:
         options = load_options(Path.cwd(), args.config)
     except ConfigError as exc:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import registry
-from ..rules.runtime import RUNNER_DESCRIPTOR_REFUSAL
+from ..reference_runner import RUNNER_DESCRIPTOR_REFUSAL
 from .errors import RunError
 from .rules import UNSUPPORTED_INTERFACE
 

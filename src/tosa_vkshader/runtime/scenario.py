@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..rules.runtime import scenario_sampler
+from ..reference_runner import scenario_sampler
 from .layout import image_dims, resource_bytes, write_resource
 from .npyfile import Npy, npy_bytes
 

@@ -238,12 +238,14 @@ class PreparedModel:
                  timeout: float = DEFAULT_TIMEOUT) -> list[RunResult]:
         """:meth:`run` for several sets of inputs in one scenario-runner process (the
         runner's start-up and shader compilation are paid once); one result each."""
-        from .validation import Validation
+        validation = None
+        if validate:
+            from .validation import Validation
 
-        try:
-            validation = Validation.parse(validate)
-        except ValueError as exc:
-            raise TypeError(str(exc)) from None
+            try:
+                validation = Validation.parse(validate)
+            except ValueError as exc:
+                raise TypeError(str(exc)) from None
         planned = [self._case(inputs, push_constants) for inputs in cases]
         if not planned:
             return []
