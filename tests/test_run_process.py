@@ -79,6 +79,11 @@ def test_expect_without_an_output_folder(capsys, tmp_path):
     assert code == 0, err
     assert out.splitlines()[0] == "result_0: float32 [1, 256]"
     assert "all 2 result(s) match the expected arrays" in out
+    code, out, err = cli(capsys, "run", MODEL, *INPUTS, "--expect", EXAMPLE / "expected_1.npy",
+                         "--expect", EXAMPLE / "expected_0.npy")
+    assert code == 1
+    assert "error[VKS960] result_0: 256 of 256 element(s) differ beyond rtol=1e-05, " \
+           "atol=1e-06; first at index [0, 0]" in err
 
 
 def test_sigterm_while_the_runner_works_stops_it_and_leaves_nothing(tmp_path, tmpdir_env,

@@ -12,7 +12,6 @@ usage, inputs or environment (toolchain, Vulkan device, validation layer).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -159,36 +158,17 @@ def _options(args: argparse.Namespace) -> Options:
 
 def _module_from_op(path: Path, args: argparse.Namespace, options: Options) -> str | int:
     """An op JSON file rendered as a module, exactly as `emit mlir` does."""
-    from ..codegen import CodegenError, CustomOp
-    from ..codegen.emit import split_types
+    from ..codegen import CodegenError
+    from ..runtime.op_document import NotAnOpDocument, module_from_op
 
     try:
-        data = path.read_text(encoding="utf-8")
+        return module_from_op(path.read_text(encoding="utf-8"), operands=args.operands,
+                              results=args.results, name=args.name, default_name=path.stem,
+                              options=options)
     except (OSError, UnicodeDecodeError) as exc:
         return _usage(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-    try:
-        document = json.loads(data)
-    except json.JSONDecodeError as exc:
-        return _usage(f"{path} is not JSON: {exc}")
-    if not isinstance(document, dict):
-        return _usage(f"{path} does not hold a JSON object")
-    attrs = document.get("implementation_attrs", document)
-    if isinstance(attrs, str):
-        try:
-            attrs = json.loads(attrs)
-        except json.JSONDecodeError as exc:
-            return _usage(f"{path}: implementation_attrs is not JSON: {exc}")
-    operands = split_types(args.operands) if args.operands is not None else \
-        document.get("inputs")
-    results = split_types(args.results) if args.results is not None else \
-        document.get("outputs")
-    if operands is None or results is None:
-        return _usage("an op JSON MODEL needs --operands and --results (its tensor types)")
-    name = args.name or document.get("operator_name") or path.stem
-    dispatch = options.with_overrides(workgroup_semantics="dispatch")
-    try:
-        op = CustomOp.from_attributes(attrs, name, options=dispatch)
-        return op.to_mlir(operands, results, options=dispatch)
+    except NotAnOpDocument as exc:
+        return _usage(f"{path}: {exc}")
     except CodegenError as exc:
         print_diagnostics(str(path), exc.diagnostics, summary=True)
         return EXIT_ERRORS

@@ -54,6 +54,7 @@ from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
 from .problems import MEDIA_TYPE, PROBLEMS_PATH, Problem, problems_html
 from .rule_page import rule_document, rule_html
+from .run_route import RunLimits, run_route
 
 PAGE_HEADERS = {
     # Everything the page needs comes from this server; nothing inline, nothing remote.
@@ -111,9 +112,11 @@ def _page() -> bytes:
 
 
 def create_app(options: Options | None = None, *, limits: Limits | None = None,
-               workers: int | None = None, cors_origins: tuple[str, ...] = ()) -> Starlette:
+               workers: int | None = None, cors_origins: tuple[str, ...] = (),
+               run: RunLimits | None = None) -> Starlette:
     """The web linter. ``options`` is the server's configuration (requests may change what
-    is reported, never what touches the server); ``workers`` processes check shaders."""
+    is reported, never what touches the server); ``workers`` processes check shaders;
+    ``run``: serve ``POST /v1/run`` within those limits (off when None)."""
     base = options or Options()
     limits = limits or Limits()
     pool = WorkerPool(workers or os.cpu_count() or 1, limits)
@@ -188,7 +191,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         return JSONResponse(document)
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "version": __version__,
+        return JSONResponse({"status": "ok", "version": __version__, "run": run is not None,
                              "workers": {"size": pool.size, "busy": pool.busy,
                                          "waiting": pool.waiting, "restarts": pool.restarts},
                              "cache": cache.stats(),
@@ -225,6 +228,8 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             Route("/v1/rules/{code}", rule, methods=["GET"]),
             Route(PROBLEMS_PATH, problems, methods=["GET"]),
             Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
+            *([Route("/v1/run", run_route(base, limits, run), methods=["POST"])]
+              if run is not None else []),
         ],
         middleware=middleware,
         exception_handlers=handlers,

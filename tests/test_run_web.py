@@ -1,0 +1,118 @@
+"""`serve --allow-run`: the playground's "Run on lavapipe", through a real server on
+loopback. Off by default; bounded (elements, time, one run at a time per client)."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from toolchain import stand_in_runner
+from web_helpers import running_server
+
+from tosa_vkshader import Options
+from tosa_vkshader.codegen import op_from_shader
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.runtime
+
+EXAMPLE = ROOT / "examples" / "add_sub_f32" / "model.mlir"
+TILE = """#version 460
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.y * 16u + gl_GlobalInvocationID.x; y[i] = x[i]; }
+"""
+
+
+def op_text(workgroups: list[int], shape: str = "16x16") -> str:
+    """An op object as the playground holds it: attributes, and the types to run it."""
+    op = op_from_shader(TILE, language="GLSL", workgroup_sizes=workgroups,
+                        options=Options(select=("VKS1",)))
+    document = op.to_op_object()
+    document["inputs"] = document["outputs"] = [f"tensor<{shape}xf32>"]
+    return json.dumps(document)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server("--workers", "1", "--allow-run") as running:
+        yield running
+
+
+def test_off_unless_allowed():
+    with running_server("--workers", "1") as server:
+        assert server.health()["run"] is False
+        with server.client() as client:
+            assert client.post("/v1/run", json={"mlir": EXAMPLE.read_text()}).status_code == 404
+            assert client.get("/static/run.js").status_code == 200
+
+
+def test_a_model_runs_with_random_inputs_and_a_preview(server):
+    assert server.health()["run"] is True
+    with server.client() as client:
+        answer = client.post("/v1/run", json={"mlir": EXAMPLE.read_text(), "seed": 7}).json()
+        again = client.post("/v1/run", json={"mlir": EXAMPLE.read_text(), "seed": 7}).json()
+    assert answer["ok"] is True and answer["diagnostics"] == []
+    assert answer["device"].startswith("llvmpipe") and answer["seed"] == 7
+    [a, b] = answer["inputs"]
+    total, difference = answer["results"]
+    assert (total["name"], total["dtype"], total["shape"]) == ("result_0", "float32", [1, 256])
+    assert len(total["values"]) == 16 and total["more"] == 240
+    assert total["values"][0] == pytest.approx(a["values"][0] + b["values"][0], rel=1e-6)
+    assert difference["values"][3] == pytest.approx(a["values"][3] - b["values"][3], rel=1e-6)
+    assert again["inputs"] == answer["inputs"]  # the seed draws the same inputs
+
+
+def test_the_write_check_finds_what_the_op_never_wrote(server):
+    """Rows 8-15 never written; VKS518 ignored by the request, the device's finding is
+    reported all the same."""
+    with server.client() as client:
+        answer = client.post("/v1/run", json={"text": op_text([2, 1, 1]),
+                                              "options": {"ignore": ["VKS518"]}}).json()
+    assert answer["ok"] is False
+    [finding] = answer["diagnostics"]
+    assert finding["code"] == "VKS962" and finding["severity"] == "error"
+    assert "128 of 256 element(s) were never written" in finding["message"]
+    assert answer["results"][0]["values"][:2] == answer["inputs"][0]["values"][:2]
+
+
+def test_what_cannot_run_is_said(server):
+    with server.client() as client:
+        untyped = json.loads(op_text([2, 2, 1]))
+        del untyped["inputs"]
+        response = client.post("/v1/run", json={"text": json.dumps(untyped)})
+        assert response.status_code == 422
+        assert "needs its operand and result types" in response.json()["detail"]
+        big = client.post("/v1/run", json={"text": op_text([128, 128, 1], "1024x1024")})
+        assert big.status_code == 422 and "2097152 elements" in big.json()["detail"]
+        broken = client.post("/v1/run", json={"mlir": EXAMPLE.read_text().replace(
+            "input_1_binding", "input_01_binding")}).json()
+    assert broken["ok"] is False and broken["results"] == []
+    assert "VKS111" in {d["code"] for d in broken["diagnostics"]}
+
+
+def test_one_run_at_a_time_per_client(tmp_path, monkeypatch):
+    """A stand-in runner that takes 3 s: a second request of the same client meanwhile is
+    refused, and the first one's answer says why its run failed."""
+    stand_in_runner(tmp_path, monkeypatch, "sleep 3\nexit 1")
+    body = {"mlir": EXAMPLE.read_text()}
+    with running_server("--workers", "1", "--allow-run") as slow:
+        first: dict = {}
+
+        def run_first() -> None:
+            with slow.client() as client:
+                first.update(client.post("/v1/run", json=body).json())
+
+        thread = threading.Thread(target=run_first)
+        thread.start()
+        with slow.client() as client:
+            while thread.is_alive():
+                second = client.post("/v1/run", json=body)
+                if second.status_code == 429:
+                    break
+        thread.join()
+    assert second.status_code == 429
+    assert second.json()["type"].endswith("#run-in-progress")
+    assert first["ok"] is False and first["diagnostics"][0]["code"] == "VKS955"
