@@ -52,7 +52,10 @@ def _parser(**options: object) -> argparse.ArgumentParser:
 
     class Parser(argparse.ArgumentParser):
         def _get_formatter(self) -> argparse.HelpFormatter:
-            return self.formatter_class(prog=self.prog, width=_help_width())
+            # (typeshed gives formatter_class only a `prog` parameter; every HelpFormatter
+            # takes `width`)
+            formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
+            return formatter(prog=self.prog, width=_help_width())
 
     return Parser(**options)  # type: ignore[arg-type]
 

@@ -8,6 +8,8 @@ reads it without loading the rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 # The runner's own words for the descriptor types it refuses (VKS252 and run's VKS959).
 RUNNER_DESCRIPTOR_REFUSAL = ("the scenario runner binds only tensors, storage and uniform "
                              "buffers, storage images and combined image samplers, and "
@@ -29,7 +31,7 @@ SCENARIO_BORDER_COLORS = {f"VK_BORDER_COLOR_{name}": name for name in (
     "INT_OPAQUE_BLACK", "FLOAT_OPAQUE_WHITE", "INT_OPAQUE_WHITE")}
 
 
-def scenario_sampler(sampler: dict[str, object]) -> tuple[dict[str, str], list[str]]:
+def scenario_sampler(sampler: Mapping[str, object]) -> tuple[dict[str, str], list[str]]:
     """The scenario runner's image settings for an op's sampler object, and what of it
     the runner cannot honour (one phrase each)."""
     settings: dict[str, str] = {}

@@ -321,7 +321,8 @@ class PreparedModel:
         layer_findings = self._validation_findings() if validation is not None else []
         results = []
         for number in range(len(cases)):
-            outputs, findings = [], []
+            outputs: list[np.ndarray] = []
+            findings: list[Diagnostic] = []
             for index, (result, resource) in enumerate(zip(signature.results,
                                                            interface.outputs, strict=True)):
                 dtype, shape = result.dtype or "", result.shape or ()
@@ -380,15 +381,13 @@ class PreparedModel:
         """``finding`` located in the model's file: at its pointer inside the op's
         attributes, else at the op."""
         source = self.verdict.report().source
-        if source is None or source.text is None:
+        checked = next((o for o in source.ops if o.context is not None
+                        and o.context.spans.get("op", (-1, -1))[0] == op.site.start),
+                       None) if source is not None else None
+        if checked is None or checked.context is None:
             return finding
-        checked = [o for o in source.ops if o.context is not None
-                   and o.context.spans.get("op", (None,))[0] == op.site.start]
-        if finding.pointer and checked:
-            place = checked[0].locate(finding)
-            if place is not None:
-                return finding.located(place)
-        return finding.located(source.text.location(op.site.start, op.site.name_end))
+        place = checked.locate(finding) if finding.pointer else None
+        return finding.located(place or checked.context.place("op"))
 
     def close(self) -> None:
         """Stop what still runs and remove the work directory (unless it is kept)."""

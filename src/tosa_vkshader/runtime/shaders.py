@@ -75,31 +75,32 @@ def push_targets(ops: list[ShaderOp], interface: Interface,
                  data: bytes | None) -> tuple[str, ...]:
     """The compute modules that receive the push-constant bytes ``data`` (none without
     data); :class:`RunError` when the ops' blocks and the bytes given do not agree."""
-    declaring = [(op.op.index, op) for op in ops if op.push_constant_size is not None]
+    # (the op's index, its block's size) of each op that declares a block
+    declaring = [(op.op.index, size) for op in ops
+                 if (size := op.push_constant_size) is not None]
     if data is None:
         if declaring:
-            index, op = declaring[0]
+            index, size = declaring[0]
             raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-                "", f"custom op {index} declares {_article(op.push_constant_size)} "
-                    f"{op.push_constant_size}-byte push-constant "
+                "", f"custom op {index} declares {_article(size)} {size}-byte push-constant "
                     "block and no --push-constants were given; the converter drops "
                     "push_constants, so the shader would read zeros",
-                hint=f"write the {op.push_constant_size} bytes (little-endian) to a file and "
+                hint=f"write the {size} bytes (little-endian) to a file and "
                      "pass --push-constants FILE")])
         return ()
     if not declaring:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
             "", f"--push-constants gives {len(data)} bytes, but no custom op's shader "
                 "declares a push-constant block", hint="leave out --push-constants")])
-    wrong = [(i, op) for i, op in declaring if op.push_constant_size != len(data)]
+    wrong = [(index, size) for index, size in declaring if size != len(data)]
     if wrong:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-            "", f"--push-constants gives {len(data)} bytes; custom op {i}'s push-constant "
-                f"block is {op.push_constant_size} bytes",
-            hint=f"give exactly {op.push_constant_size} bytes") for i, op in wrong])
+            "", f"--push-constants gives {len(data)} bytes; custom op {index}'s push-constant "
+                f"block is {size} bytes", hint=f"give exactly {size} bytes")
+            for index, size in wrong])
     modules = interface.compute_modules
     if len(modules) == len(ops):
-        return tuple(modules[i] for i, _op in declaring)
+        return tuple(modules[index] for index, _size in declaring)
     return modules
 
 

@@ -175,7 +175,8 @@ def default_driver_environment(environ: Mapping[str, str] | None = None,
         pass  # no /dev/dri at all: no render node
     import json
 
-    lavapipe, others = [], []
+    lavapipe: list[tuple[str, Path]] = []
+    others: list[tuple[str, Path]] = []
     for manifest in icd_manifests(env) if manifests is None else manifests:
         try:
             library = json.loads(manifest.read_bytes())["ICD"]["library_path"]

@@ -224,7 +224,7 @@ def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int
         before = text[pos - 1] if pos else ""
         after = text[end] if end < len(text) else ""
         if before == '"' and after == '"':  # generic form: "tosa.custom"(...)
-            if text.startswith("(", _SPACE_ONLY.match(text, end + 1).end()) \
+            if text.startswith("(", _spaces_end(text, end + 1)) \
                     and code.is_code(pos - 1):
                 found.append((pos - 1, end + 1, True))
         elif not (before and (before in _NOT_BEFORE or before.isalnum() or before == "_")) \
@@ -235,6 +235,14 @@ def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int
 
 
 _SPACE_ONLY = re.compile(r"\s*")
+
+
+def _spaces_end(text: str, pos: int, limit: int | None = None) -> int:
+    """Where the white space (and comments, up to ``limit``) from ``pos`` ends."""
+    found = (_SPACE_ONLY.match(text, pos) if limit is None
+             else _SPACE.match(text, pos, limit))
+    assert found is not None  # (both patterns match the empty string)
+    return found.end()
 
 
 class _CodeScanner:
@@ -259,6 +267,7 @@ class _CodeScanner:
                 break
             if token.group() == "//" or token.end() > pos:
                 whole = _LINE_TOKEN.match(text, token.start())
+                assert whole is not None  # (the token just found)
                 end = whole.end() if token.group() != "//" else text.find("\n", pos)
                 self.blocked_until = self.scanned = len(text) if end < 0 else end
                 return False
@@ -460,7 +469,7 @@ class _Parser:
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
-        self.pos = _SPACE.match(self.text, self.pos, self.limit).end()
+        self.pos = _spaces_end(self.text, self.pos, self.limit)
 
     def peek(self, length: int = 1) -> str:
         self.space()
@@ -524,7 +533,7 @@ class _Parser:
         """``[visibility] @name(%arg: type {attrs}, ...) [-> results]``, just after the
         ``func.func`` keyword."""
         visibility = None
-        word = _BARE_ID.match(self.text, _SPACE.match(self.text, self.pos, self.limit).end(),
+        word = _BARE_ID.match(self.text, _spaces_end(self.text, self.pos, self.limit),
                               self.limit)
         if word is not None and word.group() in ("public", "private", "nested"):
             visibility = word.group()

@@ -77,7 +77,7 @@ def lint_answers(jobs: list[CheckJob]) -> list[Answer | NeedsWorker]:
             for result in lint_only(jobs, VETTED, OP_MEMO)]
 
 
-def fix_answers(jobs: list[FixJob]) -> list[Answer]:
+def fix_answers(jobs: list[FixJob]) -> list[Answer | None]:
     return [json_answer(result) for result in run_fixes(jobs)]
 
 
@@ -228,7 +228,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             Route("/v1/rules/{code}", rule, methods=["GET"]),
             Route(PROBLEMS_PATH, problems, methods=["GET"]),
             Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
-            *([Route("/v1/run", run_route(base, limits, run), methods=["POST"])]
+            *([Route("/v1/run", run_route(base, limits, watch, run), methods=["POST"])]
               if run is not None else []),
         ],
         middleware=middleware,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from .body import BodyWatch, read_body
 from .envelope import parse_body
 from .options import Limits, web_options
 from .problems import Problem
@@ -80,12 +81,15 @@ class RunGate:
             self.clients.discard(client)
 
 
-def run_route(base: Options, limits: Limits, run_limits: RunLimits):
-    """The handler of ``POST /v1/run``."""
+def run_route(base: Options, limits: Limits, watch: BodyWatch,
+              run_limits: RunLimits) -> Callable[[Request], Awaitable[Response]]:
+    """The handler of ``POST /v1/run`` (the body read within the server's limits)."""
     gate = RunGate(run_limits)
 
     async def run(request: Request) -> Response:
-        body = parse_body(await request.body(), limits)
+        data = await read_body(request.receive, request.headers.get("content-length"),
+                               limits, watch)
+        body = parse_body(data, limits)
         unknown = sorted(set(body) - set(RUN_KEYS))
         if unknown:
             raise Problem("invalid-field", f"unknown field {unknown[0]!r}; the request may "
