@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 import pytest
+from test_runtime_truth import IMAGE_DOUBLE
 
 import tosa_vkshader
 from tosa_vkshader import Options
@@ -21,15 +22,6 @@ from tosa_vkshader.diagnostics import Severity
 pytestmark = pytest.mark.runtime
 
 HEADER = "#version 460\n"
-# An 8 x 8 tile per invocation group over a 16-wide, 16-high image, one element each.
-TILE_DOUBLE = HEADER + """layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) readonly buffer In { float x[]; };
-layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
-void main() {
-    uint i = gl_GlobalInvocationID.y * 16u + gl_GlobalInvocationID.x;
-    y[i] = 2.0 * x[i];
-}
-"""
 UNGUARDED = HEADER + """layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) readonly buffer In { float x[]; };
 layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
@@ -100,14 +92,15 @@ def lowering_config(tmp_path, *codes: str):
     return config
 
 
-UNDER_Y = ("tensor<16x16xf32>", [2, 1, 1])  # 2 x 1 workgroups of 8 x 8: rows 8-15 unwritten
+# 16 x 1 workgroups of 8 x 8 on a 128 x 128 result: rows 8-127 never written
+UNDER_Y = ("tensor<128x128xf32>", [16, 1, 1])
 
 
 def test_under_dispatch_in_y_is_an_error_in_every_format(capsys, tmp_path):
     t, workgroups = UNDER_Y
     path = tmp_path / "under.mlir"
-    path.write_text(model(TILE_DOUBLE, [t], [t], workgroups, lowered("VKS518")))
-    x = np.arange(256, dtype=np.float32).reshape(16, 16)
+    path.write_text(model(IMAGE_DOUBLE, [t], [t], workgroups, lowered("VKS518")))
+    x = np.arange(128 * 128, dtype=np.float32).reshape(128, 128)
     np.save(tmp_path / "x.npy", x)
     config = lowering_config(tmp_path, "VKS518")
     argv = ["run", path, "-i", tmp_path / "x.npy", "--config", config]
@@ -115,9 +108,9 @@ def test_under_dispatch_in_y_is_an_error_in_every_format(capsys, tmp_path):
     assert code == 1
     # the static rule, lowered, is a warning; the device's finding is an error all the same
     assert "warning[VKS518]" in err
-    assert "under.mlir:3:10: error[VKS962] result_0 `tensor<16x16xf32>`, written by custom " \
-           "op 0: 128 of 256 element(s) were never written" in err
-    assert "first at [8, 0], [8, 1]" in err and "all within [8:16, 0:16]" in err
+    assert "under.mlir:3:10: error[VKS962] result_0 `tensor<128x128xf32>`, written by " \
+           "custom op 0: 15360 of 16384 element(s) were never written" in err
+    assert "first at [8, 0], [8, 1]" in err and "all within [8:128, 0:128]" in err
     got = np.load(tmp_path / "out" / "result_0.npy")
     np.testing.assert_array_equal(got[:8], 2 * x[:8])
     np.testing.assert_array_equal(got[8:], 0)  # as the runner leaves them
@@ -138,13 +131,13 @@ def test_under_dispatch_in_y_is_an_error_in_every_format(capsys, tmp_path):
 def test_the_api_returns_the_findings_with_the_arrays():
     t, workgroups = UNDER_Y
     options = lowered("VKS518")
-    x = np.ones((16, 16), np.float32)
-    result = tosa_vkshader.run(model(TILE_DOUBLE, [t], [t], workgroups, options), [x],
+    x = np.ones((128, 128), np.float32)
+    result = tosa_vkshader.run(model(IMAGE_DOUBLE, [t], [t], workgroups, options), [x],
                                options=options)
     (y,) = result  # the result is the list of arrays
     assert not result.ok and [d.code for d in result.findings] == ["VKS962"]
     assert isinstance(y, np.ndarray) and y.dtype == np.float32 and y[0, 0] == 2
-    unchecked = tosa_vkshader.run(model(TILE_DOUBLE, [t], [t], workgroups, options), [x],
+    unchecked = tosa_vkshader.run(model(IMAGE_DOUBLE, [t], [t], workgroups, options), [x],
                                   options=options, write_check=False)
     assert unchecked.ok and unchecked.findings == []
 

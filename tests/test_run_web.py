@@ -7,6 +7,7 @@ import json
 import threading
 
 import pytest
+from test_runtime_truth import IMAGE_DOUBLE
 from toolchain import stand_in_runner
 from web_helpers import running_server
 
@@ -18,17 +19,9 @@ from conftest import ROOT
 pytestmark = pytest.mark.runtime
 
 EXAMPLE = ROOT / "examples" / "add_sub_f32" / "model.mlir"
-TILE = """#version 460
-layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) readonly buffer In { float x[]; };
-layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
-void main() { uint i = gl_GlobalInvocationID.y * 16u + gl_GlobalInvocationID.x; y[i] = x[i]; }
-"""
-
-
-def op_text(workgroups: list[int], shape: str = "16x16") -> str:
+def op_text(workgroups: list[int], shape: str = "128x128") -> str:
     """An op object as the playground holds it: attributes, and the types to run it."""
-    op = op_from_shader(TILE, language="GLSL", workgroup_sizes=workgroups,
+    op = op_from_shader(IMAGE_DOUBLE, language="GLSL", workgroup_sizes=workgroups,
                         options=Options(select=("VKS1",)))
     document = op.to_op_object()
     document["inputs"] = document["outputs"] = [f"tensor<{shape}xf32>"]
@@ -66,21 +59,22 @@ def test_a_model_runs_with_random_inputs_and_a_preview(server):
 
 
 def test_the_write_check_finds_what_the_op_never_wrote(server):
-    """Rows 8-15 never written; VKS518 ignored by the request, the device's finding is
+    """Rows 8-127 never written; VKS518 ignored by the request, the device's finding is
     reported all the same."""
     with server.client() as client:
-        answer = client.post("/v1/run", json={"text": op_text([2, 1, 1]),
+        answer = client.post("/v1/run", json={"text": op_text([16, 1, 1]),
                                               "options": {"ignore": ["VKS518"]}}).json()
     assert answer["ok"] is False
     [finding] = answer["diagnostics"]
     assert finding["code"] == "VKS962" and finding["severity"] == "error"
-    assert "128 of 256 element(s) were never written" in finding["message"]
-    assert answer["results"][0]["values"][:2] == answer["inputs"][0]["values"][:2]
+    assert "15360 of 16384 element(s) were never written" in finding["message"]
+    x, y = answer["inputs"][0]["values"][:2], answer["results"][0]["values"][:2]
+    assert y == pytest.approx([2 * v for v in x], rel=1e-6)
 
 
 def test_what_cannot_run_is_said(server):
     with server.client() as client:
-        untyped = json.loads(op_text([2, 2, 1]))
+        untyped = json.loads(op_text([16, 16, 1]))
         del untyped["inputs"]
         response = client.post("/v1/run", json={"text": json.dumps(untyped)})
         assert response.status_code == 422

@@ -500,6 +500,17 @@ class _Parser:
         self.pos = match.end()
         return match.start() + 1, match.end() - 1
 
+    def name(self, bare: re.Pattern[str], what: str) -> str:
+        """A name at the cursor: a string literal's contents (as written), or ``bare``."""
+        if self.text.startswith('"', self.pos, self.limit):
+            start, end = self.string()
+            return self.text[start:end]
+        match = bare.match(self.text, self.pos, self.limit)
+        if match is None:
+            raise _SyntaxError(f"expected {what}", self.pos)
+        self.pos = match.end()
+        return match.group()
+
     def skip_value(self, stops: str) -> None:
         """Skip one attribute value or type: up to a stop character at nesting depth 0."""
         text = self.text
@@ -539,15 +550,7 @@ class _Parser:
             visibility = word.group()
             self.pos = word.end()
         self.expect("@", "`@` and the function's name")
-        if self.text.startswith('"', self.pos, self.limit):
-            start, end = self.string()
-            name = decode_mlir(self.text, start, end)
-        else:
-            match = _SYMBOL.match(self.text, self.pos, self.limit)
-            if match is None:
-                raise _SyntaxError("expected the function's name", self.pos)
-            name = match.group()
-            self.pos = match.end()
+        name = self.name(_SYMBOL, "the function's name")
         self.expect("(", "`(` and the arguments")
         arguments: list[tuple[str, TensorType]] = []
         while self.peek() != ")":
@@ -641,15 +644,7 @@ class _Parser:
                 self.pos += 1
                 return
             key_start = self.pos
-            if char == '"':
-                start, end = self.string()
-                key = self.text[start:end]
-            else:
-                match = _BARE_ID.match(self.text, self.pos, self.limit)
-                if match is None:
-                    raise _SyntaxError("expected an attribute name", self.pos)
-                key = match.group()
-                self.pos = match.end()
+            key = self.name(_BARE_ID, "an attribute name")
             if self.peek() == "=":
                 self.pos += 1
                 self.space()
