@@ -273,6 +273,9 @@ def test_shader_that_the_runtime_cannot_compile(capsys, tmp_path):
     assert code == 1
     assert "error[VKS955] scenario-runner exited with" in err
     assert "TILE" in err
+    # the compiler's lines as lines (the runner escapes them as \x0a)
+    assert "\\x0a" not in err
+    assert "\n  ERROR: 0:3: '' : constant expression required\n" in err
     assert not (tmp_path / "o" / "result_0.npy").exists()
 
 

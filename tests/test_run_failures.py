@@ -41,17 +41,22 @@ def inputs(tmp_path, a, b) -> list[str]:
 GOOD = np.zeros((1, 256), np.float32)
 
 
-@pytest.mark.parametrize(("a", "expected", "given"), [
+@pytest.mark.parametrize(("a", "expected", "given", "hint"), [
     (np.zeros((1, 256), np.int32), "tensor<1x256xf32> (float32 [1, 256])",
-     "tensor<1x256xi32> (int32 [1, 256])"),
+     "tensor<1x256xi32> (int32 [1, 256])", "np.asarray(x, dtype=np.float32).reshape((1, 256))"),
     (np.zeros((256,), np.float32), "tensor<1x256xf32> (float32 [1, 256])",
-     "tensor<256xf32> (float32 [256])"),
+     "tensor<256xf32> (float32 [256])", "x.reshape((1, 256))"),
+    # a reshape never makes 256 elements of 128: no impossible shape is suggested
+    (np.zeros((2, 64), np.float32), "tensor<1x256xf32> (float32 [1, 256])",
+     "tensor<2x64xf32> (float32 [2, 64])",
+     "give an array of 256 float32 element(s) in the shape [1, 256] (this one has 128)"),
 ])
 def test_wrong_input_type_names_argument_expected_and_given(capsys, tmp_path, a, expected,
-                                                             given):
+                                                             given, hint):
     code, _, err = cli(capsys, "run", MODEL, *inputs(tmp_path, a, GOOD), "-o", tmp_path / "o")
     assert code == 2
     assert f"error[VKS953] input 0 for argument %arg0: expected {expected}, given {given}" in err
+    assert f"= help: {hint}\n" in err
     assert not (tmp_path / "o").exists()
 
 

@@ -30,8 +30,9 @@ def usage(message: str) -> int:
 
 
 def report_error(args: argparse.Namespace, error: RunError) -> int:
-    """The diagnostics of a run that failed, with the summary; the exit status."""
-    _print(args, error.diagnostics, error.source, summary=True)
+    """The diagnostics of a run that failed, with the summary, and the lines a failing
+    tool printed (on stderr, each a line of its own); the exit status."""
+    _print(args, error.diagnostics, error.source, summary=True, details=error.details)
     return error.exit_code
 
 
@@ -77,22 +78,30 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
 
 
 def _print(args: argparse.Namespace, diagnostics: list[Diagnostic],
-           source: SourceFile | None, *, summary: bool) -> None:
+           source: SourceFile | None, *, summary: bool, details: tuple[str, ...] = ()) -> None:
     """The diagnostics in the chosen format (text: on stderr, with the summary line only
-    when asked; the others: on stdout, always, so that CI reads one document)."""
+    when asked; the others: on stdout, always, so that CI reads one document), and the
+    lines a failing tool printed, on stderr before the summary."""
     if args.format == "text" and not diagnostics:
         return
     from ..api import Report
     from ..report import get_reporter
+    from ..report.printable import printable
 
-    path = args.model
-    rendered = get_reporter(args.format)([Report(path, diagnostics, source=source)])
-    if args.format != "text":
+    rendered = get_reporter(args.format)([Report(args.model, diagnostics, source=source)])
+    last = ""
+    if args.format == "text":
+        rendered, _, last = rendered.rpartition("\n\n") if "\n\n" in rendered \
+            else (rendered, "", "")
+        sys.stderr.write(rendered + "\n")
+    else:
         sys.stdout.write(rendered)
-        return
-    if not summary:
-        rendered = rendered.rsplit("\n\n", 1)[0] + "\n" if "\n\n" in rendered else rendered
-    sys.stderr.write(rendered)
+    if details:
+        print("what the tool printed:", file=sys.stderr)
+        for line in details:
+            print(f"  {printable(line)}", file=sys.stderr)
+    if summary and last:
+        sys.stderr.write("\n" + last)
 
 
 def load_npy(name: str, what: str, *, quiet: bool = False) -> Any:

@@ -22,15 +22,17 @@ class RunError(Exception):
     with the install command where something is missing); ``exit_code`` is what the
     command line exits with: 2 for the environment and the inputs, 1 for the model.
     ``source`` is the model as the check read it, when the diagnostics are the check's
-    (reporters show their lines from it).
+    (reporters show their lines from it); ``details``, the lines a failing tool printed
+    (the diagnostic names the first).
     """
 
-    def __init__(self, diagnostics: list[Diagnostic], *,
-                 source: SourceFile | None = None) -> None:
+    def __init__(self, diagnostics: list[Diagnostic], *, source: SourceFile | None = None,
+                 details: tuple[str, ...] = ()) -> None:
         errors = [d for d in diagnostics if d.severity is Severity.ERROR] or diagnostics
         super().__init__("; ".join(f"{d.code} {d.message}" for d in errors[:3]))
         self.diagnostics = list(diagnostics)
         self.source = source
+        self.details = details
 
     @property
     def exit_code(self) -> int:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from .errors import RunError
 from .rules import CONVERTER_FAILED
-from .tool_output import runner_outcome, tail
+from .tool_output import runner_outcome, tool_failure
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -159,8 +159,8 @@ class Conversion:
         if code != 0 or not (self.workdir / "model.vgf").is_file():
             output = converter.output().replace(str(self.workdir / "model.mlir"),
                                                 self.shown_as)
-            self._failure = RunError([CONVERTER_FAILED.at(
-                "", f"model-converter exited with {code}:\n{tail(output)}")])
+            self._failure = tool_failure(CONVERTER_FAILED, f"model-converter exited with {code}",
+                                         output)
             return
         dump = self._start([self._tools.vgf_dump, "-i", str(self.workdir / "model.vgf"),
                             "-o", str(self.workdir / "dump.json")], "vgf_dump.log")
@@ -169,9 +169,9 @@ class Conversion:
         code = dump.wait(TOOL_TIMEOUT)
         if code != 0:
             dump.kill()
-            self._failure = RunError([CONVERTER_FAILED.at(
-                "", f"vgf_dump could not read the VGF the converter wrote (exit "
-                    f"{code}):\n{tail(dump.output())}")])
+            self._failure = tool_failure(
+                CONVERTER_FAILED, f"vgf_dump could not read the VGF the converter wrote "
+                                  f"(exit {code})", dump.output())
 
     def result(self) -> Path:
         """``dump.json``, once both tools have finished; :class:`RunError` when one failed."""
