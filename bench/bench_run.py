@@ -1,6 +1,13 @@
 """`tosa-vkshader run` against the manual pipeline, on the same models, side by side.
 
     PYTHONPATH=src python bench/bench_run.py [--repeat 5] [--write-docs]
+    PYTHONPATH=src python bench/bench_run.py --examples 100
+
+With --examples N: one model (a 4,096-element float32 op) run on N sets of random inputs
+three ways: `tosa_vkshader.run` each time (check, convert and run), one prepared model
+(`tosa_vkshader.prepare`: checked and converted once) run N times, and the prepared model's
+`run_many` (all N in one scenario-runner process); examples per second, each with the
+write check.
 
 For every model in examples/ (one custom op each, plus tosa.add in add_relu), interleaved:
   * manual   - what a user scripts by hand: a shell script running model-converter,
@@ -169,12 +176,62 @@ def table(rows: list[Row], load: tuple[float, float], repeat: int) -> str:
     return "\n".join(lines)
 
 
+ADD_4096 = """#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { float a[]; };
+layout(set = 0, binding = 1) readonly buffer B { float b[]; };
+layout(set = 0, binding = 2) writeonly buffer C { float c[]; };
+void main() { uint i = gl_GlobalInvocationID.x; c[i] = a[i] + b[i]; }
+"""
+
+
+def examples_per_second(count: int) -> str:
+    """Examples per second of a 4,096-element op, three ways (see the module's doc)."""
+    from tosa_vkshader.codegen import op_from_shader
+
+    t = "tensor<4096xf32>"
+    model = op_from_shader(ADD_4096, language="GLSL", workgroup_sizes=[64, 1, 1]).to_mlir(
+        [t, t], [t])
+    rng = np.random.default_rng(0)
+    cases = [[rng.standard_normal(4096).astype(np.float32) for _ in range(2)]
+             for _ in range(count)]
+
+    def each_run() -> None:
+        for inputs in cases:
+            assert tosa_vkshader.run(model, inputs).ok
+
+    def prepared_runs() -> None:
+        with tosa_vkshader.prepare(model) as prepared:
+            for inputs in cases:
+                assert prepared.run(inputs).ok
+
+    def run_many() -> None:
+        with tosa_vkshader.prepare(model) as prepared:
+            assert all(result.ok for result in prepared.run_many(cases))
+
+    lines = [f"{count} examples of a 4,096-element float32 op on lavapipe, with the write "
+             f"check (`python bench/bench_run.py --examples {count}`, load average "
+             f"{os.getloadavg()[0]:.2f}):", "",
+             "| way | wall | examples/s |", "| --- | --- | --- |"]
+    for name, func in (("`tosa_vkshader.run` each time", each_run),
+                       ("one `prepare`, `run` each time", prepared_runs),
+                       ("one `prepare`, `run_many`", run_many)):
+        wall, _ = timed(func)
+        lines.append(f"| {name} | {wall:.2f} s | {count / wall:.0f} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--write-docs", action="store_true",
                         help=f"replace the table under '{SECTION}' in docs/performance.md")
+    parser.add_argument("--examples", type=int, metavar="N",
+                        help="measure examples per second of a prepared model instead")
     args = parser.parse_args()
+    if args.examples:
+        print(examples_per_second(args.examples))
+        return 0
     text = table(*measure(args.repeat), args.repeat)
     print(text)
     if args.write_docs:
