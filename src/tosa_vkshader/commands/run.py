@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, options_from, print_diagnostics
+from ._common import EXIT_OK, EXIT_USAGE, options_from
 from .run_report import load_npy, report, report_error
 from .run_report import usage as _usage
 
@@ -170,8 +170,9 @@ def _module_from_op(path: Path, args: argparse.Namespace, options: Options) -> s
     except NotAnOpDocument as exc:
         return _usage(f"{path}: {exc}")
     except CodegenError as exc:
-        print_diagnostics(str(path), exc.diagnostics, summary=True)
-        return EXIT_ERRORS
+        from ..runtime import RunError
+
+        return report_error(args, RunError(exc.diagnostics))
 
 
 def _load_inputs(names: list[str]) -> list[Any]:
