@@ -176,18 +176,15 @@ def _module_from_op(path: Path, args: argparse.Namespace, options: Options) -> s
 
 
 def _load_inputs(names: list[str]) -> list[Any]:
-    from ..runtime import RunError
-    from ..runtime.rules import INPUT_MISMATCH
-
-    arrays, problems = [], []
-    for index, name in enumerate(names):
-        array = _read_input(name, f"input {index}")
-        if isinstance(array, str):
-            problems.append(INPUT_MISMATCH.at("", array, hint="give a .npy file written by "
-                                                             "numpy.save"))
-        arrays.append(array)
+    arrays = [_read_input(name, f"input {index}") for index, name in enumerate(names)]
+    problems = [array for array in arrays if isinstance(array, str)]
     if problems:
-        raise RunError(problems)
+        from ..runtime import RunError
+        from ..runtime.rules import INPUT_MISMATCH
+
+        raise RunError([INPUT_MISMATCH.at("", problem, hint="give a .npy file written by "
+                                                            "numpy.save")
+                        for problem in problems])
     return arrays
 
 

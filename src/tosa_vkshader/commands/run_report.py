@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Severity
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -39,6 +38,8 @@ def report_error(args: argparse.Namespace, error: RunError) -> int:
 def report(args: argparse.Namespace, result: RunResult) -> int:
     """The rest of a run that ran: its diagnostics, OUTDIR/result_N.npy written and named,
     the device, and the comparison with --expect."""
+    from ..diagnostics import Severity
+
     diagnostics = list(result.diagnostics)
     matched = None
     if args.expect:

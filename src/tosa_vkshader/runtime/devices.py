@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import RunError
-from .rules import DEVICE_NOT_FOUND
 from .toolchain import INSTALL_VULKAN, default_driver_environment, icd_manifests, no_device
 
 _FIELD = re.compile(r"^\s*(deviceName|deviceType|driverName)\s*=\s*(.*?)\s*$", re.MULTILINE)
@@ -85,6 +84,8 @@ def select_device(wanted: str) -> Device:
         if device.matches(wanted):
             return device
     names = ", ".join(f"`{d.name}`" for d in devices)
+    from .rules import DEVICE_NOT_FOUND
+
     raise RunError([DEVICE_NOT_FOUND.at(
         "", f"no Vulkan device matches --device `{wanted}`; this machine has {names}",
         hint="list them with `tosa-vkshader run --list-devices`")])

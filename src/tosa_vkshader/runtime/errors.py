@@ -1,12 +1,15 @@
-"""The one exception `run` raises: :class:`RunError`, carrying the diagnostics."""
+"""The one exception `run` raises: :class:`RunError`, carrying the diagnostics.
+
+The modules a run needs before it starts the converter import this one; it imports the
+diagnostics only when an error is made (they cost 15 ms, and a run that goes well makes
+none before the scenario runner works)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, Severity
-
 if TYPE_CHECKING:
+    from ..diagnostics import Diagnostic
     from ..sources.base import SourceFile
 
 # Problems with the machine or with what the user handed over (not with the model):
@@ -28,6 +31,8 @@ class RunError(Exception):
 
     def __init__(self, diagnostics: list[Diagnostic], *, source: SourceFile | None = None,
                  details: tuple[str, ...] = ()) -> None:
+        from ..diagnostics import Severity
+
         errors = [d for d in diagnostics if d.severity is Severity.ERROR] or diagnostics
         super().__init__("; ".join(f"{d.code} {d.message}" for d in errors[:3]))
         self.diagnostics = list(diagnostics)
@@ -36,6 +41,8 @@ class RunError(Exception):
 
     @property
     def exit_code(self) -> int:
+        from ..diagnostics import Severity
+
         errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
         if errors and all(d.code in ENVIRONMENT_CODES for d in errors):
             return 2

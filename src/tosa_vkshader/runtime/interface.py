@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from .. import registry
 from ..reference_runner import RUNNER_DESCRIPTOR_REFUSAL
 from .errors import RunError
-from .rules import UNSUPPORTED_INTERFACE
 
 if TYPE_CHECKING:
     from typing import Any
@@ -107,6 +106,8 @@ def match_signature(interface: Interface, signature: Signature) -> None:
                         f"{len(signature.results)} result(s) of @{signature.name}: the "
                         "converter drops the output of an op result that nothing consumes")
     if problems:
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", "; ".join(problems),
             hint="return every result of every custom op, and use every argument once")])
@@ -126,6 +127,8 @@ def _require_supported(resource: Resource, what: str) -> None:
         problem = f"its shape {list(resource.shape)} is not static"
         hint = "give the tensor a static shape"
     if problem:
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", f"the VGF's {what} (interface binding {resource.binding}) cannot be run: "
                 f"{problem}", hint=hint)])

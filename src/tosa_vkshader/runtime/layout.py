@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 from .. import registry
 from .errors import RunError
 from .npyfile import UNSIGNED, Npy, itemsize, npy_bytes, read_npy
-from .rules import UNSUPPORTED_INTERFACE
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -101,6 +100,8 @@ def image_dims(resource: Resource) -> tuple[int, int]:
         return shape[1], shape[2]
     if len(shape) in (2, 3):
         return shape[0], shape[1]
+    from .rules import UNSUPPORTED_INTERFACE
+
     raise RunError([UNSUPPORTED_INTERFACE.at(
         "", f"the image at interface binding {resource.binding} has shape {list(shape)}; "
             "`run` feeds 2-D images given as NHWC tensors with N = 1",
@@ -112,6 +113,8 @@ def dxgi_format(resource: Resource) -> int:
     runner's DDS path does not know."""
     found = RUNNER_IMAGE_FORMATS.get(resource.vk_format)
     if found is None:
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", f"the image at interface binding {resource.binding}: "
                 f"{image_format_refusal(resource.vk_format)}",
@@ -169,6 +172,8 @@ def read_output(path: Path, resource: Resource, dtype: str,
         raw = plain.data if plain is not None else _numpy_bytes(path)
     wanted = math.prod(shape) * itemsize(dtype)
     if len(raw) < wanted:
+        from .rules import UNSUPPORTED_INTERFACE
+
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", f"the runner wrote {len(raw)} bytes for the output at interface binding "
                 f"{resource.binding}, fewer than the {wanted} bytes of the result "

@@ -10,7 +10,9 @@ needs no polling. The converter and ``vgf_dump`` run one after the other in a th
 their own, started as soon as the model is written: what the run prepares meanwhile (the
 model's signature, the inputs, the configuration) overlaps them.
 
-Each failure becomes a diagnostic with the tool's own error lines (:mod:`.tool_output`).
+Each failure becomes a diagnostic with the tool's own error lines (:mod:`.tool_output`,
+imported with the diagnostics when there is one to make: the converter is started before
+they are loaded).
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import RunError
-from .rules import CONVERTER_FAILED
-from .tool_output import runner_outcome, tool_failure
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -151,12 +151,17 @@ class Conversion:
         code = converter.wait(TOOL_TIMEOUT)
         if code is None:
             converter.kill()
+            from .rules import CONVERTER_FAILED
+
             self._failure = RunError([CONVERTER_FAILED.at(
                 "", f"model-converter did not finish within {TOOL_TIMEOUT:g} s")])
             return
         if self._stopped:
             return
         if code != 0 or not (self.workdir / "model.vgf").is_file():
+            from .rules import CONVERTER_FAILED
+            from .tool_output import tool_failure
+
             output = converter.output().replace(str(self.workdir / "model.mlir"),
                                                 self.shown_as)
             self._failure = tool_failure(CONVERTER_FAILED, f"model-converter exited with {code}",
@@ -168,6 +173,9 @@ class Conversion:
             return
         code = dump.wait(TOOL_TIMEOUT)
         if code != 0:
+            from .rules import CONVERTER_FAILED
+            from .tool_output import tool_failure
+
             dump.kill()
             self._failure = tool_failure(
                 CONVERTER_FAILED, f"vgf_dump could not read the VGF the converter wrote "
@@ -205,6 +213,8 @@ class Runner:
 
     def wait(self) -> str | None:
         """The device it ran on, or :class:`RunError` on a failure or the timeout."""
+        from .tool_output import runner_outcome
+
         left = self.timeout - (time.monotonic() - self.started)
         code = self.process.wait(max(left, 0.0))
         expired = code is None

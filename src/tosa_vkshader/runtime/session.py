@@ -106,7 +106,7 @@ class PreparedModel:
                  options: OptionsSource = None, device: str | None = None,
                  keep_workdir: bool = False) -> None:
         self._tools: Toolchain = find_toolchain()
-        self._device_env = device_environment(device)
+        self._device_env: dict[str, str] = {}
         self.path = path
         self.keep_workdir = keep_workdir
         self.workdir = Path(make_workdir(len(text)))
@@ -128,6 +128,8 @@ class PreparedModel:
             with signals_held():
                 self._conversion = Conversion(self._tools, self.workdir, text,
                                               path or "model.mlir")
+            # (the driver manifests are read, or the devices listed, while it converts)
+            self._device_env = device_environment(device)
         except BaseException:
             self.close()
             raise

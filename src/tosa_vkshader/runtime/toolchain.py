@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import RunError
-from .rules import NO_VULKAN_DEVICE, RUN_EXTRA_MISSING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -125,6 +124,8 @@ def find_toolchain() -> Toolchain:
     """The installed tools, or :class:`RunError` naming what is missing and the fix."""
     tools, missing = locate_toolchain()
     if tools is None:
+        from .rules import RUN_EXTRA_MISSING
+
         raise RunError([RUN_EXTRA_MISSING.at(
             "", f"cannot run: {', '.join(missing)} not found (the Arm ML SDK 0.11.0 wheels "
                 "and numpy are the `run` extra of tosa-vkshader)",
@@ -191,6 +192,8 @@ def default_driver_environment(environ: Mapping[str, str] | None = None,
 
 
 def no_device(reason: str, hint: str = INSTALL_VULKAN) -> Diagnostic:
+    from .rules import NO_VULKAN_DEVICE
+
     return NO_VULKAN_DEVICE.at(
         "", f"cannot run: {reason}; install the Vulkan loader and Mesa's lavapipe (a CPU "
             "Vulkan driver) or your GPU's Vulkan driver", hint=hint)
