@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 from test_runtime_truth import IMAGE_DOUBLE
@@ -88,9 +89,10 @@ def test_what_cannot_run_is_said(server):
 
 
 def test_one_run_at_a_time_per_client(tmp_path, monkeypatch):
-    """A stand-in runner that takes 3 s: a second request of the same client meanwhile is
-    refused, and the first one's answer says why its run failed."""
-    stand_in_runner(tmp_path, monkeypatch, "sleep 3\nexit 1")
+    """A stand-in runner that says when it runs and takes 3 s: a second request of the
+    same client meanwhile is refused, and the first one's answer says why its run failed."""
+    marker = tmp_path / "running"
+    stand_in_runner(tmp_path, monkeypatch, f"touch {marker}\nsleep 3\nexit 1")
     body = {"mlir": EXAMPLE.read_text()}
     with running_server("--workers", "1", "--allow-run") as slow:
         first: dict = {}
@@ -101,11 +103,11 @@ def test_one_run_at_a_time_per_client(tmp_path, monkeypatch):
 
         thread = threading.Thread(target=run_first)
         thread.start()
+        while not marker.exists():
+            assert thread.is_alive(), first
+            time.sleep(0.01)
         with slow.client() as client:
-            while thread.is_alive():
-                second = client.post("/v1/run", json=body)
-                if second.status_code == 429:
-                    break
+            second = client.post("/v1/run", json=body)
         thread.join()
     assert second.status_code == 429
     assert second.json()["type"].endswith("#run-in-progress")

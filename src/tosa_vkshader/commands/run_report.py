@@ -60,15 +60,15 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
         out = Path(args.output_dir)
         try:
             out.mkdir(parents=True, exist_ok=True)
-            for index, array in enumerate(result.outputs):
-                _save(out / f"result_{index}.npy", array)
+            for index in range(len(result.raw)):
+                _save(out / f"result_{index}.npy", result.npy(index))
         except OSError as exc:
             return usage(f"cannot write to {out}: {exc.strerror or exc}")
-        for index, array in enumerate(result.outputs):
+        for index, array in enumerate(result.raw):
             print(f"result_{index}: {array.dtype} {list(array.shape)} -> "
                   f"{out / f'result_{index}.npy'}", file=summary)
     else:
-        for index, array in enumerate(result.outputs):
+        for index, array in enumerate(result.raw):
             print(f"result_{index}: {array.dtype} {list(array.shape)}", file=summary)
     print(f"ran on {result.device or 'the default Vulkan device'}", file=summary)
     if result.workdir is not None:
@@ -118,15 +118,9 @@ def load_npy(name: str, what: str, *, quiet: bool = False) -> Any:
         return None
 
 
-def _save(path: Path, array: Any) -> None:
-    """``array`` as numpy.save writes it, atomically (a reader never sees half a file);
-    not synced to disk: a result is made again by running again."""
-    import io
-
-    import numpy as np
-
+def _save(path: Path, data: bytes) -> None:
+    """A result's .npy file, written atomically (a reader never sees half a file); not
+    synced to disk: a result is made again by running again."""
     from ..fsutil import write_atomic
 
-    buffer = io.BytesIO()
-    np.save(buffer, array)
-    write_atomic(path, buffer.getvalue(), durable=False)
+    write_atomic(path, data, durable=False)

@@ -30,8 +30,6 @@ from .npyfile import UNSIGNED, Npy, itemsize, npy_bytes, read_npy
 if TYPE_CHECKING:
     from pathlib import Path
 
-    import numpy as np
-
     from .interface import Resource
 
 # Image formats the 0.11.0 scenario runner's DDS reader and writer accept, with their
@@ -153,12 +151,9 @@ class RawOutput:
 
     data: bytes
 
-    def result(self, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
-        """The result: the first elements of ``dtype`` in ``shape``, as numpy's array."""
-        import numpy as np
-
-        count = math.prod(shape)
-        return np.frombuffer(self.data, dtype=dtype, count=count).reshape(shape).copy()
+    def result(self, dtype: str, shape: tuple[int, ...]) -> Npy:
+        """The result: the first elements of ``dtype`` in ``shape``."""
+        return Npy(dtype, shape, self.data[:math.prod(shape) * itemsize(dtype)])
 
 
 def read_output(path: Path, resource: Resource, dtype: str,

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from ..sources.base import SourceFile
     from .interface import Interface
     from .model import ModelOp, RunModel, Signature
+    from .npyfile import Npy
     from .scenario import Case
     from .shaders import ShaderOp
     from .validation import Validation
@@ -62,20 +63,41 @@ class RunResult(Sequence["np.ndarray"]):
     """One run's results: ``outputs``, one numpy array per result of the entry function
     (the result itself behaves as that list: ``a, b = tosa_vkshader.run(...)``);
     ``findings``, what the device showed (the write check's, the validation layer's);
-    ``notes``, the check's warnings and the run's notes; the device it ran on."""
+    ``notes``, the check's warnings and the run's notes; the device it ran on.
 
-    outputs: list[np.ndarray]
+    The results are read back as bytes (``raw``: each with its dtype and shape) and made
+    numpy arrays when ``outputs`` is first read, so that a command line that only writes
+    them (:meth:`npy`) never loads numpy (60-100 ms of CPU beside the runner)."""
+
+    raw: list[Npy]
     findings: list[Diagnostic] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
     device: str | None = None  # as the runner names it
     workdir: Path | None = None  # kept only when asked
     source: SourceFile | None = field(default=None, repr=False)  # the model as checked
+    _arrays: list[np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def outputs(self) -> list[np.ndarray]:
+        """One numpy array per result, in the entry function's order."""
+        if self._arrays is None:
+            import numpy as np
+
+            self._arrays = [np.frombuffer(r.data, dtype=r.dtype).reshape(r.shape).copy()
+                            for r in self.raw]
+        return self._arrays
+
+    def npy(self, index: int) -> bytes:
+        """Result ``index`` as the .npy file ``numpy.save`` writes for it."""
+        from .npyfile import npy_bytes
+
+        return npy_bytes(self.raw[index])
 
     def __getitem__(self, index: Any) -> Any:
         return self.outputs[index]
 
     def __len__(self) -> int:
-        return len(self.outputs)
+        return len(self.raw)
 
     def __iter__(self) -> Iterator[np.ndarray]:
         return iter(self.outputs)
@@ -256,8 +278,6 @@ class PreparedModel:
         try:
             runner = self._start(planned, write_check, validation, timeout)
             notes = self._ready(planned)
-            import numpy  # noqa: F401 (for the results: loaded while the runner works)
-
             device = runner.wait()
         finally:
             if self._runner is not None:
@@ -316,14 +336,14 @@ class PreparedModel:
                  device: str | None) -> list[RunResult]:
         from .layout import read_output
         from .scenario import output_file
-        from .writecheck import check_result
+        from .writecheck import check_result, zeroed
 
         interface, signature = self.interface, self.signature
         source = self.verdict.report().source
         layer_findings = self._validation_findings() if validation is not None else []
         results = []
         for number in range(len(cases)):
-            outputs: list[np.ndarray] = []
+            outputs: list[Npy] = []
             findings: list[Diagnostic] = []
             for index, (result, resource) in enumerate(zip(signature.results,
                                                            interface.outputs, strict=True)):
@@ -332,16 +352,16 @@ class PreparedModel:
                                    output_file(number, copy, index, resource, len(cases)),
                                    resource, dtype, shape)
                        for copy in range(2 if write_check else 1)]
-                array = raw[0].result(dtype, shape)
+                output = raw[0].result(dtype, shape)
                 if write_check:
                     producer = self.model.producer(index)
                     checked = check_result(index, result, raw[0], raw[1],
                                            self._about(index, cases, number),
                                            producer[0] if producer else None)
-                    if checked.unwritten is not None:
-                        array[checked.unwritten] = 0  # as the runner leaves them
+                    if checked.unwritten is not None:  # 0 there, as the runner leaves them
+                        output = zeroed(output, checked.unwritten)
                     findings.extend(self._located(d, index) for d in checked.findings)
-                outputs.append(array)
+                outputs.append(output)
             results.append(RunResult(outputs, findings + layer_findings, notes, device,
                                      source=source))
         return results

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .npyfile import itemsize
+from .npyfile import Npy, itemsize
 from .rules import READS_OUTPUT, UNWRITTEN_ELEMENTS, WRITE_PAST_END
 from .scenario import PATTERNS
 
@@ -96,6 +96,15 @@ def check_result(index: int, result: Argument, first: RawOutput, second: RawOutp
             hint="write every element of an output before reading it (its initial contents "
                  "are undefined), or make the invocations that write it not race"))
     return ResultCheck(found, mask)
+
+
+def zeroed(result: Npy, unwritten: np.ndarray) -> Npy:
+    """``result`` with the elements of the ``unwritten`` mask set to 0."""
+    import numpy as np
+
+    array = np.frombuffer(result.data, dtype=result.dtype).reshape(result.shape).copy()
+    array[unwritten] = 0
+    return Npy(result.dtype, result.shape, array.tobytes())
 
 
 def _past_the_end(first: RawOutput, second: RawOutput, size: int,
