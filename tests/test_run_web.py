@@ -4,16 +4,16 @@ loopback. Off by default; bounded (elements, time, one run at a time per client)
 from __future__ import annotations
 
 import json
-import threading
-import time
 
 import pytest
 from test_runtime_truth import IMAGE_DOUBLE
-from toolchain import stand_in_runner
 from web_helpers import running_server
 
 from tosa_vkshader import Options
 from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.web import create_app
+from tosa_vkshader.web.problems import Problem
+from tosa_vkshader.web.run_route import RunGate, RunLimits
 
 from conftest import ROOT
 
@@ -35,12 +35,13 @@ def server():
         yield running
 
 
-def test_off_unless_allowed():
-    with running_server("--workers", "1") as server:
-        assert server.health()["run"] is False
-        with server.client() as client:
-            assert client.post("/v1/run", json={"mlir": EXAMPLE.read_text()}).status_code == 404
-            assert client.get("/static/run.js").status_code == 200
+def test_off_unless_allowed(server):
+    """Without --allow-run the app has no run route (and /healthz says so); with it, the
+    page's script that offers the button is served."""
+    assert not any(getattr(r, "path", None) == "/v1/run" for r in create_app().routes)
+    assert server.health()["run"] is True
+    with server.client() as client:
+        assert client.get("/static/run.js").status_code == 200
 
 
 def test_a_model_runs_with_random_inputs_and_a_preview(server):
@@ -88,27 +89,16 @@ def test_what_cannot_run_is_said(server):
     assert "VKS111" in {d["code"] for d in broken["diagnostics"]}
 
 
-def test_one_run_at_a_time_per_client(tmp_path, monkeypatch):
-    """A stand-in runner that says when it runs and takes 3 s: a second request of the
-    same client meanwhile is refused, and the first one's answer says why its run failed."""
-    marker = tmp_path / "running"
-    stand_in_runner(tmp_path, monkeypatch, f"touch {marker}\nsleep 3\nexit 1")
-    body = {"mlir": EXAMPLE.read_text()}
-    with running_server("--workers", "1", "--allow-run") as slow:
-        first: dict = {}
-
-        def run_first() -> None:
-            with slow.client() as client:
-                first.update(client.post("/v1/run", json=body).json())
-
-        thread = threading.Thread(target=run_first)
-        thread.start()
-        while not marker.exists():
-            assert thread.is_alive(), first
-            time.sleep(0.01)
-        with slow.client() as client:
-            second = client.post("/v1/run", json=body)
-        thread.join()
-    assert second.status_code == 429
-    assert second.json()["type"].endswith("#run-in-progress")
-    assert first["ok"] is False and first["diagnostics"][0]["code"] == "VKS955"
+def test_one_run_at_a_time_per_client_and_a_bounded_number_in_all():
+    gate = RunGate(RunLimits(concurrency=2))
+    with gate.admitted("10.0.0.1"):
+        with pytest.raises(Problem) as again:
+            with gate.admitted("10.0.0.1"):
+                pass
+        assert (again.value.status, again.value.slug) == (429, "run-in-progress")
+        with gate.admitted("10.0.0.2"), pytest.raises(Problem) as third:
+            with gate.admitted("10.0.0.3"):
+                pass
+        assert (third.value.status, third.value.slug) == (503, "server-busy")
+    with gate.admitted("10.0.0.1"):  # the first run has ended
+        pass
