@@ -145,8 +145,8 @@ class PreparedModel:
         try:
             # HLSL is compiled and embedded before converting (the runtime cannot compile
             # it); anything else is converted as given, at once.
-            if "HLSL" in text and self._embed_hlsl():
-                text = self._text
+            if "HLSL" in text:
+                text = self._hlsl_embedded()
             with signals_held():
                 self._conversion = Conversion(self._tools, self.workdir, text,
                                               path or "model.mlir")
@@ -204,15 +204,16 @@ class PreparedModel:
         self.verdict.notes()
         self._read_model()
 
-    def _embed_hlsl(self) -> bool:
+    def _hlsl_embedded(self) -> str:
+        """The text to convert: the model with its HLSL ops' SPIR-V embedded (a note
+        each); the model itself (its ops, where findings are placed) stays as written."""
         from .shaders import embed_hlsl, has_hlsl
 
         if not has_hlsl(self.model):
-            return False
+            return self._text
         self.verdict.notes()  # only a clean model is compiled
         embedded, self._notes = embed_hlsl(self.model, self.verdict.options)
-        self._text, self._model = embedded, None
-        return True
+        return embedded
 
     def _shaders(self) -> list[ShaderOp]:
         if self._shader_ops is None:
