@@ -73,9 +73,11 @@ def test_examples_run_as_documented_and_match_numpy(capsys, tmp_path, example):
         argv += ["--push-constants", folder / push]
     for name in expected:
         argv += ["--expect", folder / name]
-    # under the validation layer (core and GPU-assisted checks) and the write check: a
-    # correct op gives no finding
-    code, out, err = cli(capsys, *argv, "--validate")
+    # under the validation layer (core and GPU-assisted checks; synchronization too for
+    # the tensor op) and the write check: a correct op gives no finding
+    validation = ["--validate-checks", "gpu-assisted,sync"] if example == "tensor_add" \
+        else ["--validate"]
+    code, out, err = cli(capsys, *argv, *validation)
     assert code == 0, out + err
     assert "ran on llvmpipe" in out
     # The run gives the runner the push constants the VGF lacks: no warning that the

@@ -233,5 +233,5 @@ def test_the_validation_layer_missing_is_an_environment_error(capsys, tmp_path, 
            "(VkLayer_khronos_validation.json) was not found" in err
     assert "help: sudo apt-get install vulkan-validationlayers" in err
     code, _, err = cli(capsys, "run", folder / "m.mlir", "-i", folder / "x.npy",
-                       "--validate", "gpu,sync")
+                       "--validate-checks", "gpu,sync")
     assert code == 2 and "unknown validation check 'gpu'" in err

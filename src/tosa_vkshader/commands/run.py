@@ -52,11 +52,12 @@ def register(subparsers) -> None:
     parser.add_argument("--no-write-check", dest="write_check", action="store_false",
                         help="do not fill the outputs with sentinels to find the elements "
                              "the shader never wrote (VKS962-VKS964)")
-    parser.add_argument("--validate", nargs="?", const="gpu-assisted", default=None,
-                        metavar="CHECKS",
-                        help="run under the Khronos validation layer: core checks, plus "
-                             "CHECKS (comma-separated: gpu-assisted, sync; default "
-                             "gpu-assisted; `core` for the core checks alone)")
+    parser.add_argument("--validate", action="store_true",
+                        help="run under the Khronos validation layer: its core checks and "
+                             "GPU-assisted validation (out-of-bounds shader accesses)")
+    parser.add_argument("--validate-checks", metavar="CHECKS",
+                        help="the validation layer's checks instead (implies --validate): "
+                             "comma-separated core, gpu-assisted, sync")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="how diagnostics are printed (json, sarif and github go to "
                              "stdout, the results' summary to stderr)")
@@ -108,13 +109,14 @@ def _run(args: argparse.Namespace) -> int:
         return _usage("give MODEL (or --list-devices)")
     if args.timeout is not None and args.timeout <= 0:
         return _usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
-    if args.validate is not None:
+    validate: bool | str = args.validate_checks or args.validate
+    if args.validate_checks is not None:
         from ..runtime.validation import Validation
 
         try:
-            Validation.parse(args.validate)
+            Validation.parse(args.validate_checks)
         except ValueError as exc:
-            return _usage(f"--validate: {exc}")
+            return _usage(f"--validate-checks: {exc}")
     push = None
     if args.push_constants is not None:
         try:
@@ -143,8 +145,7 @@ def _run(args: argparse.Namespace) -> int:
     result = run_model(text, lambda: _load_inputs(args.inputs), path=model_path,
                        push_constants=push, device=args.device, options=loader,
                        timeout=args.timeout or DEFAULT_TIMEOUT, keep_workdir=args.keep_workdir,
-                       write_check=args.write_check,
-                       validate=args.validate if args.validate is not None else False)
+                       write_check=args.write_check, validate=validate)
     return report(args, result)
 
 
