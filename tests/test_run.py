@@ -186,8 +186,9 @@ def test_storage_images_non_square():
     t = "tensor<1x8x16x1xf32>"
     model = model_of(SHADERS / "storage_image_r32f.comp", [t], [t], [2, 1, 1])
     x = np.arange(128, dtype=np.float32).reshape(1, 8, 16, 1)
-    (got,) = tosa_vkshader.run(model, [x])
-    np.testing.assert_array_equal(got, x * 0.5)
+    ran = tosa_vkshader.run(model, [x], validate=True)
+    np.testing.assert_array_equal(ran[0], x * 0.5)
+    assert ran.findings == []  # the write check and the layer on images too
 
 
 def test_push_constants_with_a_two_dimensional_dispatch():
@@ -233,7 +234,9 @@ def test_two_tensor_ops_one_with_push_constants(tmp_path):
     a = np.arange(64, dtype=np.float32).reshape(1, 64)
     b = np.full((1, 64), 2.0, dtype=np.float32)
     push = np.array([64], "<u4").tobytes() + np.array([3.0], "<f4").tobytes()
-    total, copied = tosa_vkshader.run(model, [q, a, b], push_constants=push)
+    ran = tosa_vkshader.run(model, [q, a, b], push_constants=push, validate=True)
+    assert ran.findings == []  # two ops: the layer's messages would name theirs
+    total, copied = ran
     np.testing.assert_array_equal(copied, q)
     np.testing.assert_array_equal(total, (a + b) * 3)
 

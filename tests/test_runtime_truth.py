@@ -133,7 +133,7 @@ def test_dispatch_coverage_is_an_error_naming_both_numbers_and_the_fix(tmp_path)
 
     fixed = mlir_of(IMAGE_DOUBLE, [t], [t], workgroup_sizes=[16, 16, 1])
     assert errors(fixed) == []
-    ran = tosa_vkshader.run(fixed, [x])
+    ran = tosa_vkshader.run(fixed, [x], validate=True)
     np.testing.assert_array_equal(ran[0], 2 * x)
     assert ran.findings == []
 
@@ -159,8 +159,10 @@ def test_push_constants_are_dropped_by_the_converter_and_read_zeros(tmp_path):
     x = np.arange(1, 65, dtype=np.float32)
     [y] = run_raw(mlir, [x], tmp_path / "raw")  # a runner nobody told about them
     np.testing.assert_array_equal(y, np.zeros(64, dtype=np.float32))
-    [y] = tosa_vkshader.run(mlir, [x], push_constants=np.float32(2.5).tobytes())
-    np.testing.assert_array_equal(y, 2.5 * x)
+    ran = tosa_vkshader.run(mlir, [x], push_constants=np.float32(2.5).tobytes(),
+                            validate=True)
+    np.testing.assert_array_equal(ran[0], 2.5 * x)
+    assert ran.findings == []
 
 
 # -- descriptor types ---------------------------------------------------------------------
@@ -179,8 +181,9 @@ def test_a_uniform_buffer_reads_zeros_on_the_runtime():
 
     storage = mlir_of(SCALE_STORAGE, [t, one], [t], workgroup_sizes=[1, 1, 1])
     assert errors(storage) == []
-    [y] = tosa_vkshader.run(storage, [x, scale])
-    np.testing.assert_array_equal(y, 3 * x)
+    ran = tosa_vkshader.run(storage, [x, scale], validate=True)
+    np.testing.assert_array_equal(ran[0], 3 * x)
+    assert ran.findings == []
 
 
 def test_a_storage_texel_buffer_converts_but_does_not_run(tmp_path):
@@ -280,7 +283,9 @@ def test_a_multi_result_op_returned_out_of_order_comes_back_swapped():
 
     in_order = model.read_text().replace("return %0#1, %0#0", "return %0#0, %0#1")
     assert errors(in_order) == []
-    first, second = tosa_vkshader.run(in_order, [x])
+    ran = tosa_vkshader.run(in_order, [x], validate=True)
+    assert ran.findings == []
+    first, second = ran
     np.testing.assert_array_equal(first, x + 1)
     np.testing.assert_array_equal(second, x * 2)
 
@@ -303,8 +308,9 @@ def test_new_computes_the_workgroups_from_the_results_and_emit_runs_right(tmp_pa
     mlir = tmp_path / "op.mlir"
     assert main(["emit", "mlir", str(op_json), "-o", str(mlir)]) == 0
     x = np.random.default_rng(7).standard_normal((1, 256, 384)).astype(np.float32)
-    [y] = tosa_vkshader.run(mlir, [x])
-    np.testing.assert_array_equal(y, x + 1)
+    ran = tosa_vkshader.run(mlir, [x], validate=True)
+    np.testing.assert_array_equal(ran[0], x + 1)
+    assert ran.findings == []
 
 
 def test_new_says_which_reading_it_used_under_local_size(tmp_path):

@@ -134,8 +134,14 @@ def _prefill_file(copy: int, index: int, resource: Resource) -> str:
 
 
 def _input_access(resource: Resource) -> str:
-    sampled = resource.descriptor_type.endswith("COMBINED_IMAGE_SAMPLER")
-    return "image_read" if sampled else "readonly"
+    """How an input is declared to the runner. Measured with the validation layer: the
+    runner gives a "readonly" image VK_IMAGE_USAGE_SAMPLED_BIT but not STORAGE_BIT, and
+    an "image_read" or "readwrite" one STORAGE_BIT but not SAMPLED_BIT; a sampled image
+    needs the first (VUID-VkWriteDescriptorSet-descriptorType-00337), a storage image the
+    second (-00339)."""
+    if resource.kind != "image" or resource.descriptor_type.endswith("COMBINED_IMAGE_SAMPLER"):
+        return "readonly"
+    return "readwrite"
 
 
 def _resource(resource: Resource, uid: str, file_key: str, name: str,
