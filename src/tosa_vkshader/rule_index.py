@@ -181,7 +181,7 @@ SEVERITIES = {
     "VKS961": "error",
     "VKS962": "error",
     "VKS963": "error",
-    "VKS964": "error",
+    "VKS964": "warning",
     "VKS965": "error",
     "VKS966": "error",
     "VKS967": "warning",

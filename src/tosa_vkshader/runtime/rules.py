@@ -122,14 +122,15 @@ BAD_RUN_MODEL = rule(
 UNWRITTEN_ELEMENTS = rule(
     "VKS962", "run-elements-unwritten", Severity.ERROR,
     summary="The op ran, but some elements of a result were never written: they still "
-            "hold the sentinel the output was filled with before the dispatch.",
-    why="`run` fills every output with a sentinel pattern and dispatches the op twice, from "
-        "two different patterns; an element that holds its pattern after both dispatches was "
-        "never written by the shader (too few workgroups in some axis, a guard that stops "
-        "too early, an index that never reaches it). Without this check those elements "
-        "come back as whatever the memory held, and the numbers look plausible. The "
-        "finding is the device's, not a static rule's: configuring VKS518 does not change "
-        "it (`--no-write-check` turns the check off).",
+            "hold what the output was filled with before the dispatch.",
+    why="`run` dispatches the op twice, its outputs filled first with zeros (as the runner "
+        "leaves them) and then with a sentinel; an element that still holds what it was "
+        "filled with after both dispatches was never written by the shader (too few "
+        "workgroups in some axis, a guard that stops too early, an index that never "
+        "reaches it). Without this check those elements come back as whatever the memory "
+        "held, zeros here, and the numbers look plausible. The finding is the device's, not "
+        "a static rule's: configuring VKS518 does not change it (`--no-write-check` turns "
+        "the check off).",
     bad='"workgroup_sizes": [16, 1, 1]   // an 8 x 8 shader on a 128 x 128 image: rows 8-127 '
         'never written',
     good='"workgroup_sizes": [16, 16, 1]',
@@ -149,15 +150,18 @@ WRITE_PAST_END = rule(
     good='layout(std430) writeonly buffer Out { float y[]; };   // format R32_SFLOAT',
 )
 READS_OUTPUT = rule(
-    "VKS964", "run-result-depends-on-initial-contents", Severity.ERROR,
+    "VKS964", "run-result-depends-on-initial-contents", Severity.WARNING,
     summary="A result differs between two dispatches that differ only in what the output "
             "held before them: the shader reads an output before writing it (or its "
             "invocations race).",
-    why="An output's contents are undefined when a dispatch starts (Vulkan does not clear "
-        "memory); a shader that adds into an output (`y[i] += x[i]`, `atomicAdd` into a "
-        "histogram nobody cleared) computes from garbage on a real device. `run` dispatches "
-        "the op twice from two different sentinel patterns: written elements must come out "
-        "the same.",
+    why="An output's contents are undefined when a dispatch starts on a Vulkan device; the "
+        "reference scenario runner hands the shader zeros, so an op that adds into an output "
+        "(`y[i] += x[i]`, `atomicAdd` into a histogram nobody cleared) computes as written "
+        "there and from garbage where the memory is not cleared. `run` dispatches the op "
+        "from the runner's zeros (the results it gives) and from a sentinel: written "
+        "elements must come out the same. (Which elements such a shader left untouched "
+        "cannot be told from those it added nothing to, so VKS962 is not claimed for that "
+        "result.)",
     bad="y[i] += x[i];   // y is an output: its initial contents are undefined",
     good="y[i] = x[i];   // or clear it first in a separate pass",
 )

@@ -2,9 +2,9 @@
 
 One ``dispatch_graph`` of the VGF per dispatch, its bindings the VGF's model-interface
 ids. A run holds one or more *cases* (a set of inputs each, with its own push-constant
-bytes); with the write check, each case is dispatched twice, every output prefilled with
-one of two sentinel patterns (``shader_access: readwrite`` and a ``src`` file), so that
-the elements the shader never wrote can be told from any value it could write. All the
+bytes); with the write check, each case is dispatched twice, every output prefilled
+(``shader_access: readwrite`` and a ``src`` file) with zeros, then with a sentinel, so
+that the elements the shader never wrote can be told from any value it could write. All the
 dispatches run in one scenario-runner process: the runner's own start-up and shader
 compilation, most of its time, are paid once.
 
@@ -31,9 +31,12 @@ if TYPE_CHECKING:
 
     from .interface import Interface, Resource
 
-# The write check's two sentinel patterns (one byte, repeated): every byte of one differs
-# from the other's, so no value equals both.
-PATTERNS = (0xA5, 0x5A)
+# What the write check fills the outputs with before its two dispatches (one byte,
+# repeated): zeros, as the runner leaves an output anyway, then all ones (a NaN for every
+# float type, -1 for signed integers: a value that an addition into it does not absorb,
+# as it would a tiny float). Every byte of one differs from the other's, so no value
+# equals both.
+PATTERNS = (0x00, 0xFF)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +109,7 @@ def write_scenario(workdir: Path, interface: Interface, plan: Plan, cases: list[
 
 
 def write_prefill(workdir: Path, interface: Interface, plan: Plan) -> None:
-    """Each output's two sentinel files: the whole resource filled with one pattern."""
+    """Each output's two fillings: the whole resource, zeros and the sentinel."""
     for copy, pattern in enumerate(PATTERNS[:plan.copies]):
         for index, resource in enumerate(interface.outputs):
             write_resource(bytes([pattern]) * resource_bytes(resource), resource,

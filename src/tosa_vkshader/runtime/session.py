@@ -337,7 +337,7 @@ class PreparedModel:
                  device: str | None) -> list[RunResult]:
         from .layout import read_output
         from .scenario import output_file
-        from .writecheck import check_result, zeroed
+        from .writecheck import check_result
 
         interface, signature = self.interface, self.signature
         source = self.verdict.report().source
@@ -353,16 +353,14 @@ class PreparedModel:
                                    output_file(number, copy, index, resource, len(cases)),
                                    resource, dtype, shape)
                        for copy in range(2 if write_check else 1)]
-                output = raw[0].result(dtype, shape)
                 if write_check:
                     producer = self.model.producer(index)
-                    checked = check_result(index, result, raw[0], raw[1],
-                                           self._about(index, cases, number),
-                                           producer[0] if producer else None)
-                    if checked.unwritten is not None:  # 0 there, as the runner leaves them
-                        output = zeroed(output, checked.unwritten)
-                    findings.extend(self._located(d, index) for d in checked.findings)
-                outputs.append(output)
+                    found = check_result(index, result, raw[0], raw[1],
+                                         self._about(index, cases, number),
+                                         producer[0] if producer else None)
+                    findings.extend(self._located(d, index) for d in found)
+                # (the first dispatch's: its output held zeros, as without the check)
+                outputs.append(raw[0].result(dtype, shape))
             results.append(RunResult(outputs, findings + layer_findings, notes, device,
                                      source=source))
         return results

@@ -1,14 +1,21 @@
-"""The write check: what two dispatches from two sentinel patterns prove about a result.
+"""The write check: what two dispatches from two fillings of the outputs prove about a
+result.
 
-Every output was filled with pattern A before the first dispatch and with pattern B
-before the second (``scenario.PATTERNS``, every byte different). Afterwards, for each
-result element (its bytes in the result's dtype):
+Every output was filled with zeros before the first dispatch (what the scenario runner
+hands a shader anyway: the first dispatch's results are the ones returned, the same as
+without the check) and with all ones before the second, a NaN for every float type
+(``scenario.PATTERNS``: every byte of one differs from the other's). Afterwards, for
+each result element (its bytes in the result's dtype):
 
-- A after the first dispatch and B after the second: **never written** (VKS962). No
-  value equals both patterns, so a value the shader computed is never taken for one;
-- written in both, but differently, or written in only one: the result **depends on what
-  the output held** before the dispatch (VKS964): the shader reads an output before
-  writing it, or its invocations race;
+- 0 after the first dispatch and the sentinel after the second: **never written**
+  (VKS962). No value equals both, so a value the shader computed, 0 included, is never
+  taken for one;
+- different after the two dispatches otherwise: the result **depends on what the
+  output held** before the dispatch (VKS964, a warning): the shader reads an output
+  before writing it (`y[i] += x`, an `atomicAdd` into a histogram) or its invocations
+  race. The runner's zeros make such an op compute as written here, but Vulkan leaves an
+  output's contents undefined. For such a result the elements it left as they were
+  cannot be told from those it added nothing to, so VKS962 is not claimed for it;
 
 and the bytes of the output resource beyond the result (a buffer the VGF sizes larger
 than its result: a multi-component format over a tensor of scalars) are a guard zone:
@@ -20,10 +27,9 @@ result has no guard zone; ``--validate`` finds those writes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .npyfile import Npy, itemsize
+from .npyfile import itemsize
 from .rules import READS_OUTPUT, UNWRITTEN_ELEMENTS, WRITE_PAST_END
 from .scenario import PATTERNS
 
@@ -51,17 +57,8 @@ def covering_dispatch(op: ModelOp | None, result: int,
     return None
 
 
-@dataclass(slots=True)
-class ResultCheck:
-    """What the write check found about one result, and the elements never written (a
-    boolean mask in the result's shape; None when there are none)."""
-
-    findings: list[Diagnostic]
-    unwritten: np.ndarray | None = None
-
-
 def check_result(index: int, result: Argument, first: RawOutput, second: RawOutput,
-                 about: str, op: ModelOp | None) -> ResultCheck:
+                 about: str, op: ModelOp | None) -> list[Diagnostic]:
     """The findings about result ``index`` (``about`` names it and the op that writes
     it). A result that came out the same from both dispatches, with the bytes after it
     untouched, is compared as bytes (the usual case, at memory speed)."""
@@ -71,40 +68,31 @@ def check_result(index: int, result: Argument, first: RawOutput, second: RawOutp
     size = count * width
     found = _past_the_end(first, second, size, about)
     if first.data[:size] == second.data[:size]:
-        return ResultCheck(found)  # every element written, the same way both times
+        return found  # every element written, the same way both times
     import numpy as np
 
     a = np.frombuffer(first.data, dtype=np.uint8, count=size).reshape(count, width)
     b = np.frombuffer(second.data, dtype=np.uint8, count=size).reshape(count, width)
     unwritten = (a == PATTERNS[0]).all(axis=1) & (b == PATTERNS[1]).all(axis=1)
-    mask = None
-    if unwritten.any():
-        mask = unwritten.reshape(shape)
-        dispatch = covering_dispatch(op, index, mask)
-        covered = f"; workgroup_sizes {dispatch} writes every element" if dispatch else ""
-        found.append(UNWRITTEN_ELEMENTS.at(
-            "", f"{about}: {int(unwritten.sum())} of {count} element(s) were never written "
-                f"(they still hold the sentinel the output was filled with); "
-                f"{_where(mask)}{covered}"))
-    # A value the shader wrote is the same in both (even one that equals a pattern).
+    # A value the shader wrote is the same in both (even one that equals a filling).
     differ = ~unwritten & (a != b).any(axis=1)
     if differ.any():
         found.append(READS_OUTPUT.at(
             "", f"{about}: {int(differ.sum())} of {count} element(s) came out differently "
                 "from two dispatches that differed only in what the output held before "
-                f"them; {_where(differ.reshape(shape))}",
+                "them (the runner's zeros, then a sentinel): the shader reads the output "
+                f"before writing it, or its invocations race; {_where(differ.reshape(shape))}",
             hint="write every element of an output before reading it (its initial contents "
                  "are undefined), or make the invocations that write it not race"))
-    return ResultCheck(found, mask)
-
-
-def zeroed(result: Npy, unwritten: np.ndarray) -> Npy:
-    """``result`` with the elements of the ``unwritten`` mask set to 0."""
-    import numpy as np
-
-    array = np.frombuffer(result.data, dtype=result.dtype).reshape(result.shape).copy()
-    array[unwritten] = 0
-    return Npy(result.dtype, result.shape, array.tobytes())
+    elif unwritten.any():
+        mask = unwritten.reshape(shape)
+        dispatch = covering_dispatch(op, index, mask)
+        covered = f"; workgroup_sizes {dispatch} writes every element" if dispatch else ""
+        found.append(UNWRITTEN_ELEMENTS.at(
+            "", f"{about}: {int(unwritten.sum())} of {count} element(s) were never written "
+                f"(they hold what the output was filled with, the runner's zeros and then a "
+                f"sentinel); {_where(mask)}{covered}"))
+    return found
 
 
 def _past_the_end(first: RawOutput, second: RawOutput, size: int,
