@@ -50,8 +50,8 @@ def register(subparsers) -> None:
     parser.add_argument("--atol", type=float, default=1e-6,
                         help="absolute tolerance for float results (default 1e-6)")
     parser.add_argument("--no-write-check", dest="write_check", action="store_false",
-                        help="do not fill the outputs with sentinels to find the elements "
-                             "the shader never wrote (VKS962-VKS964)")
+                        help="dispatch once, without filling the outputs twice to find the "
+                             "elements the shader never wrote (VKS962-VKS964)")
     parser.add_argument("--validate", action="store_true",
                         help="run under the Khronos validation layer: its core checks and "
                              "GPU-assisted validation (out-of-bounds shader accesses)")

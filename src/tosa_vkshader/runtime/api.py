@@ -37,8 +37,9 @@ def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
     Returns a :class:`RunResult`: a list of ``numpy.ndarray``, one per result of the entry
     function with the result's dtype and shape (``total, difference = run(...)``), whose
     ``findings`` say what the device showed: with ``write_check`` (the default) the
-    elements a result never received, writes past a result, results that depend on the
-    output's initial contents (VKS962-VKS964); with ``validate`` the Khronos validation
+    elements a result never received and writes past a result (VKS962, VKS963), results
+    that depend on the output's initial contents (VKS964, a warning); with ``validate``
+    the Khronos validation
     layer's messages (VKS966, VKS967; True: core checks and GPU-assisted validation, or
     ``"core"``, ``"gpu-assisted"``, ``"sync"``). ``result.ok`` is False when a finding is
     an error.

@@ -251,7 +251,8 @@ class PreparedModel:
         order, each of its element type and shape (or a function that loads them, called
         while the converter works). ``push_constants`` are the raw bytes of the
         push-constant block of the ops that declare one. ``write_check``: fill every
-        output with sentinels and report what the shader never wrote (VKS962-VKS964).
+        output twice (zeros, then all ones) and report what the shader never wrote, wrote
+        past a result or read before writing (VKS962-VKS964).
         ``validate``: run under the Khronos validation layer (True: core checks and
         GPU-assisted validation; or ``"core"``, ``"gpu-assisted"``, ``"sync"`` as a
         comma-separated string or names). :class:`RunError` when it cannot run."""
