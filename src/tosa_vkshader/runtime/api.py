@@ -39,10 +39,9 @@ def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
     ``findings`` say what the device showed: with ``write_check`` (the default) the
     elements a result never received and writes past a result (VKS962, VKS963), results
     that depend on the output's initial contents (VKS964, a warning); with ``validate``
-    the Khronos validation
-    layer's messages (VKS966, VKS967; True: core checks and GPU-assisted validation, or
-    ``"core"``, ``"gpu-assisted"``, ``"sync"``). ``result.ok`` is False when a finding is
-    an error.
+    the Khronos validation layer's messages (VKS966, VKS967; True: core checks and
+    GPU-assisted validation, or ``"core"``, ``"gpu-assisted"``, ``"sync"``).
+    ``result.ok`` is False when a finding is an error.
 
     Raises :class:`tosa_vkshader.RunError` (``.diagnostics``, ``.exit_code``) when the model
     has errors, the inputs do not match, the runtime is missing (the ``run`` extra, a
