@@ -15,7 +15,7 @@ from .context import check_context
 from .key_names import check_keys
 from .push_constants import check_push_constants
 from .resources import check_resources
-from .runtime import check_runtime
+from .runtime_support import check_runtime
 from .shader_fields import check_entry_point, check_language_and_code, check_workgroup_sizes
 from .value_types import check_value_types
 
