@@ -49,7 +49,7 @@ def test_valid_fixtures_have_no_errors():
 
 
 def test_every_key_and_value_rule_has_an_invalid_fixture():
-    from tosa_vkshader.diagnostics import RULES
+    from tosa_vkshader.rule_registry import RULES
 
     covered = {e.split("@")[0] for p, codes in CASES if "invalid" in p.parts for e in codes}
     wanted = {c for c in RULES if c[3] in "12"} - {"VKS105"}  # 16 MiB file: unit-tested

@@ -19,8 +19,8 @@ import importlib
 import re
 from pathlib import Path
 
-from tosa_vkshader.diagnostics import RULES, Rule
-from tosa_vkshader.rules_doc import load_all_rules
+from tosa_vkshader.diagnostics import Rule
+from tosa_vkshader.rule_registry import RULES
 
 from conftest import ROOT
 
@@ -48,7 +48,6 @@ INDIRECT: dict[tuple[str, str], set[str]] = {
 
 
 def _modules() -> dict[Path, object]:
-    load_all_rules()
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
@@ -144,5 +143,4 @@ def test_every_rule_that_gives_hints_has_a_hint_test():
 
 
 def test_the_indirect_table_names_real_rules():
-    load_all_rules()
     assert all(code in RULES for codes in INDIRECT.values() for code in codes)

@@ -412,7 +412,7 @@ def test_stdin_filename_chooses_the_mlir_reader(monkeypatch, capsys):
 
 
 def test_every_model_rule_has_a_model_fixture():
-    from tosa_vkshader.diagnostics import RULES
+    from tosa_vkshader.rule_registry import RULES
 
     from conftest import expected_fixtures
 

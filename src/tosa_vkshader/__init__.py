@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
     from .api import Report, check_file, check_paths, targets_summary, validate, validate_file
     from .config import Options, load_options
-    from .diagnostics import RULES, Diagnostic, Location, Severity
+    from .diagnostics import Diagnostic, Location, Severity
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
+    from .rule_registry import RULES
     from .runtime import run
     from .runtime.errors import RunError
 
@@ -29,7 +30,8 @@ _LAZY = {
     **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate",
                      "validate_file"), "api"),
     **dict.fromkeys(("Options", "load_options"), "config"),
-    **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
+    **dict.fromkeys(("Diagnostic", "Location", "Severity"), "diagnostics"),
+    "RULES": "rule_registry",
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
                      "PushConstants"), "model"),
     "RunError": "runtime.errors",

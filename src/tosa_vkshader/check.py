@@ -14,7 +14,8 @@ import json
 from dataclasses import replace
 
 from .config import Options
-from .diagnostics import Diagnostic, Location, Severity, rule
+from .diagnostics import Diagnostic, Location
+from .rule_registry import rule
 from .rules import run_rules_each
 from .sources.base import Op, SourceFile
 from .sources.context import VULKAN_DOMAIN
@@ -24,7 +25,7 @@ from .view import AttributeView
 SHADER_LANGUAGES = ("SPIR-V", "GLSL", "HLSL")  # those the shader stage builds
 
 NOT_AN_OBJECT = rule(
-    "VKS102", "not-an-object", Severity.ERROR,
+    "VKS102",
     summary="The attribute value is not a JSON object.",
     why="Attributes are a JSON object of key/value pairs; an array, string or number at "
         "the top cannot be read by the converter.",
@@ -33,7 +34,7 @@ NOT_AN_OBJECT = rule(
 )
 
 NO_CUSTOM_OP = rule(
-    "VKS506", "no-custom-op", Severity.INFO,
+    "VKS506",
     summary="A model (MLIR or .tosa) or a JSON file of op objects holds no "
             "`com.arm.VulkanCustomShader` op, so nothing in it was checked.",
     why="A clean result should mean the shader ops were checked and found right; for a "

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic, Location, Rule, Severity, rule
-from .rule_index import SEVERITIES
+from .diagnostics import Diagnostic, Location, Rule, Severity
+from .rule_registry import RULES, rule
 from .selection import UNKNOWN_CODE, unknown_code
 from .tool_table import tool_table
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 WORKGROUP_SEMANTICS: tuple[str, ...] = ("dispatch", "local-size")
 
 BAD_CONFIG = rule(
-    "VKS901", "bad-config", Severity.ERROR,
+    "VKS901",
     summary="The `[tool.tosa-vkshader]` table in pyproject.toml is invalid.",
     why="A misspelled option would otherwise be ignored silently and the check would run "
         "with settings the user did not choose.",
@@ -216,7 +216,7 @@ def _option(key: str, value: Any, path: str) -> dict[str, Any]:
             _fail(f"`severity` values must be error, warning or info: {value!r}")
         for code in changes[name]:
             problem = unknown_code(code) or (
-                None if code in SEVERITIES else ("which is a prefix, not one rule", None))
+                None if code in RULES else ("which is a prefix, not one rule", None))
             if problem:
                 raise _BadOption(f"`severity` names {code!r}, {problem[0]}", problem[1],
                                  UNKNOWN_CODE)

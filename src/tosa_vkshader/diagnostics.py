@@ -1,15 +1,14 @@
-"""Diagnostics, their locations, and the rule registry.
+"""Diagnostics, their locations, and the rules that make them.
 
-Every problem the tool reports is a :class:`Diagnostic` produced by a :class:`Rule`.
-Rules are declared once, next to the check that emits them, with their documentation
-(what, why, a bad and a good example); ``docs/rules.md`` and the SARIF rule table are
-generated from this registry.
+Every problem the tool reports is a :class:`Diagnostic` made by a :class:`Rule`. Every
+rule has a row in ``rule_registry.RULES`` (code, name, severity) and is declared with its
+documentation (what, why, a bad and a good example) next to the check that emits it.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class Severity(enum.IntEnum):
@@ -95,10 +94,6 @@ class Diagnostic:
     shader_place: ShaderPlace | None = None
 
     @property
-    def rule(self) -> Rule:
-        return RULES[self.code]
-
-    @property
     def shader_position(self) -> InnerPosition | None:
         """The line and column inside the op's ``shader_code``: where a compile error is,
         or the declaration a finding at another key is about."""
@@ -128,7 +123,7 @@ class Diagnostic:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A documented check. Create with :func:`rule`; emit with :meth:`at`."""
+    """A documented check. Declared with ``rule_registry.rule``; emit with :meth:`at`."""
 
     code: str
     name: str
@@ -137,7 +132,7 @@ class Rule:
     why: str
     bad: str
     good: str
-    group: str = field(default="")
+    group: str
 
     def at(
         self,
@@ -177,41 +172,6 @@ class Rule:
         return (f"**{self.code} {self.name}**: {self.summary}\n\n{self.why}\n\n"
                 f"Bad:\n\n```\n{self.bad}\n```\n\nGood:\n\n```\n{self.good}\n```\n\n"
                 f"More: `{self.docs}`")
-
-
-RULES: dict[str, Rule] = {}
-
-GROUPS = {
-    "1": "Keys and JSON",
-    "2": "Values and semantics",
-    "3": "Shader code and compilation",
-    "4": "SPIR-V and cross-check",
-    "5": "Model context (MLIR / TOSA)",
-    "6": "Code generation and repair",
-    "7": "Target device",
-    "9": "Tool and environment",
-}
-
-
-def rule(
-    code: str,
-    name: str,
-    severity: Severity,
-    *,
-    summary: str,
-    why: str,
-    bad: str,
-    good: str,
-) -> Rule:
-    """Declare a rule. Codes are ``VKS`` plus three digits; the first digit is its group."""
-    if code in RULES:
-        raise ValueError(f"rule {code} declared twice")
-    if not (code.startswith("VKS") and len(code) == 6 and code[3:].isdigit()):
-        raise ValueError(f"bad rule code {code!r}")
-    new = Rule(code, name, severity, summary, why, bad.strip("\n"), good.strip("\n"),
-               GROUPS[code[3]])
-    RULES[code] = new
-    return new
 
 
 def escape_pointer_token(token: str | int) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .diagnostics import Diagnostic, Severity, rule
-from .rule_index import SEVERITIES
+from .diagnostics import Diagnostic, Severity
+from .rule_registry import RULES, rule
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 UNKNOWN_CODE = rule(
-    "VKS933", "unknown-rule-code", Severity.ERROR,
+    "VKS933",
     summary="A code or prefix given to `--select`, `--ignore` or `severity` matches no rule.",
     why="`--ignore VKS1111` or `select = [\"VSK1\"]` would otherwise select nothing or "
         "ignore nothing without a word, and a gate meant to block a commit lets it through.",
@@ -39,7 +39,7 @@ UNKNOWN_CODE = rule(
 )
 
 NO_ERROR_RULE_LEFT = rule(
-    "VKS934", "selection-disables-every-error", Severity.WARNING,
+    "VKS934",
     summary="The selection (select, ignore, severity) leaves no error-level rule enabled.",
     why="With no rule able to report an error, `check` always exits 0: the gate is open "
         "whatever the files contain. That may be intended for a report-only run, but it is "
@@ -53,11 +53,11 @@ def unknown_code(code: str) -> tuple[str, str | None] | None:
     """None when ``code`` is a rule code or a prefix of one; else (why, hint). The hint
     names only close matches: one character replaced, added, removed, or two neighbours
     swapped (`VKS2O3`, `VKS1111`, `VSK1`); `VKS99999` is close to nothing."""
-    if code and any(known.startswith(code) for known in SEVERITIES):
+    if code and any(known.startswith(code) for known in RULES):
         return None
     # A group prefix is suggested only for a group-sized typo (`VSK1`), never for a code.
-    candidates = (sorted(SEVERITIES) if len(code) > 4
-                  else sorted({known[:4] for known in SEVERITIES}))
+    candidates = (sorted(RULES) if len(code) > 4
+                  else sorted({known[:4] for known in RULES}))
     alike = code.translate(_LOOK_ALIKE)
     close = [alike] if alike in candidates else \
         [c for c in candidates if _one_edit_apart(code, c)]
@@ -87,8 +87,8 @@ def _one_edit_apart(typed: str, known: str) -> bool:
 def error_rules_enabled(enabled, severity: dict[str, Severity]) -> list[str]:
     """The codes that can still report an error: enabled by ``enabled(code)`` and of error
     severity after the ``severity`` overrides."""
-    return [code for code, default in SEVERITIES.items()
-            if enabled(code) and severity.get(code, Severity.parse(default)) is Severity.ERROR]
+    return [code for code, entry in RULES.items()
+            if enabled(code) and severity.get(code, entry.severity) is Severity.ERROR]
 
 
 def code_problems(option: str, codes: tuple[str, ...] | None) -> list[Diagnostic]:

@@ -18,10 +18,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..cachedir import ENV_VAR
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition, Severity
+from ..rule_registry import rule
 
 CACHE_PROBLEM = rule(
-    "VKS914", "cache-unusable", Severity.WARNING,
+    "VKS914",
     summary="The compile cache directory could not be used; shaders were compiled afresh.",
     why="Results are still correct, but every run pays the full compile time.",
     bad="(a cache directory on a read-only file system)",

@@ -7,6 +7,7 @@ import json
 from .. import __version__
 from ..api import Report
 from ..diagnostics import Diagnostic, Severity
+from ..rule_registry import RULES
 from .fixes import fix_for
 
 JSON_FORMAT_VERSION = 1
@@ -19,7 +20,7 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
     (see report/fixes.py), when it is fixable."""
     loc = diag.location
     shader = diag.shader_position
-    rule = diag.rule
+    rule = RULES[diag.code]
     return {
         "code": diag.code,
         "name": rule.name,

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..api import Report
-from ..diagnostics import RULES, Location, Severity
+from ..diagnostics import Location, Severity
 from .fixes import fix_for
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -43,20 +43,19 @@ def _location(loc: Location, report_path: str | None) -> dict:
 
 
 def render_sarif(reports: list[Report]) -> str:
-    from ..rules_doc import load_all_rules
+    from ..rules_doc import all_rules
 
-    load_all_rules()  # the driver lists every rule, not only those this run imported
-    rule_ids = sorted(RULES)
-    index = {code: i for i, code in enumerate(rule_ids)}
+    documented = all_rules()  # the driver lists every rule, not only those reported
+    index = {item.code: i for i, item in enumerate(documented)}
     rules = [{
-        "id": code,
-        "name": RULES[code].name,
-        "shortDescription": {"text": RULES[code].summary},
-        "fullDescription": {"text": RULES[code].why},
-        "help": {"text": f"{RULES[code].summary} {RULES[code].why} ({RULES[code].docs})",
-                 "markdown": RULES[code].help_markdown},
-        "defaultConfiguration": {"level": _LEVELS[RULES[code].severity]},
-    } for code in rule_ids]
+        "id": item.code,
+        "name": item.name,
+        "shortDescription": {"text": item.summary},
+        "fullDescription": {"text": item.why},
+        "help": {"text": f"{item.summary} {item.why} ({item.docs})",
+                 "markdown": item.help_markdown},
+        "defaultConfiguration": {"level": _LEVELS[item.severity]},
+    } for item in documented]
     results = []
     for report in reports:
         for diag in report.diagnostics:

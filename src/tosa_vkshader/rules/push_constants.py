@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition
+from ..rule_registry import rule
 from ..view import AttributeView
 
 GUARANTEED_PUSH_CONSTANT_BYTES = 128
@@ -15,7 +16,7 @@ MAX_SIZE_DIGITS = 18
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 PUSH_CONSTANT_SYNTAX = rule(
-    "VKS210", "push-constants-syntax", Severity.ERROR,
+    "VKS210",
     summary='`push_constants` does not follow "name: size, name: size".',
     why="The converter splits the string on commas and colons; an entry without a colon, "
         "a name that is not an identifier or a size that is not a decimal integer gives "
@@ -24,7 +25,7 @@ PUSH_CONSTANT_SYNTAX = rule(
     good='{"push_constants": "scale: 4, bias: 4"}',
 )
 PUSH_CONSTANT_DUPLICATE = rule(
-    "VKS211", "push-constant-duplicate", Severity.ERROR,
+    "VKS211",
     summary="A push-constant name appears twice.",
     why="Each entry is one member of the push-constant block; a repeated name means the "
         "layout is ambiguous.",
@@ -32,7 +33,7 @@ PUSH_CONSTANT_DUPLICATE = rule(
     good='{"push_constants": "scale: 4, bias: 4"}',
 )
 PUSH_CONSTANT_SIZE = rule(
-    "VKS212", "push-constant-size", Severity.ERROR,
+    "VKS212",
     summary="A push-constant size is zero or not a multiple of 4 bytes.",
     why="Push-constant ranges are measured in bytes and Vulkan requires offsets and sizes "
         "that are multiples of 4.",
@@ -40,7 +41,7 @@ PUSH_CONSTANT_SIZE = rule(
     good='{"push_constants": "scale: 4"}',
 )
 PUSH_CONSTANTS_OVER_LIMIT = rule(
-    "VKS213", "push-constants-over-limit", Severity.WARNING,
+    "VKS213",
     summary="The push constants add up to more than 128 bytes.",
     why="Vulkan guarantees only 128 bytes of push constants (maxPushConstantsSize); larger "
         "blocks fail on devices that report the minimum.",

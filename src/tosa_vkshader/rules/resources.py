@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from .. import registry
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic, Severity
 from ..keys import REQUIRED_RESOURCE_FIELDS
+from ..rule_registry import rule
 from ..view import AttributeView, ResourceView
 from .value_types import describe
 
@@ -97,7 +98,7 @@ _REGISTRY_SAMPLER_TABLES = {
 }
 
 INCOMPLETE_RESOURCE = rule(
-    "VKS220", "incomplete-resource", Severity.ERROR,
+    "VKS220",
     summary="A resource index lacks one of binding, descriptorset, vkdescriptortype, "
             "vkformat.",
     why="The reference converter reads all four for every operand and result index and "
@@ -109,7 +110,7 @@ INCOMPLETE_RESOURCE = rule(
          ' "input_0_vkformat": "VK_FORMAT_R32_SFLOAT"}',
 )
 NON_CONTIGUOUS = rule(
-    "VKS221", "non-contiguous-indices", Severity.ERROR,
+    "VKS221",
     summary="Resource indices of one direction do not run 0, 1, 2, ... without gaps.",
     why="Index i describes the op's i-th operand (or result); the converter reads indices "
         "0..n-1, so a gap leaves a tensor without a binding and a stray index is never "
@@ -118,7 +119,7 @@ NON_CONTIGUOUS = rule(
     good='{"input_0_binding": 0, "input_1_binding": 1, ...}',
 )
 BINDING_COLLISION = rule(
-    "VKS222", "binding-collision", Severity.ERROR,
+    "VKS222",
     summary="Two resources use the same (descriptorset, binding).",
     why="One descriptor slot holds one resource: two tensors on the same slot means one of "
         "them is never seen by the shader.",
@@ -126,14 +127,14 @@ BINDING_COLLISION = rule(
     good='{"input_0_binding": 0, "output_0_binding": 1}',
 )
 BINDING_RANGE = rule(
-    "VKS223", "binding-out-of-range", Severity.ERROR,
+    "VKS223",
     summary="A binding or descriptor set is negative or beyond 32 bits.",
     why="Vulkan bindings and set indices are uint32_t.",
     bad='{"input_0_binding": -1}',
     good='{"input_0_binding": 0}',
 )
 MALFORMED_DESCRIPTOR_TYPE = rule(
-    "VKS224", "malformed-descriptor-type", Severity.ERROR,
+    "VKS224",
     summary="`_vkdescriptortype` does not match `VK_DESCRIPTOR_TYPE_[A-Z0-9_]+`.",
     why="The spec requires Vulkan's own enumerant names; short forms such as "
         "`storage_buffer` are not understood by the converter.",
@@ -141,7 +142,7 @@ MALFORMED_DESCRIPTOR_TYPE = rule(
     good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
 )
 UNKNOWN_DESCRIPTOR_TYPE = rule(
-    "VKS225", "unknown-descriptor-type", Severity.ERROR,
+    "VKS225",
     summary="`_vkdescriptortype` is well formed but not a VkDescriptorType in the Vulkan "
             "registry.",
     why="The name must map to a real enumerant; the spec's own example "
@@ -151,7 +152,7 @@ UNKNOWN_DESCRIPTOR_TYPE = rule(
     good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM"}',
 )
 UNKNOWN_FORMAT = rule(
-    "VKS226", "unknown-format", Severity.ERROR,
+    "VKS226",
     summary="`_vkformat` is not a VkFormat in the Vulkan registry.",
     why="The converter maps the name to a VkFormat; an unknown or misspelled name is "
         "refused.",
@@ -159,7 +160,7 @@ UNKNOWN_FORMAT = rule(
     good='{"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"}',
 )
 INVALID_RESOURCE_TYPE = rule(
-    "VKS227", "invalid-resource-type", Severity.WARNING,
+    "VKS227",
     summary='`_type` is not "Tensor", "Image" or "Buffer".',
     why="The spec names Tensor, Image and Buffer. The reference converter never reads "
         "`_type` (the descriptor type decides), so the op still converts and runs; other "
@@ -168,7 +169,7 @@ INVALID_RESOURCE_TYPE = rule(
     good='{"input_0_type": "Image"}',
 )
 RESOURCE_TYPE_CASE = rule(
-    "VKS228", "resource-type-case", Severity.WARNING,
+    "VKS228",
     summary='`_type` is written in a non-canonical case ("TENSOR", "buffer").',
     why="Real payloads mix \"Tensor\" and \"TENSOR\"; consumers that compare exactly will "
         "miss the non-canonical spelling.",
@@ -176,7 +177,7 @@ RESOURCE_TYPE_CASE = rule(
     good='{"input_0_type": "Tensor"}',
 )
 RESOURCE_TYPE_MISMATCH = rule(
-    "VKS229", "resource-type-mismatch", Severity.WARNING,
+    "VKS229",
     summary="`_type` contradicts `_vkdescriptortype` (an Image bound as a storage buffer).",
     why="The reference converter never reads `_type`: the descriptor type decides how the "
         "resource is bound (its own tests write \"TENSOR\" on storage buffers), so the op "
@@ -187,7 +188,7 @@ RESOURCE_TYPE_MISMATCH = rule(
          '"VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
 )
 SAMPLER_NOT_ALLOWED = rule(
-    "VKS230", "sampler-on-unsampled-resource", Severity.WARNING,
+    "VKS230",
     summary="`_sampler` is given for a descriptor type that is not sampled.",
     why="Only sampled images (and samplers) use sampler state. The reference converter "
         "accepts the sampler and nothing uses it; on a storage buffer or tensor it usually "
@@ -198,7 +199,7 @@ SAMPLER_NOT_ALLOWED = rule(
          '"input_0_sampler": {...}}',
 )
 BAD_SAMPLER = rule(
-    "VKS231", "invalid-sampler", Severity.ERROR,
+    "VKS231",
     summary="`_sampler` lacks a field, has an unknown field, or a value that is not a "
             "valid Vulkan enumerant.",
     why="All five fields (min_filter, mag_filter, address_mode_u, address_mode_v, "
@@ -215,7 +216,7 @@ BAD_SAMPLER = rule(
          '"VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"}}',
 )
 FORMAT_DESCRIPTOR_MISMATCH = rule(
-    "VKS232", "format-unusable-with-descriptor", Severity.ERROR,
+    "VKS232",
     summary="The format cannot be used with the descriptor type.",
     why="Tensors (VK_ARM_tensors) use single-component formats; storage images and storage "
         "texel buffers need a format with a SPIR-V image format; buffers and tensors cannot "
@@ -226,7 +227,7 @@ FORMAT_DESCRIPTOR_MISMATCH = rule(
          '"input_0_vkformat": "VK_FORMAT_R8_SINT"}',
 )
 REGISTRY_ALIAS = rule(
-    "VKS240", "registry-alias-name", Severity.ERROR,
+    "VKS240",
     summary="`_vkformat` or `_vkdescriptortype` is a registry alias (`VK_FORMAT_A8_UNORM_KHR`, "
             "`..._INLINE_UNIFORM_BLOCK_EXT`, `..._MUTABLE_VALVE`) instead of the canonical "
             "name.",
@@ -238,7 +239,7 @@ REGISTRY_ALIAS = rule(
     good='{"input_0_vkformat": "VK_FORMAT_A8_UNORM"}',
 )
 UNSUITABLE_DESCRIPTOR = rule(
-    "VKS233", "descriptor-type-unsuitable", Severity.WARNING,
+    "VKS233",
     summary="The descriptor type cannot carry an operand or result of a compute dispatch.",
     why="Input attachments exist only in fragment shaders; samplers, acceleration "
         "structures and mutable descriptors hold no tensor data.",

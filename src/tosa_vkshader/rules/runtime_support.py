@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .. import registry
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic
+from ..rule_registry import rule
 from ..view import AttributeView
 from .resources import UNSUITABLE_TYPES
 
 PUSH_CONSTANTS_DROPPED = rule(
-    "VKS250", "push-constants-dropped", Severity.WARNING,
+    "VKS250",
     summary="`push_constants` is declared, but the reference converter does not carry it "
             "into the VGF.",
     why="The VGF gets no push-constant range; whoever runs the model must supply the size "
@@ -27,7 +28,7 @@ PUSH_CONSTANTS_DROPPED = rule(
          'or pass the value in a buffer',
 )
 UNIFORM_BUFFER_AS_STORAGE = rule(
-    "VKS251", "uniform-buffer-bound-as-storage", Severity.ERROR,
+    "VKS251",
     summary="A resource is a `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`: the reference runtime "
             "binds it as a storage buffer and the uniform block reads zeros.",
     why="The converter keeps descriptor type 6 in the VGF but the runtime creates storage "
@@ -39,7 +40,7 @@ UNIFORM_BUFFER_AS_STORAGE = rule(
          '// readonly buffer Params { float scale; }',
 )
 DESCRIPTOR_TYPE_NOT_RUN = rule(
-    "VKS252", "descriptor-type-not-run", Severity.ERROR,
+    "VKS252",
     summary="The descriptor type is accepted by the converter but the reference runtime "
             "refuses to run it (`VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`).",
     why="The converter writes the resource into the VGF, but the scenario runner (and its "
@@ -50,7 +51,7 @@ DESCRIPTOR_TYPE_NOT_RUN = rule(
          '// or a STORAGE_IMAGE / TENSOR_ARM',
 )
 DESCRIPTOR_TYPE_UNPROVEN = rule(
-    "VKS253", "descriptor-type-unproven", Severity.WARNING,
+    "VKS253",
     summary="The descriptor type is accepted by the converter, but running it on the "
             "reference runtime is unproven.",
     why="Only storage buffers, storage images, combined image samplers and tensors "
@@ -61,7 +62,7 @@ DESCRIPTOR_TYPE_UNPROVEN = rule(
     good='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER"',
 )
 HLSL_NOT_RUN = rule(
-    "VKS254", "hlsl-not-run", Severity.WARNING,
+    "VKS254",
     summary="`shader_language` is \"HLSL\": the converter accepts it, but the reference "
             "runtime cannot compile HLSL.",
     why="The converter stores the HLSL text in the VGF unchanged; the scenario runner stops "

@@ -22,10 +22,9 @@ from ..diagnostics import (
     Diagnostic,
     InnerPosition,
     Location,
-    Severity,
     pointer_join,
-    rule,
 )
+from ..rule_registry import rule
 
 if TYPE_CHECKING:
     from typing import Any
@@ -36,14 +35,14 @@ _SMALL_TEXT = 64 * 1024  # see JsonDocument.offset_to_line_col
 _FEW_LINES = 64  # see JsonDocument.line_text
 
 INVALID_JSON = rule(
-    "VKS100", "invalid-json", Severity.ERROR,
+    "VKS100",
     summary="The file is not valid JSON.",
     why="Nothing else can be checked until the text parses; the converter would refuse it.",
     bad='{"entry_point": "main",}',
     good='{"entry_point": "main"}',
 )
 NOT_UTF8 = rule(
-    "VKS101", "not-utf8", Severity.ERROR,
+    "VKS101",
     summary="The file is not UTF-8 text.",
     why="JSON exchanged between tools must be UTF-8 (RFC 8259); other encodings are read "
         "differently by different consumers.",
@@ -51,7 +50,7 @@ NOT_UTF8 = rule(
     good="(the same text saved as UTF-8)",
 )
 DUPLICATE_KEY = rule(
-    "VKS103", "duplicate-key", Severity.ERROR,
+    "VKS103",
     summary="The same key appears twice in one object.",
     why="JSON permits it but leaves the meaning open: some readers keep the first value, "
         "others the last, so the shader may be bound differently than the file suggests.",
@@ -59,7 +58,7 @@ DUPLICATE_KEY = rule(
     good='{"input_0_binding": 0}',
 )
 TOO_DEEP = rule(
-    "VKS104", "nesting-too-deep", Severity.ERROR,
+    "VKS104",
     summary="The JSON nests deeper than the configured limit (64 by default).",
     why="Attribute objects are at most three levels deep; deeper nesting is a mistake or "
         "an attack on the parser.",
@@ -67,7 +66,7 @@ TOO_DEEP = rule(
     good='{"entry_point": "main", "workgroup_sizes": [1, 1, 1]}',
 )
 TOO_LARGE = rule(
-    "VKS105", "file-too-large", Severity.ERROR,
+    "VKS105",
     summary="The file is larger than the configured limit (16 MiB by default).",
     why="Attribute files hold one shader; a file this size is not one and would stall the "
         "check.",
@@ -75,14 +74,14 @@ TOO_LARGE = rule(
     good="(one attribute object with its shader)",
 )
 NON_STANDARD_NUMBER = rule(
-    "VKS106", "non-standard-number", Severity.ERROR,
+    "VKS106",
     summary="NaN, Infinity or -Infinity appear in the JSON.",
     why="They are not JSON (RFC 8259) and most parsers outside Python reject them.",
     bad='{"workgroup_sizes": [NaN, 1, 1]}',
     good='{"workgroup_sizes": [8, 1, 1]}',
 )
 LONE_SURROGATE = rule(
-    "VKS120", "lone-surrogate", Severity.ERROR,
+    "VKS120",
     summary="A string or key holds a `\\uD800`-`\\uDFFF` escape that is not half of a "
             "surrogate pair.",
     why="A lone surrogate is not a Unicode character: the reference converter's JSON parser "
@@ -92,7 +91,7 @@ LONE_SURROGATE = rule(
     good='{"note": "\\ud83d\\ude00"}',
 )
 NUMBER_OUT_OF_RANGE = rule(
-    "VKS121", "number-out-of-range", Severity.ERROR,
+    "VKS121",
     summary="A number is beyond the range of a double (about 1.8e308).",
     why="The reference converter's JSON parser rejects the whole attribute object on a "
         "number it cannot hold as a double, whichever key it is in, unknown keys included; "

@@ -16,8 +16,9 @@ from typing import Any, Literal
 from ..api import Report, read_source, source_of
 from ..check import check_sources, finish
 from ..config import Options
-from ..diagnostics import Diagnostic, Location, Severity, rule
+from ..diagnostics import Diagnostic, Location
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
+from ..rule_registry import rule
 from .cache import UNSTABLE_CODES, OpMemo, VettedShaders
 from .ops import Prepared, single
 
@@ -25,7 +26,7 @@ REQUEST_PATH = "<request>"
 MAX_DIAGNOSTICS = 1000
 
 TRUNCATED = rule(
-    "VKS931", "web-diagnostics-truncated", Severity.INFO,
+    "VKS931",
     summary="The web endpoint returned only the first 1000 diagnostics of a request.",
     why="A document with tens of thousands of problems would make a response of many "
         "megabytes that no page can show; errors are kept first, so `ok` stays right. "
