@@ -31,15 +31,26 @@ class Terminated(BaseException):
     (temporary files beside an output are removed, compiler processes are killed)."""
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise Terminated
-
-
-def _stop_on_sigterm() -> None:
+def _stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM stop the command by an exception (KeyboardInterrupt,
+    :class:`Terminated`), after removing the temporary file of any write under way: the
+    exception may land anywhere, even in the clean-up that would remove it."""
     import signal
 
+    from .fsutil import remove_temporaries
+
+    def interrupted(signum: int, frame: object) -> None:
+        remove_temporaries()
+        raise KeyboardInterrupt
+
+    def terminated(signum: int, frame: object) -> None:
+        remove_temporaries()
+        raise Terminated
+
     try:
-        signal.signal(signal.SIGTERM, _terminate)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not ignored)
+            signal.signal(signal.SIGINT, interrupted)
+        signal.signal(signal.SIGTERM, terminated)
     except ValueError:  # not the main thread (e.g. main() called from a worker thread)
         pass
 
@@ -134,7 +145,7 @@ def _main(argv: list[str], *, fresh_process: bool = False) -> int:
         # an instant around each tool it starts, which no other thread may see.
         from .commands.run_fast import run_fast
 
-        _stop_on_sigterm()  # the tools it starts are stopped and its folder removed
+        _stop_on_signals()  # the tools it starts are stopped and its folder removed
         code = _guarded(lambda: run_fast(argv[1:]))
         if code is not None:  # None: this command line is not for the fast lane
             return code
@@ -147,7 +158,7 @@ def _main(argv: list[str], *, fresh_process: bool = False) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     if args.command != "serve":  # the server has its own shutdown
-        _stop_on_sigterm()
+        _stop_on_signals()
     return _guarded(lambda: args.run(args))
 
 
@@ -165,6 +176,10 @@ def _guarded(command: Callable[[], int | None]) -> int | None:
     except Terminated:
         print("tosa-vkshader: terminated", file=sys.stderr)
         return EXIT_TERMINATED
+    finally:
+        from .fsutil import remove_temporaries
+
+        remove_temporaries()  # however the command ended, no temporary file outlives it
 
 
 if __name__ == "__main__":

@@ -13,12 +13,12 @@ import base64
 import binascii
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..cachedir import ENV_VAR
 from ..diagnostics import Diagnostic, InnerPosition, Severity
+from ..fsutil import write_atomic
 from ..rule_registry import rule
 
 CACHE_PROBLEM = rule(
@@ -109,14 +109,7 @@ class Cache:
         """Atomically replace ``path`` with ``data``: a reader sees the old or the new file."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=_SUFFIX)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                os.replace(tmp, path)
-            except OSError:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_atomic(path, data, durable=False)
         except OSError as exc:
             self._note(exc)
             return False
@@ -148,7 +141,7 @@ class Cache:
                 if not sub.is_dir():
                     continue
                 for item in os.scandir(sub.path):
-                    if item.name.startswith(".tmp-"):  # another run is writing it
+                    if not item.name.endswith(_SUFFIX):  # (another run is writing it)
                         continue
                     st = item.stat()
                     entries.append((st.st_mtime, st.st_size, item.path))
