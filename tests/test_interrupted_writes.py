@@ -5,7 +5,6 @@ process that stops itself there (no timing race), for `fix`, `fix --embed spirv`
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
