@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
     from .api import Report, check_file, check_paths, targets_summary, validate, validate_file
     from .config import Options, load_options
-    from .diagnostics import Diagnostic, Location, Severity
+    from .diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
+    from .fixes import apply_fixes
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
     from .rule_registry import RULES
     from .runtime import run
@@ -30,7 +31,9 @@ _LAZY = {
     **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate",
                      "validate_file"), "api"),
     **dict.fromkeys(("Options", "load_options"), "config"),
-    **dict.fromkeys(("Diagnostic", "Location", "Severity"), "diagnostics"),
+    **dict.fromkeys(("Applicability", "Diagnostic", "Edit", "Fix", "Location", "Severity"),
+                    "diagnostics"),
+    "apply_fixes": "fixes",
     "RULES": "rule_registry",
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
                      "PushConstants"), "model"),
@@ -55,8 +58,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "RULES", "Attributes", "Diagnostic", "Location", "Options", "PushConstant",
-    "PushConstants", "Report", "Resource", "RunError", "SamplerConfig", "Severity",
-    "check_file", "check_paths", "load_options", "run", "targets_summary", "validate",
-    "validate_file", "__version__",
+    "RULES", "Applicability", "Attributes", "Diagnostic", "Edit", "Fix", "Location",
+    "Options", "PushConstant", "PushConstants", "Report", "Resource", "RunError",
+    "SamplerConfig", "Severity", "apply_fixes", "check_file", "check_paths",
+    "load_options", "run", "targets_summary", "validate", "validate_file", "__version__",
 ]

@@ -11,7 +11,7 @@ rules; the rules that compare attributes with the shader receive its ``Shader`` 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .config import Options
 from .diagnostics import Diagnostic, Location
@@ -59,7 +59,8 @@ def attribute_view(op: Op, options: Options) -> tuple[AttributeView | None,
 
 def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
            options: Options) -> list[Diagnostic]:
-    """Filter by select/ignore, apply severity overrides, attach locations, sort.
+    """Filter by select/ignore, apply severity overrides, attach locations (to fixes'
+    edits too), sort.
 
     A diagnostic repeated with the same code, pointer and message (a later stage that knows
     the shader restating an earlier finding with a better hint) is reported once, as the
@@ -75,6 +76,8 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
         if diag.location is None:
             location = op.locate(diag) if op is not None else None
             diag = diag.located(location or Location(path, 1, 1))
+            if diag.fix is not None:  # its edits placed in the file too (or no fix)
+                diag = replace(diag, fix=op.place_fix(diag.fix) if op is not None else None)
         finished.append(diag)
     finished.sort(key=Diagnostic.sort_key)
     return finished
@@ -155,8 +158,22 @@ def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:
     return check_ops([op], options or Options())[0]
 
 
-def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diagnostic]]:
-    """Located diagnostics for each source file, file-level problems included."""
+@dataclass(slots=True)
+class Findings:
+    """A source's located diagnostics: about the file itself (its syntax, duplicate keys,
+    ...), and about each of its ops."""
+
+    file: list[Diagnostic]
+    ops: list[list[Diagnostic]]
+
+    def all(self) -> list[Diagnostic]:
+        found = self.file + [d for op in self.ops for d in op]
+        found.sort(key=Diagnostic.sort_key)
+        return found
+
+
+def source_findings(sources: list[SourceFile], options: Options) -> list[Findings]:
+    """Located diagnostics for each source file, op by op and for the file itself."""
     ops = [op for source in sources for op in source.ops]
     per_op = iter(check_ops(ops, options))
     results = []
@@ -166,12 +183,14 @@ def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diag
             problems = [_nothing_checked(source)]
         # File-level problems (duplicate keys, ...) are located in the whole document.
         document_op = Op(None, source.path, "", source.document) if source.document else None
-        found = finish(problems, document_op, source.path, options)
-        for _ in source.ops:
-            found.extend(next(per_op))
-        found.sort(key=Diagnostic.sort_key)
-        results.append(found)
+        results.append(Findings(finish(problems, document_op, source.path, options),
+                                [next(per_op) for _ in source.ops]))
     return results
+
+
+def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diagnostic]]:
+    """Located diagnostics for each source file, file-level problems included."""
+    return [findings.all() for findings in source_findings(sources, options)]
 
 
 def _nothing_checked(source: SourceFile) -> Diagnostic:

@@ -74,6 +74,64 @@ class ShaderPlace:
 
 
 
+class Applicability(enum.Enum):
+    """How far a fix can be trusted (ruff's three kinds)."""
+
+    # Keeps what the op means: `fix` applies it.
+    SAFE = "safe"
+    # May change what the op means (a guess, or one of two sides picked): applied with
+    # `fix --unsafe-fixes`, offered to a person otherwise.
+    UNSAFE = "unsafe"
+    # A suggestion to show, never applied by a tool.
+    DISPLAY_ONLY = "display-only"
+
+
+class Part(enum.Enum):
+    """What of the member at an edit's pointer it replaces."""
+
+    KEY = "key"
+    VALUE = "value"
+    # Nothing: a new member is inserted after the member at the pointer.
+    AFTER = "after"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One change of the checked text.
+
+    ``pointer`` (relative to the op's attributes, as a diagnostic's) and ``part`` say
+    where; ``content`` is what goes there as JSON text (a key's token, a value, or for
+    ``AFTER`` a whole ``"key": value`` member). ``range`` and ``text`` are filled in when
+    the diagnostic is located: None until then, or where the op's file has no text to
+    edit (a .tosa flatbuffer)."""
+
+    pointer: str
+    part: Part
+    content: str
+    range: Location | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """The repair of one diagnostic: its edits are applied together or not at all."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+
+    @property
+    def located(self) -> bool:
+        """Whether every edit knows its range in the checked text (can be applied)."""
+        return all(edit.range is not None and edit.text is not None for edit in self.edits)
+
+    def applies(self, unsafe: bool = False) -> bool:
+        """Whether ``fix`` applies it (with ``--unsafe-fixes`` when ``unsafe``)."""
+        wanted = (Applicability.SAFE, Applicability.UNSAFE) if unsafe else \
+            (Applicability.SAFE,)
+        return self.applicability in wanted and self.located
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
@@ -85,9 +143,9 @@ class Diagnostic:
     inner: InnerPosition | None = None
     # Where the pointer should be placed: on the key itself or on its value.
     on_key: bool = False
-    # The JSON token that `tosa-vkshader fix` puts in place of the located key or value
-    # (`"input_1_binding"`); None when the problem has no mechanical repair.
-    replacement: str | None = None
+    # The repair, where the rule knows it (fixes.py); its edits get their ranges in the
+    # checked text when the diagnostic is located.
+    fix: Fix | None = None
     # The target device a finding is about (VKS7xx); None for everything else.
     target: str | None = None
     # The shader declaration a cross-check finding is about (it points at the attribute).
@@ -104,9 +162,9 @@ class Diagnostic:
         return None
 
     def located(self, location: Location | None) -> Diagnostic:
-        # (spelled out: records.replace builds a dict of the fields, once per finding)
+        # (spelled out: dataclasses.replace builds a dict of the fields, once per finding)
         return Diagnostic(self.code, self.severity, self.message, self.pointer, self.hint,
-                          location, self.inner, self.on_key, self.replacement, self.target,
+                          location, self.inner, self.on_key, self.fix, self.target,
                           self.shader_place)
 
     def sort_key(self) -> tuple:
@@ -143,7 +201,7 @@ class Rule:
         inner: InnerPosition | None = None,
         on_key: bool = False,
         severity: Severity | None = None,
-        replacement: str | None = None,
+        fix: Fix | None = None,
         target: str | None = None,
         shader_place: ShaderPlace | None = None,
     ) -> Diagnostic:
@@ -155,7 +213,7 @@ class Rule:
             hint=hint,
             inner=inner,
             on_key=on_key,
-            replacement=replacement,
+            fix=fix,
             target=target,
             shader_place=shader_place,
         )

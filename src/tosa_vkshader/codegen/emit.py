@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
 from ..sources.context import TensorType, parse_type
+from ..sources.escapes import mlir_string
 from .errors import CodegenError
 from .rules import BAD_TENSOR_TYPE, NOT_SERIALIZABLE, TOSA_TOOLS_MISSING
 
@@ -101,22 +102,6 @@ def _checked(op: CustomOp, operands: Sequence[str], results: Sequence[str],
     diagnostics = check_op(op, operands, results, options)
     if any(d.severity is Severity.ERROR for d in diagnostics):
         raise CodegenError(diagnostics)
-
-
-def mlir_string(text: str) -> str:
-    """``text`` as an MLIR string literal: quotes and backslashes escaped, every byte that
-    is not printable ASCII written ``\\XX`` (UTF-8 bytes), as ``mlir-opt`` prints them."""
-    out = ['"']
-    for byte in text.encode("utf-8"):
-        char = chr(byte)
-        if char in '"\\':
-            out.append("\\" + char)
-        elif 0x20 <= byte < 0x7F:
-            out.append(char)
-        else:
-            out.append(f"\\{byte:02X}")
-    out.append('"')
-    return "".join(out)
 
 
 def _mlir_symbol(name: str) -> str:

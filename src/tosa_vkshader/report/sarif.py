@@ -8,8 +8,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..api import Report
-from ..diagnostics import Location, Severity
-from .fixes import fix_for
+from ..diagnostics import Applicability, Fix, Location, Severity
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -40,6 +39,26 @@ def _location(loc: Location, report_path: str | None) -> dict:
         location["logicalLocations"] = [{"fullyQualifiedName": loc.logical,
                                          "kind": "function"}]
     return location
+
+
+def _fix(fix: Fix, report_path: str | None) -> dict:
+    """A diagnostic's fix as SARIF: each edit a replaced region (empty for an insertion)
+    and the text put there."""
+    replacements = []
+    path = report_path
+    for edit in fix.edits:
+        where = edit.range
+        if where is None:
+            continue
+        path = where.path or report_path
+        replacements.append({
+            "deletedRegion": {"startLine": where.line, "startColumn": where.column,
+                              "endLine": where.end_line, "endColumn": where.end_column},
+            "insertedContent": {"text": edit.text}})
+    return {"description": {"text": fix.title},
+            "artifactChanges": [{"artifactLocation": {"uri": _uri(path)},
+                                 "replacements": replacements}],
+            "properties": {"applicability": fix.applicability.value}}
 
 
 def render_sarif(reports: list[Report]) -> str:
@@ -90,17 +109,9 @@ def render_sarif(reports: list[Report]) -> str:
                     result["relatedLocations"] = [related]
             if diag.shader_place is not None and diag.shader_place.instruction:
                 result["properties"]["shaderInstruction"] = diag.shader_place.instruction
-            replacement = fix_for(report, diag)
-            if replacement is not None and diag.location is not None:
-                where = _location(diag.location, report.path)["physicalLocation"]
-                result["fixes"] = [{
-                    "description": {"text": diag.hint or "tosa-vkshader fix"},
-                    "artifactChanges": [{
-                        "artifactLocation": where["artifactLocation"],
-                        "replacements": [{"deletedRegion": where["region"],
-                                          "insertedContent": {"text": replacement}}],
-                    }],
-                }]
+            if diag.fix is not None and diag.fix.applicability is not \
+                    Applicability.DISPLAY_ONLY:
+                result["fixes"] = [_fix(diag.fix, report.path)]
             results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic, Severity
+from ..fixes import rename_key
 from ..keys import REQUIRED_KEYS, KeyKind, KeyProblem
 from ..rule_registry import rule
 from ..view import AttributeView
@@ -86,6 +86,9 @@ _PROBLEM_RULES = {
     KeyProblem.TOP_LEVEL_TYPO: MISSPELLED_KEY,
     KeyProblem.INDEX_TOO_LARGE: INDEX_TOO_LARGE,
 }
+# The codes of near-miss keys: each finding carries the rename that repairs it when the
+# one right name is known and free; one without it is a repair only a person can decide.
+NEAR_MISS_CODES = frozenset(found.code for found in _PROBLEM_RULES.values())
 
 
 # Keys the key rules have nothing to say about.
@@ -127,7 +130,7 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
             assert info.problem is not None  # (every near miss says what is wrong)
             yield _PROBLEM_RULES[info.problem].at(
                 pointer, message, hint=hint, on_key=True, severity=severity,
-                replacement=json.dumps(info.suggestion) if mechanical else None)
+                fix=rename_key(pointer, info.suggestion) if mechanical else None)
         elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
             yield UNKNOWN_RESOURCE_FIELD.at(
                 pointer, f"key `{key}`: `{info.field}` is not a resource field",

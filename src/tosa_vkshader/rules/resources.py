@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from .. import registry
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Applicability, Diagnostic, Fix, Severity
+from ..fixes import rename_key, replace_value
 from ..keys import REQUIRED_RESOURCE_FIELDS
 from ..rule_registry import rule
 from ..view import AttributeView, ResourceView
@@ -296,14 +297,15 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     if canonical is None:
         guess = _guess_descriptor_type(value)
         hint = f"did you mean `{guess}`?" if guess else None
+        fix = _guessed(key, pointer, value, guess)
         if not DESCRIPTOR_TYPE_PATTERN.fullmatch(value):
             yield MALFORMED_DESCRIPTOR_TYPE.at(
                 pointer, f"`{key}` {describe(value)} is not a Vulkan descriptor type name "
-                "(VK_DESCRIPTOR_TYPE_...)", hint=hint)
+                "(VK_DESCRIPTOR_TYPE_...)", hint=hint, fix=fix)
         else:
             yield UNKNOWN_DESCRIPTOR_TYPE.at(
                 pointer, f"`{key}` {describe(value)} is not in the Vulkan registry "
-                f"({registry.REGISTRY_VERSION})", hint=hint)
+                f"({registry.REGISTRY_VERSION})", hint=hint, fix=fix)
         return None
     unsuitable = UNSUITABLE_TYPES.get(canonical)
     if unsuitable:
@@ -339,7 +341,9 @@ def _format(view: AttributeView, resource: ResourceView):
             resource.pointer("vkformat", view.base),
             f"`{resource.key('vkformat')}` {describe(value)} is not a VkFormat in the "
             f"Vulkan registry ({registry.REGISTRY_VERSION})",
-            hint=f"did you mean `{guess}`?" if guess else None)
+            hint=f"did you mean `{guess}`?" if guess else None,
+            fix=_guessed(resource.key("vkformat"), resource.pointer("vkformat", view.base),
+                         value, guess))
     return info
 
 
@@ -347,7 +351,18 @@ def _alias(key: str, pointer: str, value: str, canonical: str, written: str) -> 
     return REGISTRY_ALIAS.at(
         pointer, f"`{key}` is {value}, a registry alias of {canonical}: the reference "
         f"converter knows only canonical names and writes {written} into the VGF",
-        hint=f"write `{canonical}`")
+        hint=f"write `{canonical}`",
+        # (the same enumerant under the name the converter knows: nothing else changes)
+        fix=replace_value(pointer, canonical, title=f"`{key}`: {value} written {canonical}"))
+
+
+def _guessed(key: str, pointer: str, value: str, guess: str | None) -> Fix | None:
+    """The fix that writes the name a misspelled one most resembles: a guess, so applied
+    only with `fix --unsafe-fixes`."""
+    if guess is None:
+        return None
+    return replace_value(pointer, guess, title=f"`{key}`: {value!r} replaced by {guess}",
+                         applicability=Applicability.UNSAFE)
 
 
 @lru_cache(maxsize=512)
@@ -371,23 +386,28 @@ def _resource_type(view: AttributeView, resource: ResourceView,
         return
     pointer = resource.pointer("type", view.base)
     key = resource.key("type")
+    # What the descriptor type binds: right for the converter, which ignores `_type`; but
+    # which of the two was meant is a guess, so its fix is applied only when asked for.
+    bound = replace_value(pointer, expected, title=f"`{key}`: {value!r} replaced by "
+                          f"{expected!r} (what {descriptor} binds)",
+                          applicability=Applicability.UNSAFE) if expected else None
     if canonical is None:
         yield INVALID_RESOURCE_TYPE.at(
             pointer, f'`{key}` {describe(value)} is not "Tensor", "Image" or "Buffer" (the '
             "reference converter ignores `_type`; other readers will not understand it)",
-            hint=f'use "{KIND_OF_DESCRIPTOR[descriptor]}" for {descriptor}'
-            if descriptor in KIND_OF_DESCRIPTOR else None)
+            hint=f'use "{expected}" for {descriptor}' if expected else None, fix=bound)
         return
     if value != canonical:
         yield RESOURCE_TYPE_CASE.at(pointer, f'`{key}` is "{value}"; the canonical spelling '
                                     f'is "{canonical}"', hint=f'write "{canonical}"',
-                                    replacement=f'"{canonical}"')
+                                    fix=replace_value(pointer, canonical, title=f"`{key}`: "
+                                                      f"{value!r} written {canonical!r}"))
     if expected and expected != canonical:
         yield RESOURCE_TYPE_MISMATCH.at(
             pointer, f'`{key}` is "{value}" but `{resource.key("vkdescriptortype")}` is '
             f"{descriptor}, which binds a {expected.lower()} (the reference converter ignores "
             "`_type` and binds by the descriptor type)",
-            hint=f'use "{expected}"')
+            hint=f'use "{expected}"', fix=bound)
 
 
 def _sampler(view: AttributeView, resource: ResourceView,
@@ -416,7 +436,10 @@ def _sampler(view: AttributeView, resource: ResourceView,
                                  "reference converter ignores others)",
                                  hint=f"did you mean `{close}`?" if close else
                                  "remove it; the fields are " + ", ".join(SAMPLER_FIELDS),
-                                 on_key=True)
+                                 on_key=True,
+                                 fix=rename_key(field_pointer, close,
+                                                applicability=Applicability.UNSAFE)
+                                 if close and close not in sampler else None)
             continue
         if value in allowed:
             continue
@@ -430,7 +453,9 @@ def _sampler(view: AttributeView, resource: ResourceView,
                 f"not list, so it refuses the op (the reference converter maps it, to "
                 f"{canonical})",
                 hint=f"write `{listed}` (the same enumerant, listed by the schema)"
-                if listed else "one of " + ", ".join(allowed))
+                if listed else "one of " + ", ".join(allowed),
+                fix=replace_value(field_pointer, listed, title=f"`{key}.{field}`: {value} "
+                                  f"written {listed}") if listed else None)
             continue
         guess = None
         if isinstance(value, str) and value.strip():
@@ -441,7 +466,9 @@ def _sampler(view: AttributeView, resource: ResourceView,
         yield BAD_SAMPLER.at(field_pointer, f"`{key}.{field}` is {describe(value)}, not a "
                              "Vulkan name for it: the reference converter leaves the field "
                              "unset, so the runtime samples with a default instead",
-                             hint=hint)
+                             hint=hint, fix=_guessed(f"{key}.{field}", field_pointer,
+                                                     value, guess)
+                             if isinstance(value, str) else None)
 
 
 def _format_with_descriptor(view: AttributeView, resource: ResourceView, descriptor: str,

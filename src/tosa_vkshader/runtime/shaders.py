@@ -48,11 +48,11 @@ def embed_hlsl(text: str, ops: list[ShaderOp], options: Options
     if not hlsl:
         return text, []
     from ..codegen.emit import mlir_string
-    from ..codegen.fix import fix_attributes
+    from ..codegen.rewrites import with_embedded_spirv
 
     changes, notes = [], []
     for index, op in hlsl:
-        fixed = fix_attributes(dict(op.text.attrs), embed_spirv=True, options=options)
+        fixed = with_embedded_spirv(dict(op.text.attrs), options)
         if fixed is None:  # cannot happen after a clean check; keep the runtime's verdict
             continue
         changes.append((op.text, mlir_string(json.dumps(fixed))[1:-1]))

@@ -10,18 +10,30 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
 
-from ..diagnostics import Diagnostic, Location
+from ..diagnostics import Diagnostic, Edit, Fix, Location
 from .context import OpContext
+from .edits import edit_offsets
 from .jsontext import JsonDocument
 
 if TYPE_CHECKING:
-    from typing import Any, Protocol
+    from typing import Any
 
     class Lines(Protocol):
         def line_text(self, line: int) -> str: ...
+
+
+class Locator(Protocol):
+    """Places an op's diagnostics (their pointers, relative to its attributes) and the
+    edits of their fixes in the op's file."""
+
+    def __call__(self, diagnostic: Diagnostic) -> Location | None: ...
+
+    def edit(self, edit: Edit) -> Edit | None:
+        """``edit`` with its range in the file and its text as the file writes it; None
+        when it has no place there."""
 
 
 @dataclass(slots=True)
@@ -131,6 +143,8 @@ class EmbeddedLocator:
     host: TextFile
     # Builds the position map; called once, when the first diagnostic is placed.
     build_offsets: Callable[[], OffsetMap]
+    # Writes JSON text as the string holding it does (with its escapes).
+    escape: Callable[[str], str]
     _offsets: OffsetMap | None = field(default=None, repr=False)
 
     def offsets(self) -> OffsetMap:
@@ -153,6 +167,17 @@ class EmbeddedLocator:
     def at_offset(self, offset: int) -> Location:
         return self.host.location(self.offsets().host(offset))
 
+    def edit(self, edit: Edit) -> Edit | None:
+        found = edit_offsets(self.document, edit.pointer, edit)
+        if found is None:
+            return None
+        start, end, content = found
+        mapping = self.offsets()
+        # (an insertion goes right after the character before it, escape and all)
+        host_start = mapping.host(start) if end > start else mapping.host_end(start)
+        where = self.host.location(host_start, max(host_start, mapping.host_end(end)))
+        return replace(edit, range=where, text=self.escape(content))
+
 
 @dataclass(slots=True)
 class PrefixLocator:
@@ -165,6 +190,22 @@ class PrefixLocator:
         return self.document.locate(self.prefix + diagnostic.pointer,
                                     on_key=diagnostic.on_key, inner=diagnostic.inner)
 
+    def edit(self, edit: Edit) -> Edit | None:
+        return edit_in_document(self.document, self.prefix, edit)
+
+
+def edit_in_document(document: JsonDocument, prefix: str, edit: Edit) -> Edit | None:
+    """``edit`` placed in the JSON file ``document`` whose object at ``prefix`` holds
+    the op's attributes."""
+    found = edit_offsets(document, prefix + edit.pointer, edit)
+    if found is None:
+        return None
+    start, end, content = found
+    line, column = document.offset_to_line_col(start)
+    end_line, end_column = document.offset_to_line_col(end)
+    return replace(edit, range=Location(document.path, line, column, end_line, end_column),
+                   text=content)
+
 
 @dataclass(slots=True)
 class FixedLocator:
@@ -174,6 +215,9 @@ class FixedLocator:
 
     def __call__(self, diagnostic: Diagnostic) -> Location | None:
         return self.location
+
+    def edit(self, edit: Edit) -> Edit | None:
+        return None  # (a flatbuffer's op has no text to edit)
 
 
 @dataclass(slots=True)
@@ -193,17 +237,36 @@ class Op:
     context: OpContext | None = None
     # Maps a diagnostic (its pointer, relative to the attributes) to a place in the file;
     # when None, ``document`` is searched for ``pointer``.
-    locator: Callable[[Diagnostic], Location | None] | None = field(default=None, repr=False)
+    locator: Locator | None = field(default=None, repr=False)
 
     def locate(self, diagnostic: Diagnostic) -> Location | None:
         if self.locator is not None:
             return self.locator(diagnostic)
+        document = self._document()
+        if document is None:
+            return None
+        return document.locate(diagnostic.pointer, on_key=diagnostic.on_key,
+                               inner=diagnostic.inner)
+
+    def place_fix(self, fix: Fix) -> Fix | None:
+        """``fix`` with every edit placed in the op's file, or None when one of them has
+        no place there."""
+        edits = []
+        for edit in fix.edits:
+            if self.locator is not None:
+                placed = self.locator.edit(edit)
+            else:
+                document = self._document()
+                placed = edit_in_document(document, "", edit) if document is not None else None
+            if placed is None:
+                return None
+            edits.append(placed)
+        return replace(fix, edits=tuple(edits))
+
+    def _document(self) -> JsonDocument | None:
         if self.document is None and self.render is not None:
             self.document = self.render()
-        if self.document is None:
-            return None
-        return self.document.locate(diagnostic.pointer, on_key=diagnostic.on_key,
-                                    inner=diagnostic.inner)
+        return self.document
 
 
 @dataclass(slots=True)

@@ -1,4 +1,5 @@
-"""Decoding string literals of a host file, and mapping decoded positions back.
+"""Decoding string literals of a host file, mapping decoded positions back, and writing
+text as such a literal writes it.
 
 Attributes embedded in a model are a string inside another syntax: an MLIR string
 attribute (escapes ``\\22``, ``\\"``, ``\\\\``, ``\\n``, ``\\t`` and ``\\XX`` bytes that
@@ -8,6 +9,7 @@ fast; the position map is built only when a diagnostic has to be placed in the f
 
 from __future__ import annotations
 
+import json
 import re
 
 from .base import OffsetMap
@@ -184,3 +186,34 @@ def json_string_offsets(text: str, quote: int) -> OffsetMap:
         inner += 1
         pos = stop + length
     return mapping
+
+
+def mlir_string(text: str) -> str:
+    """``text`` as an MLIR string literal: quotes and backslashes escaped, every byte that
+    is not printable ASCII written ``\\XX`` (UTF-8 bytes), as ``mlir-opt`` prints them."""
+    out = ['"']
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 0x20 <= byte < 0x7F:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:02X}")
+    out.append('"')
+    return "".join(out)
+
+
+def mlir_escape(text: str, literal: str) -> str:
+    """``text`` written inside the MLIR string literal whose contents are ``literal``: as
+    :func:`mlir_string` writes it, with quotes written ``\\22`` where the literal writes
+    them so."""
+    written = mlir_string(text)[1:-1]
+    if "\\22" in literal and '\\"' not in literal:
+        return written.replace('\\"', "\\22")
+    return written
+
+
+def json_escape(text: str) -> str:
+    """``text`` written inside a JSON string literal."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]

@@ -23,6 +23,7 @@ from ..diagnostics import Diagnostic
 from .base import EmbeddedLocator, Op, PrefixLocator, SourceFile, TextFile
 from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
+from .escapes import json_escape, json_string_offsets
 from .jsontext import JsonDocument, json_type, parse_json
 from .reading_rules import MALFORMED_OP_OBJECT, MISSING_ATTRS
 
@@ -105,7 +106,7 @@ class _Reader:
 
         op, problems = embedded_op(
             text, self.path, self.options, place_offset=place_offset, context=context,
-            locator_for=lambda document: EmbeddedLocator(document, host, offsets))
+            locator_for=lambda document: EmbeddedLocator(document, host, offsets, json_escape))
         self.source.diagnostics.extend(problems)
         if op is not None:
             self.source.ops.append(op)
@@ -165,8 +166,5 @@ class _Lazy:
 
 
 def _json_string_offsets(text: str, quote: int):
-    """The position map of an op's attributes string (its module imported when a finding
-    has to be placed through the string's escapes)."""
-    from .escapes import json_string_offsets
-
+    """The position map of an op's attributes string."""
     return json_string_offsets(text, quote)

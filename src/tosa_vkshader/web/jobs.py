@@ -234,18 +234,18 @@ def lint_only(jobs: list[CheckJob], vetted: VettedShaders | None = None,
 def run_fixes(jobs: list[FixJob]) -> list[dict[str, Any]]:
     """``tosa-vkshader fix --diff`` for each request: the fixed document, the diff, what
     was changed and what could not be fixed. Never compiles (no ``--embed``)."""
-    from ..codegen.fix import fix_text
+    from ..codegen.repair import repair
 
     results = []
     for job in jobs:
-        result = fix_text(job.text, REQUEST_PATH, options=job.options)
+        result = repair(job.text, REQUEST_PATH, job.options)
         results.append({
             "ok": result.ok,
             "changed": result.changed,
             "fixed": result.fixed,
             "diff": result.diff(),
             "changes": list(result.changes),
-            "diagnostics": [diagnostic_to_dict(d) for d in result.diagnostics],
+            "diagnostics": [diagnostic_to_dict(d) for d in result.problems],
         })
     return results
 
