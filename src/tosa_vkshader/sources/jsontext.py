@@ -110,14 +110,18 @@ def _surrogate() -> re.Pattern[str]:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-class _NonStandardConstant(ValueError):
+class NonStandardConstant(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in JSON text: Python's reader takes them,
+    JSON (and the reference converter's parser) does not."""
+
     def __init__(self, name: str) -> None:
-        super().__init__(name)
+        super().__init__(f"{name} is not a JSON number")
         self.name = name
 
 
-def _reject_constant(name: str) -> Any:
-    raise _NonStandardConstant(name)
+def reject_constant(name: str) -> Any:
+    """``parse_constant`` for a JSON decoder that reads only JSON."""
+    raise NonStandardConstant(name)
 
 
 @dataclass(slots=True)
@@ -305,7 +309,7 @@ class _Reading(threading.local):
         self.long_number = False
         self.decoder = json.JSONDecoder(object_pairs_hook=self._object, parse_int=self._int,
                                         parse_float=self._float,
-                                        parse_constant=_reject_constant)
+                                        parse_constant=reject_constant)
 
     def _int(self, digits: str) -> int:
         if len(digits) > 19:  # (with its sign) might be beyond a double
@@ -328,7 +332,8 @@ class _Reading(threading.local):
 _READING = _Reading()
 
 
-def _find_depth_violation(value: Any, limit: int) -> bool:
+def nests_deeper(value: Any, limit: int) -> bool:
+    """Whether a JSON value nests containers deeper than ``limit`` levels."""
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -383,7 +388,7 @@ def parse_json(
         diag = INVALID_JSON.at("", f"invalid JSON: {message}",
                                hint=_syntax_hint(text, exc.pos))
         return None, [diag.located(Location(path, exc.lineno, exc.colno))]
-    except _NonStandardConstant as exc:
+    except NonStandardConstant as exc:
         offset = _find_constant(text, exc.name)
         line, col = doc.offset_to_line_col(offset)
         diag = NON_STANDARD_NUMBER.at("", f"`{exc.name}` is not a JSON number",
@@ -397,7 +402,7 @@ def parse_json(
         return None, [diag.located(Location(path, 1, 1))]
     # Nesting needs brackets: only walk the value when there are enough of them.
     brackets = text.count("[") + text.count("{")
-    if brackets > max_depth and _find_depth_violation(doc.value, max_depth):
+    if brackets > max_depth and nests_deeper(doc.value, max_depth):
         diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels")
         return None, [diag.located(Location(path, 1, 1))]
     saw_duplicate, saw_long_number = reading.duplicate, reading.long_number
