@@ -83,7 +83,7 @@ def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, mon
     glslc = Glslc(tmp_path / "bin")
     monkeypatch.setenv("PATH", f"{glslc.path.parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "cache"))
-    from tosa_vkshader.config import load_options
+    from tosa_vkshader.config_file import load_options
 
     reports = check_paths([FIXTURES / "glsl"], load_options(FIXTURES))  # skips expected.json
     assert len(reports) == len(CASES)

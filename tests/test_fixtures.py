@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tosa_vkshader import check_file
-from tosa_vkshader.config import load_options
+from tosa_vkshader.config_file import load_options
 
 from conftest import FIXTURES, expected_fixtures
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tosa_vkshader import rules_doc
-from tosa_vkshader.registry import generate
+from tosa_vkshader.vulkan import generate
 
 
 def test_registry_tables_match_the_installed_vulkan_registry():
     assert generate.TABLES_PATH.read_text() == generate.render(), \
-        "run: python -m tosa_vkshader.registry.generate"
+        "run: python -m tosa_vkshader.vulkan.generate"
 
 
 def test_rules_doc_is_fresh():

@@ -34,7 +34,7 @@ INDIRECT: dict[tuple[str, str], set[str]] = {
     ("compile/cache.py", "diagnostic"): set(),  # a cached compile diagnostic, restored
     ("compile/diagnose.py", "to_diagnostic"): {"VKS300"},  # compile errors (_HINTS)
     ("compile/includes.py", "visit"): {"VKS304"},  # self.reject: INCLUDE_REJECTED
-    ("config.py", "options_from_table"): {"VKS901", "VKS933"},  # _BadOption's rule
+    ("config_file.py", "options_from_table"): {"VKS901", "VKS933"},  # _BadOption's rule
     ("rules/restate.py", "_collisions"): {"VKS222"},  # restated with the shader's hint
     # (an extension is enabled by an extension, never by a feature: VKS701 has no hint)
     ("devices/checks.py", "_enables"): {"VKS700"},

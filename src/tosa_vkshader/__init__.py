@@ -8,15 +8,16 @@ True
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from typing import TYPE_CHECKING
+
+from .version import __version__
 
 if TYPE_CHECKING:
     from typing import Any
 
     from .api import Report, check_file, check_paths, targets_summary, validate, validate_file
-    from .config import Options, load_options
+    from .config import Options
+    from .config_file import load_options
     from .diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
     from .fixes import apply_fixes
     from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
 _LAZY = {
     **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate",
                      "validate_file"), "api"),
-    **dict.fromkeys(("Options", "load_options"), "config"),
+    "Options": "config",
+    "load_options": "config_file",
     **dict.fromkeys(("Applicability", "Diagnostic", "Edit", "Fix", "Location", "Severity"),
                     "diagnostics"),
     "apply_fixes": "fixes",

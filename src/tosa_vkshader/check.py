@@ -12,15 +12,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
+from .checked import Report
 from .config import Options
 from .diagnostics import Diagnostic, Location
+from .op_context import VULKAN_DOMAIN
 from .rule_registry import rule
 from .rules import run_rules_each
 from .sources.base import Op, SourceFile
-from .sources.context import VULKAN_DOMAIN
 from .sources.jsontext import json_type
+from .sources.read import source_of
 from .view import AttributeView
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .shader import Shader
 
 SHADER_LANGUAGES = ("SPIR-V", "GLSL", "HLSL")  # those the shader stage builds
 
@@ -150,8 +158,18 @@ def _shader_stage(ops: list[Op], views: list[AttributeView | None],
         if shader is not None and view is not None:
             pair = (id(view), id(shader))  # both shared by the ops that repeat them
             if pair not in compared:
-                compared[pair] = run_shader_rules(view, shader)
+                compared[pair] = run_shader_rules(view, shader) + _on_targets(view, shader)
             found[k].extend(compared[pair])
+
+
+def _on_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    """The shader against each target device (VKS7xx), when targets are configured (the
+    device profiles load only then)."""
+    if not view.options.target_device:
+        return []
+    from .devices import check_targets
+
+    return check_targets(view, shader)
 
 
 def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:
@@ -205,3 +223,13 @@ def _nothing_checked(source: SourceFile) -> Diagnostic:
 
 def check_source(source: SourceFile, options: Options) -> list[Diagnostic]:
     return check_sources([source], options)[0]
+
+
+def report_for(obj_or_text: Any, options: Options, path: str | None = None) -> Report:
+    """The report of one attribute object given as a dict, or of a text read as a file
+    (JSON, or a model by ``path``'s suffix): what ``api.validate`` gives."""
+    source = source_of(obj_or_text, options, path)
+    report = Report(path, check_source(source, options), source)
+    if source.document is None and source.ops and source.ops[0].document is not None:
+        source.document = source.ops[0].document  # so reporters can show the lines
+    return report

@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from . import __version__
+from .version import __version__
 
 if TYPE_CHECKING:
     import argparse

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import registry
+from . import vulkan
 from .diagnostics import Diagnostic, Severity
 from .dispatch import invocations
 from .rule_registry import rule
@@ -229,7 +229,7 @@ def _scalar(element: str) -> tuple[str, int] | None:
     return numeric, int(bits) if bits else 8
 
 
-def _format_scalar(info: registry.FormatInfo) -> tuple[str, int] | None:
+def _format_scalar(info: vulkan.FormatInfo) -> tuple[str, int] | None:
     """(numeric class, bits) shared by all components of a plain format, else None."""
     if not info.is_plain or info.numeric is None:
         return None
@@ -283,7 +283,7 @@ class _Check:
             if not isinstance(wanted, str) or not wanted:
                 return  # a missing or mistyped entry_point is reported by the value rules
             listing = ", ".join(f"'{e.name}' ({e.execution_model})" for e in self.r.entry_points)
-            close = registry.closest(wanted, computes, cutoff=0.5)
+            close = vulkan.closest(wanted, computes, cutoff=0.5)
             self.out.append(ENTRY_POINT_MISSING.at(
                 self.view.pointer("entry_point"),
                 f"entry_point is {wanted!r} but the SPIR-V module's entry points are: "
@@ -392,7 +392,7 @@ class _Check:
 
     def descriptor_type(self, resource: ResourceView, b: DescriptorBinding) -> None:
         text = resource.str_value("vkdescriptortype")
-        declared = registry.canonical_descriptor_type(text) if text else None
+        declared = vulkan.canonical_descriptor_type(text) if text else None
         if declared is None or declared == b.descriptor_type:
             return
         if declared in _COMPATIBLE.get(b.descriptor_type, ()):
@@ -408,7 +408,7 @@ class _Check:
 
     def format(self, resource: ResourceView, b: DescriptorBinding) -> None:
         text = resource.str_value("vkformat")
-        info = registry.format_info(text) if text else None
+        info = vulkan.format_info(text) if text else None
         if info is None:
             return
         key = resource.key("vkformat")
@@ -657,13 +657,13 @@ _NUMERIC_SUFFIX = re.compile(r"_(UNORM|SNORM|USCALED|SSCALED|UINT|SINT|UFLOAT|SF
                              r"(?=(?:_PACK\d+)?$)")
 
 
-def _numeric_twin_hint(info: registry.FormatInfo, sampled: str) -> str | None:
+def _numeric_twin_hint(info: vulkan.FormatInfo, sampled: str) -> str | None:
     """`use VK_FORMAT_R8G8B8A8_SINT` for an int-sampled image declared UNORM: the same
     layout with the numeric type the shader samples, when the registry has one."""
     wanted = ("SFLOAT", "UNORM", "SNORM") if sampled == "SFLOAT" else (sampled,)
     for numeric in wanted:
         name = _NUMERIC_SUFFIX.sub(f"_{numeric}", info.name, count=1)
-        if name != info.name and registry.format_info(name) is not None:
+        if name != info.name and vulkan.format_info(name) is not None:
             return f"use {name}"
     return None
 

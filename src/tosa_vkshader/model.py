@@ -14,10 +14,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
+from .attribute_values import SAMPLER_FIELDS, parse_push_constants
 from .keys import RESOURCE_FIELDS, TOP_LEVEL_KEYS, KeyKind, classify, resource_key, split_nulls
-from .registry import vulkan_tables
-from .rules.push_constants import parse_push_constants
-from .rules.resources import SAMPLER_FIELDS
+from .vulkan import tables as vulkan_tables
 
 MAX_UINT32 = 2**32 - 1
 

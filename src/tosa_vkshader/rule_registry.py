@@ -207,7 +207,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS714", "cooperative-matrix-shape-unsupported",   ERROR,   "devices.rules"),
     # -- 9xx: Tool and environment
     ("VKS900", "unreadable-file",                        ERROR,   "sources.io"),
-    ("VKS901", "bad-config",                             ERROR,   "config"),
+    ("VKS901", "bad-config",                             ERROR,   "config_file"),
     ("VKS902", "unusable-target-profile",                ERROR,   "devices.rules"),
     ("VKS910", "compiler-missing",                       ERROR,   "compile.compiler"),
     ("VKS911", "compiler-crashed",                       ERROR,   "compile.runner"),
@@ -220,7 +220,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS922", "spirv-val-timeout",                      ERROR,   "spirv.validate"),
     ("VKS930", "model-reader-missing",                   ERROR,   "sources.reading_rules"),
     ("VKS931", "web-diagnostics-truncated",              INFO,    "web.jobs"),
-    ("VKS933", "unknown-rule-code",                      ERROR,   "selection"),
+    ("VKS933", "unknown-rule-code",                      ERROR,   "rule_registry"),
     ("VKS934", "selection-disables-every-error",         WARNING, "selection"),
     ("VKS935", "not-an-op-document",                     INFO,    "sources.recognise"),
     ("VKS940", "link-leaves-folder",                     INFO,    "sources.io"),
@@ -258,3 +258,48 @@ def find(code_or_name: str) -> RuleEntry | None:
         name = code_or_name.lower()
         found = next((entry for entry in RULES.values() if entry.name == name), None)
     return found
+
+
+UNKNOWN_CODE = rule(
+    "VKS933",
+    summary="A code or prefix given to `--select`, `--ignore` or `severity` matches no rule.",
+    why="`--ignore VKS1111` or `select = [\"VSK1\"]` would otherwise select nothing or "
+        "ignore nothing without a word, and a gate meant to block a commit lets it through.",
+    bad="tosa-vkshader check --select VSK1 ops/",
+    good="tosa-vkshader check --select VKS1 ops/",
+)
+
+
+def unknown_code(code: str) -> tuple[str, str | None] | None:
+    """None when ``code`` is a rule code or a prefix of one; else (why, hint). The hint
+    names only close matches: one character replaced, added, removed, or two neighbours
+    swapped (`VKS2O3`, `VKS1111`, `VSK1`); `VKS99999` is close to nothing."""
+    if code and any(known.startswith(code) for known in RULES):
+        return None
+    # A group prefix is suggested only for a group-sized typo (`VSK1`), never for a code.
+    candidates = (sorted(RULES) if len(code) > 4
+                  else sorted({known[:4] for known in RULES}))
+    alike = code.translate(_LOOK_ALIKE)
+    close = [alike] if alike in candidates else \
+        [c for c in candidates if _one_edit_apart(code, c)]
+    hint = ("did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+            if 0 < len(close) <= 3 else None)
+    return "which matches no rule (`tosa-vkshader rule` lists them)", hint
+
+
+# Letters typed for the digits they look like (`VKS2O3`, `VKS1l0`).
+_LOOK_ALIKE = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "L": "1"})
+
+
+def _one_edit_apart(typed: str, known: str) -> bool:
+    """One substitution, insertion, deletion or swap of neighbours turns ``typed`` into
+    ``known``."""
+    if abs(len(typed) - len(known)) > 1 or typed == known:
+        return False
+    if len(typed) == len(known):
+        diffs = [k for k, (a, b) in enumerate(zip(typed, known, strict=True)) if a != b]
+        return len(diffs) == 1 or (len(diffs) == 2 and diffs[1] == diffs[0] + 1
+                                   and typed[diffs[0]] == known[diffs[1]]
+                                   and typed[diffs[1]] == known[diffs[0]])
+    longer, shorter = (typed, known) if len(typed) > len(known) else (known, typed)
+    return any(longer[:k] + longer[k + 1:] == shorter for k in range(len(longer)))

@@ -17,7 +17,7 @@ from .keys import KeyInfo, KeyKind, classify, split_nulls
 if TYPE_CHECKING:
     from typing import Any
 
-    from .sources.context import OpContext
+    from .op_context import OpContext
 
 
 @dataclass(slots=True)

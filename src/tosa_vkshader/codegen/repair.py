@@ -19,7 +19,6 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..api import source_of
 from ..check import Findings, source_findings
 from ..config import Options
 from ..diagnostics import Diagnostic, Fix, Location, Severity
@@ -28,6 +27,7 @@ from ..keys import classify
 from ..rules.key_names import NEAR_MISS_CODES
 from ..sources.base import Op, SourceFile
 from ..sources.jsontext import DUPLICATE_KEY
+from ..sources.read import source_of
 from .rewrites import canonical_keys, embedded_spirv, type_members
 from .rules import FIX_AMBIGUOUS, FIX_UNREADABLE
 

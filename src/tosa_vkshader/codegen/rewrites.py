@@ -8,14 +8,13 @@ applies the diagnostics' own fixes.
 
 from __future__ import annotations
 
-import base64
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from .. import registry
+from .. import vulkan
 from ..config import Options
 from ..diagnostics import Diagnostic, Edit, Fix, Part, pointer_join
+from ..embed import compiled
 from ..fixes import insert_after, json_text, value_edit
 from ..keys import KeyKind, classify, resource_key
 from ..rules.resources import KIND_OF_DESCRIPTOR
@@ -34,7 +33,7 @@ def type_members(attrs: dict[str, Any]) -> list[Fix]:
             continue
         assert info.direction is not None and info.index is not None
         type_key = resource_key(info.direction, info.index, "type")
-        descriptor = registry.canonical_descriptor_type(value)
+        descriptor = vulkan.canonical_descriptor_type(value)
         kind = KIND_OF_DESCRIPTOR.get(descriptor) if descriptor else None
         if kind is not None and type_key not in attrs:
             added.append(Fix(f"added `{type_key}`: {kind!r} (from {descriptor})",
@@ -46,40 +45,22 @@ def embedded_spirv(ops: Sequence[dict[str, Any]], options: Options
                    ) -> list[tuple[Fix | None, list[Diagnostic]]]:
     """For each op's attributes: the fix that replaces its GLSL/HLSL by the SPIR-V it
     compiles to (None when it has no such shader), or, when it does not compile, no fix
-    and why. All shaders are built in one run of the shader stage."""
-    from ..shader import build_shaders, request_for
-
-    requests = [request_for(attrs) if attrs.get("shader_language") in ("GLSL", "HLSL")
-                else None for attrs in ops]
-    outcomes = build_shaders(requests, options) if any(requests) else [None] * len(ops)
+    and why."""
     found: list[tuple[Fix | None, list[Diagnostic]]] = []
-    for request, outcome in zip(requests, outcomes, strict=True):
-        if request is None or outcome is None:
+    for built in compiled(ops, options):
+        if built is None:
             found.append((None, []))
-        elif outcome.shader is None:
-            found.append((None, [*outcome.diagnostics, FIX_EMBED_FAILED.at(
-                request.code_pointer, f"the {request.language} shader does not compile, so "
+        elif built.spirv is None:
+            found.append((None, [*built.diagnostics, FIX_EMBED_FAILED.at(
+                built.code_pointer, f"the {built.language} shader does not compile, so "
                 "there is no SPIR-V to embed; it is left as it is",
                 hint="fix the shader errors above first")]))
         else:
-            spirv = outcome.shader.spirv
-            code = base64.b64encode(spirv).decode("ascii")
-            found.append((Fix(f"embedded the {request.language} shader as {len(spirv)} "
+            found.append((Fix(f"embedded the {built.language} shader as {len(built.spirv)} "
                               "bytes of SPIR-V", (value_edit("/shader_language", "SPIR-V"),
-                                                  value_edit("/shader_code", code))), []))
+                                                  value_edit("/shader_code",
+                                                             built.shader_code))), []))
     return found
-
-
-def with_embedded_spirv(attrs: dict[str, Any], options: Options) -> dict[str, Any] | None:
-    """A copy of ``attrs`` with its GLSL/HLSL shader replaced by the SPIR-V it compiles to
-    (the same object when it has none), or None when it does not compile."""
-    [(fix, problems)] = embedded_spirv([attrs], options)
-    if problems:
-        return None
-    if fix is None:
-        return attrs
-    language, code = (json.loads(edit.content) for edit in fix.edits)
-    return {**attrs, "shader_language": language, "shader_code": code}
 
 
 def canonical_keys(attrs: dict[str, Any]) -> Fix | None:

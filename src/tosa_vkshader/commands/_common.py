@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import WORKGROUP_SEMANTICS, ConfigError, Options, load_options
+from ..config import WORKGROUP_SEMANTICS, Options
+from ..config_file import ConfigError, load_options
 from ..diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:

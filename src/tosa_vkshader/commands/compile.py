@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ..api import Report, read_source
 from ..check import finish
-from ..config import ConfigError, Options, load_options
+from ..config import Options
+from ..config_file import ConfigError, load_options
 from ..diagnostics import Diagnostic, InnerPosition, Location
 from ..fsutil import read_limited
 from ..report import get_reporter

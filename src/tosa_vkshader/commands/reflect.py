@@ -125,7 +125,7 @@ def render_text(name: str, r: Reflection) -> str:
 def _compile(source: Source, path: Path, entry: str | None) -> tuple[bytes, Any] | int:
     """The SPIR-V ``source`` compiles to and the compiler that produced it, or the exit
     code after printing why not."""
-    from ..config import ConfigError, load_options
+    from ..config_file import ConfigError, load_options
     from ..shader import build_shader
     from ..shader.record import ShaderRequest
     from ._common import exit_status, print_usage_diagnostics

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..api import Report
+from ..checked import Report
 from ..diagnostics import Severity
 from ..rule_registry import RULES
 from .printable import printable

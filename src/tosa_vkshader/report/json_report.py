@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from .. import __version__
-from ..api import Report
+from ..checked import Report
 from ..diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..rule_registry import RULES
+from ..version import __version__
 
 JSON_FORMAT_VERSION = 1
 # Severity.label computes the name on each call; this runs for every finding.

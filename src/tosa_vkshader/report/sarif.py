@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from urllib.parse import quote
 
-from .. import __version__
-from ..api import Report
+from ..checked import Report
 from ..diagnostics import Applicability, Fix, Location, Severity
+from ..version import __version__
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}

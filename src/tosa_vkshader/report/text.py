@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..api import Report
+from ..checked import Report
 from ..diagnostics import Applicability, Severity
 from .printable import printable
 

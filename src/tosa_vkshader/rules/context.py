@@ -13,11 +13,11 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .. import registry
+from .. import vulkan
 from ..diagnostics import Diagnostic, Severity
 from ..dispatch import covering_workgroups, dispatched, invocations, texels
+from ..op_context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
 from ..rule_registry import rule
-from ..sources.context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
 from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ _UNSIGNED_STORAGE = {"UINT", "UNORM", "USCALED", "SRGB"}
 _ENCODING_RE = re.compile(r"_FPENCODING_([A-Z0-9]+)_ARM$")
 
 
-def _format_signature(info: registry.FormatInfo) -> tuple[str, int, str | None] | None:
+def _format_signature(info: vulkan.FormatInfo) -> tuple[str, int, str | None] | None:
     if not info.is_plain or info.numeric is None:
         return None
     widths = {c.bits for c in info.components}
@@ -215,7 +215,7 @@ def example_format(element: str) -> str | None:
     name = f"VK_FORMAT_R{bits}_{numeric}"
     if encoding:
         name += f"_FPENCODING_{encoding}_ARM"
-    return name if registry.format_info(name) is not None else None
+    return name if vulkan.format_info(name) is not None else None
 
 
 def compare_element(element: str, vkformat: str) -> Severity | None:
@@ -223,7 +223,7 @@ def compare_element(element: str, vkformat: str) -> Severity | None:
     reinterpretation; ERROR for a real mismatch. Unknown element types and formats are
     not judged (None)."""
     wanted = _ELEMENTS.get(element)
-    info = registry.format_info(vkformat)
+    info = vulkan.format_info(vkformat)
     if wanted is None or info is None:
         return None
     have = _format_signature(info)
@@ -539,7 +539,7 @@ def _units(resource: ResourceView | None, tensor: TensorType) -> tuple[int, str]
     its elements, or the texels of a multi-component vkformat (one per invocation)."""
     elements = math.prod(tensor.static_shape or ())
     vkformat = resource.str_value("vkformat") if resource is not None else None
-    info = registry.format_info(vkformat) if vkformat else None
+    info = vulkan.format_info(vkformat) if vkformat else None
     count = texels(elements, len(info.components)) if info is not None else elements
     if count == elements:
         return elements, "elements"

@@ -7,7 +7,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from functools import lru_cache
 
-from .. import registry
+from .. import vulkan
+from ..attribute_values import SAMPLER_FIELDS
 from ..diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..fixes import rename_key, replace_value
 from ..keys import REQUIRED_RESOURCE_FIELDS
@@ -65,34 +66,6 @@ UNSUITABLE_TYPES = {
     "VK_DESCRIPTOR_TYPE_MUTABLE_EXT": (
         Severity.WARNING, "a mutable descriptor has no fixed type the converter can create"),
 }
-# The sampler values the reference JSON Schema lists. The converter also maps the other
-# registry names (VK_FILTER_CUBIC_EXT, ..._MIRROR_CLAMP_TO_EDGE_KHR), but the schema
-# refuses them: errors, whose message says what the converter does.
-SAMPLER_FIELDS: dict[str, tuple[str, ...]] = {
-    "min_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
-    "mag_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
-    "address_mode_u": (
-        "VK_SAMPLER_ADDRESS_MODE_REPEAT",
-        "VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT",
-        "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE",
-        "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER",
-        "VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE",
-    ),
-    "border_color": (
-        "VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK",
-        "VK_BORDER_COLOR_INT_TRANSPARENT_BLACK",
-        "VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK",
-        "VK_BORDER_COLOR_INT_OPAQUE_BLACK",
-        "VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE",
-        "VK_BORDER_COLOR_INT_OPAQUE_WHITE",
-        "VK_BORDER_COLOR_FLOAT_CUSTOM_EXT",
-        "VK_BORDER_COLOR_INT_CUSTOM_EXT",
-    ),
-}
-SAMPLER_FIELDS["address_mode_v"] = SAMPLER_FIELDS["address_mode_u"]
-SAMPLER_FIELDS = {k: SAMPLER_FIELDS[k] for k in
-                  ("min_filter", "mag_filter", "address_mode_u", "address_mode_v",
-                   "border_color")}
 _REGISTRY_SAMPLER_TABLES = {
     "min_filter": "FILTERS", "mag_filter": "FILTERS", "address_mode_u": "ADDRESS_MODES",
     "address_mode_v": "ADDRESS_MODES", "border_color": "BORDER_COLORS",
@@ -285,7 +258,7 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     value = resource.str_value("vkdescriptortype")
     if value is None:
         return None
-    canonical = registry.canonical_descriptor_type(value)
+    canonical = vulkan.canonical_descriptor_type(value)
     if canonical == value and canonical not in UNSUITABLE_TYPES:
         return canonical  # (most resources: nothing to say)
     pointer = resource.pointer("vkdescriptortype", view.base)
@@ -305,7 +278,7 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
         else:
             yield UNKNOWN_DESCRIPTOR_TYPE.at(
                 pointer, f"`{key}` {describe(value)} is not in the Vulkan registry "
-                f"({registry.REGISTRY_VERSION})", hint=hint, fix=fix)
+                f"({vulkan.REGISTRY_VERSION})", hint=hint, fix=fix)
         return None
     unsuitable = UNSUITABLE_TYPES.get(canonical)
     if unsuitable:
@@ -322,16 +295,16 @@ def _guess_descriptor_type(value: str) -> str | None:
         return "VK_DESCRIPTOR_TYPE_TENSOR_ARM"
     if not text.startswith("VK_DESCRIPTOR_TYPE_"):
         text = "VK_DESCRIPTOR_TYPE_" + text.removeprefix("DESCRIPTOR_TYPE_")
-    if registry.canonical_descriptor_type(text):
+    if vulkan.canonical_descriptor_type(text):
         return text
-    return registry.closest(text, registry.descriptor_type_names(), cutoff=0.8)
+    return vulkan.closest(text, vulkan.descriptor_type_names(), cutoff=0.8)
 
 
 def _format(view: AttributeView, resource: ResourceView):
     value = resource.str_value("vkformat")
     if value is None:
         return None
-    info = registry.format_info(value)
+    info = vulkan.format_info(value)
     if info is not None and info.name != value:
         yield _alias(resource.key("vkformat"), resource.pointer("vkformat", view.base), value,
                      info.name, "format -1")
@@ -340,7 +313,7 @@ def _format(view: AttributeView, resource: ResourceView):
         yield UNKNOWN_FORMAT.at(
             resource.pointer("vkformat", view.base),
             f"`{resource.key('vkformat')}` {describe(value)} is not a VkFormat in the "
-            f"Vulkan registry ({registry.REGISTRY_VERSION})",
+            f"Vulkan registry ({vulkan.REGISTRY_VERSION})",
             hint=f"did you mean `{guess}`?" if guess else None,
             fix=_guessed(resource.key("vkformat"), resource.pointer("vkformat", view.base),
                          value, guess))
@@ -370,9 +343,9 @@ def _guess_format(value: str) -> str | None:
     text = value.strip().upper()
     if not text.startswith("VK_FORMAT_"):
         text = "VK_FORMAT_" + text
-    if registry.canonical_format(text):
+    if vulkan.canonical_format(text):
         return text
-    return registry.closest(text, registry.format_names(), cutoff=0.8)
+    return vulkan.closest(text, vulkan.format_names(), cutoff=0.8)
 
 
 def _resource_type(view: AttributeView, resource: ResourceView,
@@ -430,7 +403,7 @@ def _sampler(view: AttributeView, resource: ResourceView,
         field_pointer = f"{pointer}/{field}"
         allowed = SAMPLER_FIELDS.get(field)
         if allowed is None:
-            close = registry.closest(field, SAMPLER_FIELDS, cutoff=0.7)
+            close = vulkan.closest(field, SAMPLER_FIELDS, cutoff=0.7)
             yield BAD_SAMPLER.at(field_pointer, f"`{key}` has unknown field `{field}`: the "
                                  "spec's schema allows only the five sampler fields (the "
                                  "reference converter ignores others)",
@@ -443,7 +416,7 @@ def _sampler(view: AttributeView, resource: ResourceView,
             continue
         if value in allowed:
             continue
-        table = getattr(registry.vulkan_tables, _REGISTRY_SAMPLER_TABLES[field])
+        table = getattr(vulkan.tables, _REGISTRY_SAMPLER_TABLES[field])
         canonical = table.get(value) if isinstance(value, str) else None
         if canonical is not None:
             # A registry name the converter maps, outside the reference schema's enum.
@@ -461,7 +434,7 @@ def _sampler(view: AttributeView, resource: ResourceView,
         if isinstance(value, str) and value.strip():
             suffix = "_" + value.strip().upper()
             guess = next((a for a in allowed if a.endswith(suffix)), None) or \
-                registry.closest(value, allowed, cutoff=0.6)
+                vulkan.closest(value, allowed, cutoff=0.6)
         hint = f"did you mean `{guess}`?" if guess else "one of " + ", ".join(allowed)
         yield BAD_SAMPLER.at(field_pointer, f"`{key}.{field}` is {describe(value)}, not a "
                              "Vulkan name for it: the reference converter leaves the field "
@@ -472,7 +445,7 @@ def _sampler(view: AttributeView, resource: ResourceView,
 
 
 def _format_with_descriptor(view: AttributeView, resource: ResourceView, descriptor: str,
-                            fmt: registry.FormatInfo) -> Iterator[Diagnostic]:
+                            fmt: vulkan.FormatInfo) -> Iterator[Diagnostic]:
     problem = hint = None
     if descriptor in TENSOR_TYPES:
         if not (fmt.is_single_component and fmt.is_plain and fmt.packed is None):
@@ -496,7 +469,7 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
             f"`{resource.key('vkformat')}`: {problem} (descriptor type {descriptor})", hint=hint)
 
 
-def _storable_twin(fmt: registry.FormatInfo) -> str | None:
+def _storable_twin(fmt: vulkan.FormatInfo) -> str | None:
     """The format a storage image or texel buffer can use instead of ``fmt``: the same
     component width and numeric type, the fewest components from ``fmt``'s up that have a
     SPIR-V image format (RGB has none: VK_FORMAT_R8G8B8_UNORM -> VK_FORMAT_R8G8B8A8_UNORM)."""
@@ -510,7 +483,7 @@ def _storable_twin(fmt: registry.FormatInfo) -> str | None:
         if len(channels) < len(fmt.components):
             continue
         name = "VK_FORMAT_" + "".join(f"{c}{bits}" for c in channels) + f"_{fmt.numeric}"
-        info = registry.format_info(name)
+        info = vulkan.format_info(name)
         if info is not None and info.spirv_image_format is not None:
             return name
     return None

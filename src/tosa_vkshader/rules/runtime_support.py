@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import registry
+from .. import vulkan
 from ..diagnostics import Diagnostic
 from ..rule_registry import rule
 from ..view import AttributeView
@@ -116,7 +116,7 @@ def _descriptor_types(view: AttributeView) -> Iterator[Diagnostic]:
         # Only canonical names: an alias or an unknown name is reported by the value rules
         # (the converter does not map them at all).
         if text is None or text in PROVEN_TYPES \
-                or registry.canonical_descriptor_type(text) != text:
+                or vulkan.canonical_descriptor_type(text) != text:
             continue  # (most resources: a proven type, nothing to say)
         pointer = resource.pointer("vkdescriptortype", view.base)
         key = resource.key("vkdescriptortype")

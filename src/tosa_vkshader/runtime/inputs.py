@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..sources.context import render_tensor
+from ..op_context import render_tensor
 from .errors import RunError
 from .model import NUMPY_DTYPES, Signature
 from .npyfile import HostArray, from_array

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import TYPE_CHECKING
 
-from .. import registry
+from .. import vulkan
 
 if TYPE_CHECKING:
     from typing import Any
@@ -50,7 +50,7 @@ class Resource(namedtuple("Resource", "binding shape vk_format descriptor_type")
 
     @property
     def texel_size(self) -> int:
-        info = registry.format_info(self.vk_format)
+        info = vulkan.format_info(self.vk_format)
         assert info is not None  # checked when the interface is read
         return info.block_size
 
@@ -104,7 +104,7 @@ def match_signature(interface: Interface, signature: Signature) -> None:
 
 
 def _require_supported(resource: Resource, what: str) -> None:
-    info = registry.format_info(resource.vk_format)
+    info = vulkan.format_info(resource.vk_format)
     problem = hint = None
     if resource.descriptor_type not in (TENSOR, *IMAGE_TYPES, *BUFFER_TYPES):
         problem = (f"its descriptor type is {resource.descriptor_type}; the scenario runner "

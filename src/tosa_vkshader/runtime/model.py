@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..sources.context import TensorType, parse_type, storage_element
+from ..op_context import TensorType, parse_type, storage_element
 from ..sources.escapes import EscapeError, decode_mlir
 from .errors import RunError
 from .rules import BAD_RUN_MODEL, UNSUPPORTED_INTERFACE

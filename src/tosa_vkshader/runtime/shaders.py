@@ -47,12 +47,12 @@ def embed_hlsl(text: str, ops: list[ShaderOp], options: Options
             if op.text.attrs.get("shader_language") == "HLSL"]
     if not hlsl:
         return text, []
-    from ..codegen.emit import mlir_string
-    from ..codegen.rewrites import with_embedded_spirv
+    from ..embed import with_spirv
+    from ..sources.escapes import mlir_string
 
     changes, notes = [], []
     for index, op in hlsl:
-        fixed = with_embedded_spirv(dict(op.text.attrs), options)
+        fixed = with_spirv(dict(op.text.attrs), options)
         if fixed is None:  # cannot happen after a clean check; keep the runtime's verdict
             continue
         changes.append((op.text, mlir_string(json.dumps(fixed))[1:-1]))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..diagnostics import Diagnostic, Edit, Fix, Location
-from .context import OpContext
+from ..op_context import OpContext
 from .edits import edit_offsets
 from .jsontext import JsonDocument
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Location
+from ..op_context import OpContext
 from .base import Locator, Op
-from .context import OpContext
 from .jsontext import JsonDocument, parse_json
 
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from ..config import Options
 from ..diagnostics import Diagnostic
+from ..op_context import OpContext, TensorType, domain_kind, parse_type
 from .base import EmbeddedLocator, Op, PrefixLocator, SourceFile, TextFile
-from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
 from .escapes import json_escape, json_string_offsets
 from .jsontext import JsonDocument, json_type, parse_json

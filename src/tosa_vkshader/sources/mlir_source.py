@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..config import Options
+from ..op_context import OpContext, TensorType, domain_kind, parse_type
 from .base import EmbeddedLocator, SourceFile, TextFile
-from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
 from .escapes import EscapeError, decode_mlir, mlir_escape, mlir_offsets
 from .io import decode_text

@@ -32,8 +32,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import __version__
 from ..config import Options
+from ..version import __version__
 from .batch import Batcher
 from .body import BodyWatch, read_body
 from .cache import Answer, AnswerCache, OpMemo, VettedShaders, is_stable

@@ -13,12 +13,14 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..api import Report, read_source, source_of
+from ..api import read_source
 from ..check import check_sources, finish
+from ..checked import Report
 from ..config import Options
 from ..diagnostics import Diagnostic, Location
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
 from ..rule_registry import rule
+from ..sources.read import source_of
 from .cache import UNSTABLE_CODES, OpMemo, VettedShaders
 from .ops import Prepared, single
 

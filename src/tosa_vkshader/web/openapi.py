@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from .. import __version__
 from ..devices.targets import SHIPPED
+from ..version import __version__
 from .options import REQUEST_OPTIONS, TARGET_ENVS
 from .problems import PROBLEMS
 

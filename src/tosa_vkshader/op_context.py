@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..diagnostics import Location
+from .diagnostics import Location
 
 VULKAN_DOMAIN = "com.arm.VulkanCustomShader"
 
