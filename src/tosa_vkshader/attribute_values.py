@@ -44,9 +44,10 @@ def parse_push_constants(text: str) -> list[PushConstantEntry] | None:
     entries = []
     for chunk in text.split(","):
         entry = split_entry(chunk)
-        if entry is None or not IDENTIFIER.fullmatch(entry[0]) or entry_size(entry[1]) is None:
+        size = entry_size(entry[1]) if entry is not None else None
+        if entry is None or size is None or not IDENTIFIER.fullmatch(entry[0]):
             return None
-        entries.append(PushConstantEntry(entry[0], entry_size(entry[1])))
+        entries.append(PushConstantEntry(entry[0], size))
     return entries
 
 

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .version import __version__
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
+    from typing import Any
+
+T = TypeVar("T")
 
 # Each command module has register(subparsers); the parser it adds sets `run`.
 COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve",
@@ -55,7 +58,7 @@ def _stop_on_signals() -> None:
         pass
 
 
-def _parser(**options: object) -> argparse.ArgumentParser:
+def _parser(**options: Any) -> argparse.ArgumentParser:
     """argparse's parser, laying help out as wide as the terminal, found without `shutil`:
     argparse makes a help formatter for every argument it adds, and the formatter imports
     `shutil` (with `bz2` and `lzma`) for the width: 2 ms of every command. (The class is
@@ -64,9 +67,11 @@ def _parser(**options: object) -> argparse.ArgumentParser:
 
     class Parser(argparse.ArgumentParser):
         def _get_formatter(self) -> argparse.HelpFormatter:
-            return self.formatter_class(prog=self.prog, width=_help_width())
+            # (every HelpFormatter takes a width; typeshed's protocol names prog only)
+            return self.formatter_class(  # type: ignore[call-arg]
+                prog=self.prog, width=_help_width())
 
-    return Parser(**options)  # type: ignore[arg-type]
+    return Parser(**options)
 
 
 def _help_width() -> int:
@@ -162,7 +167,7 @@ def _main(argv: list[str], *, fresh_process: bool = False) -> int:
     return _guarded(lambda: args.run(args))
 
 
-def _guarded(command: Callable[[], int | None]) -> int | None:
+def _guarded(command: Callable[[], T]) -> T | int:
     """The command's exit status, with Ctrl-C, SIGTERM and a closed output pipe turned
     into the exit statuses the shell expects."""
     try:

@@ -118,12 +118,13 @@ class InputRefused(OSError):
 
     def __init__(self, path: str, reason: str, *, too_large: bool = False) -> None:
         super().__init__(reason)
+        self.reason = reason
         self.strerror = reason
         self.filename = path
         self.too_large = too_large
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.reason
 
 
 def read_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT) -> bytes:

@@ -76,12 +76,16 @@ class AttributeView:
             info = classify(key)
             view.keys[key] = info
             if info.kind is KeyKind.RESOURCE:
+                # (a resource key has all three; the key grammar says so)
+                assert info.direction and info.index is not None and info.field
                 view._resource(info.direction, info.index).fields[info.field] = (key, value)
-            elif info.kind is KeyKind.NEAR_MISS and info.direction and info.index is not None:
+            elif info.kind is KeyKind.NEAR_MISS and info.direction and info.index is not None \
+                    and info.field:
                 misspelled.append(info)
         # A near miss still tells us what the author meant: check its value under the
         # intended resource, unless the correctly spelled key is there as well.
         for info in misspelled:
+            assert info.direction and info.index is not None and info.field
             resource = view._resource(info.direction, info.index)
             resource.misspelled.add(info.field)
             resource.fields.setdefault(info.field, (info.key, attrs[info.key]))

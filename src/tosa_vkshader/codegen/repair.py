@@ -80,14 +80,18 @@ def repair(data: bytes | str, path: str | None, options: Options, *, unsafe: boo
            embed_spirv: bool = False, sort_keys: bool = False) -> Repair:
     """Repair one file's text (read by its suffix as ``check`` reads it: JSON, or TOSA
     MLIR for ``.mlir``); see the module's documentation."""
-    text = data if isinstance(data, str) else _utf8(data)
-    result = Repair(path, text if text is not None else data.decode("utf-8", "replace"))
+    if isinstance(data, str):
+        text: str | None = data
+        result = Repair(path, data)
+    else:
+        text = _utf8(data)
+        result = Repair(path, data.decode("utf-8", "replace"))
     model = bool(path and path.lower().endswith(".mlir"))
     repairing = _Repairing(result, options, model)
     checked = repairing.check(text.removeprefix("\ufeff") if text is not None else data)
     result.found = result.left = checked.findings.all()
-    if text is None or not (model or repairing.readable(checked)):
-        return result
+    if not (model or repairing.readable(checked)) or text is None:
+        return result  # (not JSON; or a model that is not UTF-8, its check says where)
     refused = repairing.refused(checked)
     if refused is None:
         return result  # (a JSON file with a repair only a person can decide)
@@ -101,10 +105,10 @@ def repair(data: bytes | str, path: str | None, options: Options, *, unsafe: boo
     steps = [repairing.type_members] + [repairing.embedded] * embed_spirv + \
         [repairing.sorted_keys] * sort_keys
     for step in steps:
-        fixes = step(checked, refused)
-        if fixes is None:  # (an embedding failed in a JSON file: nothing is written)
+        made = step(checked, refused)
+        if made is None:  # (an embedding failed in a JSON file: nothing is written)
             return result
-        checked = repairing.apply(checked, fixes, False) or checked
+        checked = repairing.apply(checked, made, False) or checked
     result.fixed = ("\ufeff" if text.startswith("\ufeff") else "") + str(checked.text)
     result.left = checked.findings.all()
     return result

@@ -194,7 +194,7 @@ def _for_twin(result: CompileResult, first: CompileRequest,
     pointers = {first.code_pointer: request.code_pointer,
                 first.entry_pointer or "": request.entry_pointer or ""}
     return replace(result, diagnostics=[
-        replace(d, pointer=pointers.get(d.pointer, d.pointer)) for d in result.diagnostics])
+        replace(d, pointer=pointers.get(d.pointer) or d.pointer) for d in result.diagnostics])
 
 
 def select_compiler(language: str, opts: CompileOptions,

@@ -54,7 +54,8 @@ class StoredDiagnostic:
                    inner.line if inner else None, inner.column if inner else None)
 
     def diagnostic(self, code_pointer: str, entry_pointer: str) -> Diagnostic:
-        inner = InnerPosition(self.line, self.column) if self.line is not None else None
+        inner = InnerPosition(self.line, self.column) \
+            if self.line is not None and self.column is not None else None
         return Diagnostic(self.code, Severity.parse(self.severity), self.message,
                           entry_pointer if self.target == "entry" else code_pointer,
                           hint=self.hint, inner=inner)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from ..checked import Report
@@ -82,15 +83,16 @@ def render_sarif(reports: list[Report]) -> str:
             if diag.shader_place is not None and diag.shader_place.instruction:
                 text += f" [shader_code: {diag.shader_place.instruction}]"
             text += f" (help: {diag.hint})" if diag.hint else ""
-            result = {
+            properties: dict[str, Any] = {"jsonPointer": diag.pointer}
+            result: dict[str, Any] = {
                 "ruleId": diag.code,
                 "ruleIndex": index[diag.code],
                 "level": _LEVELS[diag.severity],
                 "message": {"text": text},
-                "properties": {"jsonPointer": diag.pointer},
+                "properties": properties,
             }
             if diag.target is not None:
-                result["properties"]["targetDevice"] = diag.target
+                properties["targetDevice"] = diag.target
             if diag.location is not None:
                 result["locations"] = [_location(diag.location, report.path)]
             shader = diag.shader_position
@@ -98,8 +100,7 @@ def render_sarif(reports: list[Report]) -> str:
                 # The shader's own line, as a property and as a related location naming
                 # it: the diagnostic's own place for a problem inside shader_code, the
                 # declaration's place in the file for a finding at another key.
-                result["properties"]["shaderLocation"] = {"line": shader.line,
-                                                          "column": shader.column}
+                properties["shaderLocation"] = {"line": shader.line, "column": shader.column}
                 where = report.shader_location(diag)
                 if where is not None:
                     related = _location(where, report.path)
@@ -108,7 +109,7 @@ def render_sarif(reports: list[Report]) -> str:
                                                   f"{shader.column} of shader_code"}
                     result["relatedLocations"] = [related]
             if diag.shader_place is not None and diag.shader_place.instruction:
-                result["properties"]["shaderInstruction"] = diag.shader_place.instruction
+                properties["shaderInstruction"] = diag.shader_place.instruction
             if diag.fix is not None and diag.fix.applicability is not \
                     Applicability.DISPLAY_ONLY:
                 result["fixes"] = [_fix(diag.fix, report.path)]

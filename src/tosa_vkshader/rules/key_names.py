@@ -130,7 +130,8 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
             assert info.problem is not None  # (every near miss says what is wrong)
             yield _PROBLEM_RULES[info.problem].at(
                 pointer, message, hint=hint, on_key=True, severity=severity,
-                fix=rename_key(pointer, info.suggestion) if mechanical else None)
+                fix=rename_key(pointer, info.suggestion)
+                if mechanical and info.suggestion is not None else None)
         elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
             yield UNKNOWN_RESOURCE_FIELD.at(
                 pointer, f"key `{key}`: `{info.field}` is not a resource field",

@@ -99,6 +99,7 @@ def compile_request(request: ShaderRequest) -> CompileRequest:
     from ..compile import CompileRequest
 
     return CompileRequest(
+        # (only GLSL/HLSL requests are compiled: never SPIR-V here)
         request.code, request.language,  # type: ignore[arg-type]
         request.entry_point if request.entry_point is not None else "main",
         code_pointer=request.code_pointer, entry_pointer=request.entry_pointer)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from .base import OffsetMap
 
@@ -163,6 +164,8 @@ def _utf8_offsets(text: str, start: int, end: int) -> OffsetMap:
 
 
 _JSON_PLAIN = re.compile(r'[^"\\]*')
+# (`_JSON_PLAIN` matches at every position, the empty string at worst: never None)
+_json_plain: Callable[[str, int], re.Match[str]] = _JSON_PLAIN.match  # type: ignore[assignment]
 # One decoded character of a JSON string: a surrogate pair, a \u escape, another escape.
 _JSON_ESCAPE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.")
@@ -174,7 +177,7 @@ def json_string_offsets(text: str, quote: int) -> OffsetMap:
     inner = 0
     pos = quote + 1
     while pos < len(text):
-        stop = _JSON_PLAIN.match(text, pos).end()
+        stop = _json_plain(text, pos).end()
         if stop > pos:
             mapping.verbatim(inner, pos, stop - pos)
             inner += stop - pos

@@ -13,7 +13,7 @@ import json
 import math
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -179,7 +179,7 @@ class JsonDocument:
         found = self._spans.get(pointer)
         if found is None:
             if pointer == "":
-                start = _WS.match(self.text, 0).end()
+                start = _white(self.text, 0).end()
                 # Valid JSON: nothing but white space follows the value.
                 end = len(self.text.rstrip(" \t\n\r"))
                 found = self._spans[""] = (None, None, start, end)
@@ -197,7 +197,7 @@ class JsonDocument:
         """Every key that appears twice in one object, as (object pointer, key); objects
         under a duplicated key are searched too, though no pointer reaches them."""
         duplicates: list[tuple[str, str]] = []
-        start = _WS.match(self.text, 0).end()
+        start = _white(self.text, 0).end()
         pending = [(start, "")]
         while pending:
             pos, pointer = pending.pop()
@@ -268,7 +268,7 @@ class JsonDocument:
         if inner is not None and self.text[span.value_start] == '"':
             start = _inner_offset(self.text, span.value_start, inner)
             return start, start
-        if on_key and span.key_start is not None:
+        if on_key and span.key_start is not None and span.key_end is not None:
             return span.key_start, span.key_end
         return span.value_start, span.value_end
 
@@ -467,7 +467,9 @@ def _overflows_double(number: int) -> bool:
 
 
 def _lone_surrogate(pointer: str, what: str, text: str, *, on_key: bool = False) -> Diagnostic:
-    char = _surrogate().search(text).group()
+    found = _surrogate().search(text)
+    assert found is not None  # (called for a text that holds one)
+    char = found.group()
     return LONE_SURROGATE.at(
         pointer, f"the {what} at `{pointer}` holds a lone surrogate escape "
                  f"`\\u{ord(char):04x}`; the reference converter's JSON parser rejects the "
@@ -494,14 +496,17 @@ def _syntax_hint(text: str, pos: int) -> str | None:
 # -- the position scanner ---------------------------------------------------------------
 
 _WS = re.compile(r"[ \t\n\r]*")
+# `_WS` matches at every position (the empty string at worst): its match is never None.
+_white: Callable[[str, int], re.Match[str]] = _WS.match  # type: ignore[assignment]
 # The C decoder's pieces: a string from just after its opening quote, and any value (with
-# NaN and Infinity, which Python's json.dumps writes into rendered documents).
-_scanstring = json.decoder.scanstring
-_scan_value = json.scanner.make_scanner(json.JSONDecoder())
+# NaN and Infinity, which Python's json.dumps writes into rendered documents). Both are in
+# CPython's json since 2.6; typeshed does not list them.
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+_scan_value = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 
 
 def _member_pointer(container: str, key: str | int) -> str:
-    if type(key) is int or ("~" not in key and "/" not in key):
+    if isinstance(key, int) or ("~" not in key and "/" not in key):
         return f"{container}/{key}"
     return pointer_join(container, key)
 
@@ -514,7 +519,7 @@ def _members(text: str, pos: int
     opening = text[pos]
     if opening not in "{[":
         return
-    white, scan_key, scan_value = _WS.match, _scanstring, _scan_value
+    white, scan_key, scan_value = _white, _scanstring, _scan_value
     pos = white(text, pos + 1).end()
     if opening == "{":
         while text[pos] != "}":

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..config import Options
@@ -146,7 +146,7 @@ def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int
         before = text[pos - 1] if pos else ""
         after = text[end] if end < len(text) else ""
         if before == '"' and after == '"':  # generic form: "tosa.custom"(...)
-            if text.startswith("(", _SPACE_ONLY.match(text, end + 1).end()) \
+            if text.startswith("(", _space_only(text, end + 1).end()) \
                     and code.is_code(pos - 1):
                 found.append((pos - 1, end + 1, True))
         elif not (before and (before in _NOT_BEFORE or before.isalnum() or before == "_")) \
@@ -157,6 +157,9 @@ def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int
 
 
 _SPACE_ONLY = re.compile(r"\s*")
+# (these two match at every position, the empty string at worst: never None)
+_space_only: Callable[[str, int], re.Match[str]] = _SPACE_ONLY.match  # type: ignore[assignment]
+_space: Callable[[str, int, int], re.Match[str]] = _SPACE.match  # type: ignore[assignment]
 
 
 class _CodeScanner:
@@ -181,6 +184,7 @@ class _CodeScanner:
                 break
             if token.group() == "//" or token.end() > pos:
                 whole = _LINE_TOKEN.match(text, token.start())
+                assert whole is not None  # (it starts where _LINE_TOKEN found a token)
                 end = whole.end() if token.group() != "//" else text.find("\n", pos)
                 self.blocked_until = self.scanned = len(text) if end < 0 else end
                 return False
@@ -389,7 +393,7 @@ class _Parser:
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
-        self.pos = _SPACE.match(self.text, self.pos, self.limit).end()
+        self.pos = _space(self.text, self.pos, self.limit).end()
 
     def peek(self, length: int = 1) -> str:
         self.space()

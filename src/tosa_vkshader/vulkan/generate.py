@@ -73,7 +73,7 @@ def _members_named(structs: list, member: str) -> tuple[tuple[str, str], ...]:
         names = {m.name for m in struct.members}
         if member in names:
             found.append((name, member))
-        elif short in names and words[0].capitalize() in name:
+        elif short is not None and short in names and words[0].capitalize() in name:
             found.append((name, short))
     return tuple(found)
 

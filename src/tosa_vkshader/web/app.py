@@ -78,7 +78,7 @@ def lint_answers(jobs: list[CheckJob]) -> list[Answer | NeedsWorker]:
             for result in lint_only(jobs, VETTED, OP_MEMO)]
 
 
-def fix_answers(jobs: list[FixJob]) -> list[Answer]:
+def fix_answers(jobs: list[FixJob]) -> list[Answer | None]:
     return [json_answer(result) for result in run_fixes(jobs)]
 
 
