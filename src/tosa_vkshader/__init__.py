@@ -20,10 +20,10 @@ if TYPE_CHECKING:
     from .config_file import load_options
     from .diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
     from .fixes import apply_fixes
-    from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
     from .rule_registry import RULES
     from .runtime import run
     from .runtime.errors import RunError
+    from .typed_attributes import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
 
 # Every public name is imported on first use: `tosa-vkshader --version` (and the console
 # script, which imports this package first) must not pay for the checker, and the
@@ -38,7 +38,7 @@ _LAZY = {
     "apply_fixes": "fixes",
     "RULES": "rule_registry",
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
-                     "PushConstants"), "model"),
+                     "PushConstants"), "typed_attributes"),
     "RunError": "runtime.errors",
     "run": "runtime",
 }

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
 
 if TYPE_CHECKING:
-    from .model import Attributes
     from .sources.base import Op, SourceFile
+    from .typed_attributes import Attributes
 
 
 @dataclass(slots=True)
@@ -52,7 +52,7 @@ class Report:
         """The typed attributes of the (first) op, when it has no errors."""
         if not self.ok or self.source is None or not self.source.ops:
             return None
-        from .model import Attributes
+        from .typed_attributes import Attributes
 
         return Attributes.from_attrs(self.source.ops[0].attributes)
 

@@ -20,7 +20,7 @@ from pydantic import TypeAdapter
 
 from .generated import write_or_check
 from .keys import EXTENSION_KEYS, INDEX_PATTERN, RESOURCE_FIELDS
-from .model import (
+from .typed_attributes import (
     Binding,
     DescriptorSet,
     DescriptorType,

@@ -1,6 +1,6 @@
 """A lightweight, tolerant view of one attribute object, shared by every rule.
 
-The pydantic models in :mod:`tosa_vkshader.model` describe *valid* attributes; rules
+The pydantic models in :mod:`tosa_vkshader.typed_attributes` describe *valid* attributes; rules
 must also look at invalid ones, so they work on this view instead: the raw values,
 each key classified by the key grammar, and resources grouped by direction and index.
 """

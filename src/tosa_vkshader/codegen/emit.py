@@ -16,8 +16,8 @@ from ..config import Options
 from ..diagnostics import Diagnostic, Severity
 from ..op_context import TensorType, parse_type
 from ..sources.escapes import mlir_string
+from .codegen_rules import BAD_TENSOR_TYPE, NOT_SERIALIZABLE, TOSA_TOOLS_MISSING
 from .errors import CodegenError
-from .rules import BAD_TENSOR_TYPE, NOT_SERIALIZABLE, TOSA_TOOLS_MISSING
 
 
 class CustomOp(Protocol):

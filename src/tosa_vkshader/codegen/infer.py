@@ -20,15 +20,14 @@ from .. import vulkan
 from ..config import Options
 from ..diagnostics import Diagnostic, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
-from ..model import Attributes, PushConstants, Resource
 from ..op_context import TensorType
 from ..rules.resources import KIND_OF_DESCRIPTOR
 from ..spirv import Reflection, read_module, reflect
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module
 from ..spirv.records import DescriptorBinding, PushConstantBlock
-from .formats import fixed_format, inferred_format
-from .rules import (
+from ..typed_attributes import Attributes, PushConstants, Resource
+from .codegen_rules import (
     AMBIGUOUS_ENTRY,
     DESCRIPTOR_ARRAY,
     EMBED_UNAVAILABLE,
@@ -45,6 +44,7 @@ from .rules import (
     WORKGROUP_CONTRADICTS,
     WORKGROUP_UNKNOWN,
 )
+from .formats import fixed_format, inferred_format
 from .shader import Shader, compile_shader, hlsl_entry_point
 
 Embed = Literal["source", "spirv"]

@@ -11,10 +11,10 @@ from typing import Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
-from ..model import Attributes
+from ..typed_attributes import Attributes
+from .codegen_rules import ATTRIBUTES_INVALID
 from .errors import CodegenError
 from .infer import Embed, generate
-from .rules import ATTRIBUTES_INVALID
 from .shader import Language, Shader, read_shader
 
 VULKAN_DOMAIN = "com.arm.VulkanCustomShader"

@@ -28,8 +28,8 @@ from ..rules.key_names import NEAR_MISS_CODES
 from ..sources.base import Op, SourceFile
 from ..sources.jsontext import DUPLICATE_KEY
 from ..sources.read import source_of
+from .codegen_rules import FIX_AMBIGUOUS, FIX_UNREADABLE
 from .rewrites import canonical_keys, embedded_spirv, type_members
-from .rules import FIX_AMBIGUOUS, FIX_UNREADABLE
 
 # A fix that overlaps another waits for the next round; a file needs few.
 MAX_ROUNDS = 10

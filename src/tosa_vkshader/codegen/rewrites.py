@@ -18,8 +18,8 @@ from ..embed import compiled
 from ..fixes import insert_after, json_text, value_edit
 from ..keys import KeyKind, classify, resource_key
 from ..rules.resources import KIND_OF_DESCRIPTOR
+from .codegen_rules import FIX_EMBED_FAILED
 from .order import canonical_order
-from .rules import FIX_EMBED_FAILED
 
 
 def type_members(attrs: dict[str, Any]) -> list[Fix]:
