@@ -13,7 +13,6 @@ where ours goes.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -21,14 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_check import BIN, REFERENCE_SCHEMA  # noqa: E402
 from generate_corpus import write_corpus  # noqa: E402
 
-REFERENCE_SCHEMA = Path(os.environ.get(
-    "TOSA_VKSHADER_REFERENCE_SCHEMA",
-    ROOT.parent / "shared" / "reference" / "arm-model-converter-vkshader-attributes.schema.json"))
-BIN = Path(sys.executable).parent
 TARGET = 0.5
 
 
