@@ -125,3 +125,20 @@ def test_unsafe_fixes_apply_when_asked_for_and_display_only_never():
     diagnostics = [_at(1, 1, 2, "X", applicability=Applicability.UNSAFE),
                    _at(1, 2, 3, "Y", applicability=Applicability.DISPLAY_ONLY)]
     assert tosa_vkshader.apply_fixes("abcde", diagnostics, unsafe=True).text == "Xbcde"
+
+
+def test_in_a_model_an_op_only_a_person_can_repair_is_left_and_the_others_fixed(tmp_path,
+                                                                              capsys):
+    model = (FIXTURES / "models" / "pretty.mlir").read_text()
+    model = model.replace("entry_point", "entryPoint", 1)  # op 0: repaired
+    mask = 'operator_name = "mask_i8", implementation_attrs = "{\\"entry_point\\": \\"main\\", '
+    model = model.replace(mask, mask + '\\"entry_point\\": \\"x\\", \\"Input_0_type\\": '
+                                       '\\"Tensor\\", ')  # op 1: a key given twice
+    path = tmp_path / "model.mlir"
+    path.write_text(model)
+    code, _, err = run(capsys, "fix", str(path))
+    assert code == 1 and "error[VKS620] this op has duplicate keys" in err
+    fixed = path.read_text()
+    left = next(line for line in fixed.splitlines() if '"mask_i8"' in line)
+    assert left == next(line for line in model.splitlines() if '"mask_i8"' in line)
+    assert "entryPoint" not in fixed

@@ -194,7 +194,15 @@ class _Repairing:
             undecided = [d for d in found if d.code in NEAR_MISS_CODES and d.fix is None]
             for diag in undecided:
                 self.result.problems.append(_undecided(diag, op.attributes))
-            if undecided:
+            repeated = [d for d in duplicates if _inside(d.location, op)]
+            if repeated:  # (a model's op whose attributes repeat a key)
+                self.result.problems += repeated
+                self.result.problems.append(FIX_AMBIGUOUS.at(
+                    "", "this op has duplicate keys, and which value is meant is not a "
+                        "mechanical decision: it is left as it is",
+                    hint="remove the duplicates by hand, then run fix again").located(
+                    repeated[0].location))
+            if undecided or repeated:
                 refused.add(k)
         return None if refused and not self.model else refused
 
@@ -245,3 +253,12 @@ def _undecided(diag: Diagnostic, attrs: dict[str, Any]) -> Diagnostic:
             diag.pointer, f"`{key}` would become `{target}`, but `{other}` is already there",
             hint=f"decide by hand which value of `{target}` is right", on_key=True)
     return problem.located(diag.location)
+
+
+def _inside(where: Location | None, op: Op) -> bool:
+    """Whether ``where`` lies within the op's attribute object in its file."""
+    whole = op.locate(Diagnostic("", Severity.INFO, "", ""))
+    if where is None or whole is None or whole.end_line is None or whole.end_column is None:
+        return False
+    return (whole.line, whole.column) <= (where.line, where.column) \
+        <= (whole.end_line, whole.end_column)
