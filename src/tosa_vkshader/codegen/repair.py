@@ -7,10 +7,11 @@ same kind, the rewrites no diagnostic asks for (``rewrites.py``): missing ``_typ
 members, and when asked for the SPIR-V embedded and the keys in canonical order. Every
 change is a minimal edit of the text: the rest of the file stays byte for byte.
 
-An op that has a near-miss key without one right name, or whose shader does not compile
-when it is to be embedded, is not repaired at all (never half repaired): a JSON file is
-then left as it is; in a model, the other ops are still repaired. A JSON file with
-duplicate keys is left as it is too: which value is meant is not a mechanical decision.
+An op with a repair only a person can decide (a near-miss key without one right name, a
+key given twice: which value is meant is not a mechanical decision) is not repaired at
+all, never half: a JSON file is then left as it is, and in a model the other ops are
+still repaired. When the shader to embed does not compile, a JSON file is left as it is;
+in a model, that op keeps its source (and its other repairs).
 """
 
 from __future__ import annotations
