@@ -11,8 +11,8 @@ rules; the rules that compare attributes with the shader receive its ``Shader`` 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 from .checked import Report
 from .config import Options
@@ -176,10 +176,9 @@ def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:
     return check_ops([op], options or Options())[0]
 
 
-@dataclass(slots=True)
-class Findings:
-    """A source's located diagnostics: about the file itself (its syntax, duplicate keys,
-    ...), and about each of its ops."""
+class Findings(NamedTuple):
+    """A source's located diagnostics, a pair: about the file itself (its syntax,
+    duplicate keys, ...), and about each of its ops."""
 
     file: list[Diagnostic]
     ops: list[list[Diagnostic]]

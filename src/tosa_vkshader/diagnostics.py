@@ -8,7 +8,10 @@ documentation (what, why, a bad and a good example) next to the check that emits
 from __future__ import annotations
 
 import enum
+import json
+import re
 from dataclasses import dataclass
+from typing import Any
 
 
 class Severity(enum.IntEnum):
@@ -130,6 +133,45 @@ class Fix:
         wanted = (Applicability.SAFE, Applicability.UNSAFE) if unsafe else \
             (Applicability.SAFE,)
         return self.applicability in wanted and self.located
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """``value`` as JSON, text as it is (not \\u-escaped), but a lone surrogate (which
+    has no UTF-8 form) as its escape, so that any file can be written."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                               json.dumps(value, indent=indent, ensure_ascii=False))
+
+
+def rename_key(pointer: str, new_key: str, *, title: str | None = None,
+               applicability: Applicability = Applicability.SAFE) -> Fix:
+    """The fix that gives the member at ``pointer`` the key ``new_key``, keeping its
+    value."""
+    old = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return Fix(title or f"renamed `{old}` to `{new_key}`", (key_edit(pointer, new_key),),
+               applicability)
+
+
+def replace_value(pointer: str, value: Any, *, title: str,
+                  applicability: Applicability = Applicability.SAFE) -> Fix:
+    """The fix that puts ``value`` in place of the value at ``pointer``."""
+    return Fix(title, (value_edit(pointer, value),), applicability)
+
+
+def key_edit(pointer: str, new_key: str) -> Edit:
+    return Edit(pointer, Part.KEY, json_text(new_key))
+
+
+def value_edit(pointer: str, value: Any) -> Edit:
+    return Edit(pointer, Part.VALUE, json_text(value))
+
+
+def insert_after(pointer: str, key: str, value: Any) -> Edit:
+    """A new member ``key: value`` right after the member at ``pointer``, laid out as
+    that member is (on a line of its own, or on the same line)."""
+    return Edit(pointer, Part.AFTER, f"{json_text(key)}: {json_text(value)}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Fixes carried by diagnostics: what to change in the checked text, and how sure it is.
 
-A rule that knows the repair of what it reports attaches a :class:`Fix` to the diagnostic
-(``RULE.at(pointer, message, fix=rename_key(pointer, "input_0_binding"))``). Its edits
+A rule that knows the repair of what it reports attaches a ``diagnostics.Fix`` to the
+diagnostic (``RULE.at(pointer, message, fix=rename_key(pointer, "input_0_binding"))``,
+the constructors beside the records in diagnostics.py). Its edits
 name the place as the rule knows it: the key or the value at a JSON pointer of the op's
 attributes, or a new member after one. When the pipeline locates the diagnostic in its
 file (``check.finish``), each edit gets its range in the checked text (``Edit.range``,
@@ -15,81 +16,31 @@ and an editor's code actions all use those same edits.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Protocol
 
-from .diagnostics import Applicability, Edit, Fix, Part
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+from .diagnostics import Diagnostic, Edit, Fix
 
 
-def json_text(value: Any, indent: int | None = None) -> str:
-    """``value`` as JSON, text as it is (not \\u-escaped), but a lone surrogate (which
-    has no UTF-8 form) as its escape, so that any file can be written."""
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}",
-                               json.dumps(value, indent=indent, ensure_ascii=False))
+def apply_fixes(text: str, diagnostics: Iterable[Diagnostic], *, unsafe: bool = False
+                ) -> tuple[str, list[Fix]]:
+    """Apply the fixes of ``diagnostics`` to ``text``, the text they were located in:
+    the safe ones (and the unsafe ones with ``unsafe``), each whole or not at all. The
+    text they make, and the fixes applied (in the order given). A fix whose edits overlap
+    those of a fix taken before it, or another edit of its own, is left out: check the
+    result again to find it (with its new ranges) if it still applies. The same fix
+    carried by two diagnostics is applied once."""
+    return apply_edits(text, (d.fix for d in diagnostics if d.fix is not None),
+                       unsafe=unsafe)
 
 
-def rename_key(pointer: str, new_key: str, *, title: str | None = None,
-               applicability: Applicability = Applicability.SAFE) -> Fix:
-    """The fix that gives the member at ``pointer`` the key ``new_key``, keeping its
-    value."""
-    old = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
-    return Fix(title or f"renamed `{old}` to `{new_key}`", (key_edit(pointer, new_key),),
-               applicability)
-
-
-def replace_value(pointer: str, value: Any, *, title: str,
-                  applicability: Applicability = Applicability.SAFE) -> Fix:
-    """The fix that puts ``value`` in place of the value at ``pointer``."""
-    return Fix(title, (value_edit(pointer, value),), applicability)
-
-
-def key_edit(pointer: str, new_key: str) -> Edit:
-    return Edit(pointer, Part.KEY, json_text(new_key))
-
-
-def value_edit(pointer: str, value: Any) -> Edit:
-    return Edit(pointer, Part.VALUE, json_text(value))
-
-
-def insert_after(pointer: str, key: str, value: Any) -> Edit:
-    """A new member ``key: value`` right after the member at ``pointer``, laid out as
-    that member is (on a line of its own, or on the same line)."""
-    return Edit(pointer, Part.AFTER, f"{json_text(key)}: {json_text(value)}")
-
-
-class Fixable(Protocol):
-    """What :func:`apply_fixes` reads of a diagnostic."""
-
-    @property
-    def fix(self) -> Fix | None: ...
-
-
-@dataclass(slots=True)
-class Applied:
-    """The text with the fixes applied, and which fixes were (in the order given)."""
-
-    text: str
-    fixes: list[Fix]
-
-
-def apply_fixes(text: str, diagnostics: Iterable[Fixable], *, unsafe: bool = False
-                ) -> Applied:
-    """Apply the located fixes of ``diagnostics`` to ``text``, the text they were
-    located in: the safe ones (and the unsafe ones with ``unsafe``), each whole or not
-    at all. A fix whose edits overlap those of a fix taken before it, or another edit of
-    its own, is left out: check the result again to find it (with its new ranges) if it
-    still applies. The same fix carried by two diagnostics is applied once."""
+def apply_edits(text: str, fixes: Iterable[Fix], *, unsafe: bool = False
+                ) -> tuple[str, list[Fix]]:
+    """:func:`apply_fixes` for fixes that no diagnostic carries (``fix``'s rewrites)."""
     starts = _line_starts(text)
     taken: list[tuple[int, int, str]] = []
     applied: list[Fix] = []
-    for diagnostic in diagnostics:
-        fix = diagnostic.fix
-        if fix is None or not fix.applies(unsafe) or fix in applied:
+    for fix in fixes:
+        if not fix.applies(unsafe) or fix in applied:
             continue
         spans = [_span(edit, starts, len(text)) for edit in fix.edits]
         if any(span is None for span in spans):
@@ -101,7 +52,7 @@ def apply_fixes(text: str, diagnostics: Iterable[Fixable], *, unsafe: bool = Fal
         applied.append(fix)
     for start, end, new in sorted(taken, reverse=True):
         text = text[:start] + new + text[end:]
-    return Applied(text, applied)
+    return text, applied
 
 
 def _line_starts(text: str) -> list[int]:

@@ -15,7 +15,7 @@ web's rule pages read each rule's documentation from the module named here
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .diagnostics import Rule, Severity
 
@@ -31,9 +31,9 @@ GROUPS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class RuleEntry:
-    """A rule as the table knows it: enough to select, ignore and report it."""
+class RuleEntry(NamedTuple):
+    """A rule as the table knows it, a row of it: enough to select, ignore and report
+    the rule."""
 
     code: str
     name: str

@@ -23,7 +23,7 @@ from typing import Any
 from ..check import Findings, source_findings
 from ..config import Options
 from ..diagnostics import Diagnostic, Fix, Location, Severity
-from ..fixes import apply_fixes
+from ..fixes import apply_edits
 from ..keys import classify
 from ..rules.key_names import NEAR_MISS_CODES
 from ..sources.base import Op, SourceFile
@@ -131,13 +131,6 @@ class _Checked:
     findings: Findings
 
 
-@dataclass(frozen=True, slots=True)
-class _Carrier:
-    """A rewrite's fix, handed to apply_fixes as a diagnostic's would be."""
-
-    fix: Fix
-
-
 @dataclass(slots=True)
 class _Repairing:
     """One file's repair under way: the result so far, and how to check a text."""
@@ -154,15 +147,15 @@ class _Repairing:
         """The text with ``fixes`` applied and checked again (what was changed noted), or
         None when none of them applies."""
         assert isinstance(checked.text, str)
-        done = apply_fixes(checked.text, [_Carrier(fix) for fix in fixes], unsafe=unsafe)
-        if not done.fixes:
+        text, applied = apply_edits(checked.text, fixes, unsafe=unsafe)
+        if not applied:
             return None
         several = self.model or len(checked.source.ops) > 1
-        for fix in done.fixes:
+        for fix in applied:
             where = fix.edits[0].range
             self.result.changes.append(f"op at line {where.line}: {fix.title}"
                                        if several and where is not None else fix.title)
-        return self.check(done.text)
+        return self.check(text)
 
     def readable(self, checked: _Checked) -> bool:
         """Whether a JSON file can be repaired at all (VKS621 when it cannot)."""

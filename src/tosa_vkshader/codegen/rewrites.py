@@ -2,7 +2,7 @@
 the optional ``_type`` members a descriptor type determines, the GLSL/HLSL shader
 replaced by its SPIR-V (``--embed spirv``) and the keys in canonical order
 (``--sort-keys``). Each is made from an op's attributes, with edits at pointers relative
-to them; the op places them in its file and ``fixes.apply_fixes`` applies them, as it
+to them; the op places them in its file and ``fixes.apply_edits`` applies them, as it
 applies the diagnostics' own fixes.
 """
 
@@ -13,9 +13,17 @@ from typing import Any
 
 from .. import vulkan
 from ..config import Options
-from ..diagnostics import Diagnostic, Edit, Fix, Part, pointer_join
+from ..diagnostics import (
+    Diagnostic,
+    Edit,
+    Fix,
+    Part,
+    insert_after,
+    json_text,
+    pointer_join,
+    value_edit,
+)
 from ..embed import compiled
-from ..fixes import insert_after, json_text, value_edit
 from ..keys import KeyKind, classify, resource_key
 from ..rules.resources import KIND_OF_DESCRIPTOR
 from .codegen_rules import FIX_EMBED_FAILED

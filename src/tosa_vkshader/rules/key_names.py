@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic, Severity
-from ..fixes import rename_key
+from ..diagnostics import Diagnostic, Severity, rename_key
 from ..keys import REQUIRED_KEYS, KeyKind, KeyProblem
 from ..rule_registry import rule
 from ..view import AttributeView

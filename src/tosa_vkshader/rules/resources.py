@@ -9,8 +9,7 @@ from functools import lru_cache
 
 from .. import vulkan
 from ..attribute_values import SAMPLER_FIELDS
-from ..diagnostics import Applicability, Diagnostic, Fix, Severity
-from ..fixes import rename_key, replace_value
+from ..diagnostics import Applicability, Diagnostic, Fix, Severity, rename_key, replace_value
 from ..keys import REQUIRED_RESOURCE_FIELDS
 from ..rule_registry import rule
 from ..view import AttributeView, ResourceView
