@@ -185,7 +185,7 @@ class Diagnostic:
     inner: InnerPosition | None = None
     # Where the pointer should be placed: on the key itself or on its value.
     on_key: bool = False
-    # The repair, where the rule knows it (fixes.py); its edits get their ranges in the
+    # The repair, where the rule knows it (Fix above); its edits get their ranges in the
     # checked text when the diagnostic is located.
     fix: Fix | None = None
     # The target device a finding is about (VKS7xx); None for everything else.
