@@ -1,8 +1,11 @@
-"""Diagnostics, their locations, and the rules that make them.
+"""Diagnostics, their locations, their fixes, and the rules that make them.
 
 Every problem the tool reports is a :class:`Diagnostic` made by a :class:`Rule`. Every
 rule has a row in ``rule_registry.RULES`` (code, name, severity) and is declared with its
 documentation (what, why, a bad and a good example) next to the check that emits it.
+Where the rule knows the repair, the diagnostic carries a :class:`Fix` (made with
+:func:`rename_key`, :func:`replace_value` or from :func:`key_edit`, :func:`value_edit`,
+:func:`insert_after`); ``fixes.apply_fixes`` applies them to a text.
 """
 
 from __future__ import annotations
