@@ -44,7 +44,7 @@ def test_an_unsafe_fix_is_offered_but_applied_only_when_asked_for(tmp_path, caps
     assert found.fix.applicability is Applicability.UNSAFE
 
     _, _, err = run(capsys, "fix", str(path))
-    assert path.read_text() == MISMATCH and "left: 1 warning(s)/note(s) (VKS229)" in err
+    assert path.read_text() == MISMATCH and "left: 1 warning(s)/info(s) (VKS229)" in err
     code, _, err = run(capsys, "fix", "--unsafe-fixes", str(path))
     assert code == 0, err
     assert path.read_text() == MISMATCH.replace('"Image"', '"Buffer"')
