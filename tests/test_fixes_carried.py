@@ -142,3 +142,23 @@ def test_in_a_model_an_op_only_a_person_can_repair_is_left_and_the_others_fixed(
     left = next(line for line in fixed.splitlines() if '"mask_i8"' in line)
     assert left == next(line for line in model.splitlines() if '"mask_i8"' in line)
     assert "entryPoint" not in fixed
+
+
+def test_the_web_fix_repairs_without_building_a_shader(monkeypatch):
+    """`POST /v1/fix` answers in the event loop: it applies what the attribute rules
+    carry and never enters the shader stage (a compile there would stall every request)."""
+    from starlette.testclient import TestClient
+
+    import tosa_vkshader.shader
+    from tosa_vkshader.web import create_app
+
+    def no_shaders(*args, **kwargs):
+        raise AssertionError("the shader stage was entered")
+
+    monkeypatch.setattr(tosa_vkshader.shader, "build_shaders", no_shaders)
+    attrs = json.loads((FIXTURES / "codegen" / "fix" / "glsl_to_embed.json").read_text())
+    attrs["entryPoint"] = attrs.pop("entry_point")
+    with TestClient(create_app(workers=1)) as client:
+        answer = client.post("/v1/fix", json={"text": json.dumps(attrs)}).json()
+    assert answer["changed"] and "renamed `entryPoint` to `entry_point`" in answer["changes"]
+    assert json.loads(answer["fixed"])["shader_language"] == "GLSL"

@@ -91,10 +91,13 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
     return finished
 
 
-def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
+def check_ops(ops: list[Op], options: Options, *, shaders: bool = True
+              ) -> list[list[Diagnostic]]:
     """Located diagnostics for each op. All ops go through each stage together, so the
     shader stage sees every shader of the run at once (one compile batch, each distinct
-    shader analysed once), and each rule runs over every op in a row (run_rules_each)."""
+    shader analysed once), and each rule runs over every op in a row (run_rules_each).
+    Without ``shaders`` the shader stage is not entered: the attribute rules alone (what
+    the web's ``/v1/fix`` repairs with, in the event loop, never compiling)."""
     # Ops that repeat another (same attributes at the same pointer) share its view and
     # its pointer-only findings: a corpus or model that repeats an op is ruled on once.
     distinct_views: list[AttributeView | None] = []
@@ -118,7 +121,8 @@ def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
         distinct_found[k].extend(ruled_on)
     views = [distinct_views[k] for k in which]
     found = [list(distinct_found[k]) for k in which]
-    _shader_stage(ops, views, found, options)
+    if shaders:
+        _shader_stage(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]
 
@@ -189,10 +193,11 @@ class Findings(NamedTuple):
         return found
 
 
-def source_findings(sources: list[SourceFile], options: Options) -> list[Findings]:
+def source_findings(sources: list[SourceFile], options: Options, *, shaders: bool = True
+                    ) -> list[Findings]:
     """Located diagnostics for each source file, op by op and for the file itself."""
     ops = [op for source in sources for op in source.ops]
-    per_op = iter(check_ops(ops, options))
+    per_op = iter(check_ops(ops, options, shaders=shaders))
     results = []
     for source in sources:
         problems = source.diagnostics

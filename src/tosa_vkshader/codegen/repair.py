@@ -78,9 +78,12 @@ def unified_diff(before: str, after: str, name: str) -> str:
 
 
 def repair(data: bytes | str, path: str | None, options: Options, *, unsafe: bool = False,
-           embed_spirv: bool = False, sort_keys: bool = False) -> Repair:
+           embed_spirv: bool = False, sort_keys: bool = False, shaders: bool = True
+           ) -> Repair:
     """Repair one file's text (read by its suffix as ``check`` reads it: JSON, or TOSA
-    MLIR for ``.mlir``); see the module's documentation."""
+    MLIR for ``.mlir``); see the module's documentation. Without ``shaders`` the checks
+    that compile or read the shader do not run (nor does ``embed_spirv``): the fixes the
+    attribute rules carry, and ``found``/``left`` without the shader's findings."""
     if isinstance(data, str):
         text: str | None = data
         result = Repair(path, data)
@@ -88,7 +91,7 @@ def repair(data: bytes | str, path: str | None, options: Options, *, unsafe: boo
         text = _utf8(data)
         result = Repair(path, data.decode("utf-8", "replace"))
     model = bool(path and path.lower().endswith(".mlir"))
-    repairing = _Repairing(result, options, model)
+    repairing = _Repairing(result, options, model, shaders)
     checked = repairing.check(text.removeprefix("\ufeff") if text is not None else data)
     result.found = result.left = checked.findings.all()
     if not (model or repairing.readable(checked)) or text is None:
@@ -103,7 +106,7 @@ def repair(data: bytes | str, path: str | None, options: Options, *, unsafe: boo
         if after is None:
             break
         checked = after
-    steps = [repairing.type_members] + [repairing.embedded] * embed_spirv + \
+    steps = [repairing.type_members] + [repairing.embedded] * (embed_spirv and shaders) + \
         [repairing.sorted_keys] * sort_keys
     for step in steps:
         made = step(checked, refused)
@@ -138,10 +141,12 @@ class _Repairing:
     result: Repair
     options: Options
     model: bool  # a TOSA MLIR file (its ops are repaired or refused one by one)
+    shaders: bool  # whether the shader stage runs (see repair)
 
     def check(self, text: str | bytes) -> _Checked:
         source = source_of(text, self.options, self.result.path)
-        return _Checked(text, source, source_findings([source], self.options)[0])
+        return _Checked(text, source,
+                        source_findings([source], self.options, shaders=self.shaders)[0])
 
     def apply(self, checked: _Checked, fixes: list[Fix], unsafe: bool) -> _Checked | None:
         """The text with ``fixes`` applied and checked again (what was changed noted), or

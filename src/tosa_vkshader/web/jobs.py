@@ -240,7 +240,7 @@ def run_fixes(jobs: list[FixJob]) -> list[dict[str, Any]]:
 
     results = []
     for job in jobs:
-        result = repair(job.text, REQUEST_PATH, job.options)
+        result = repair(job.text, REQUEST_PATH, job.options, shaders=False)
         results.append({
             "ok": result.ok,
             "changed": result.changed,
