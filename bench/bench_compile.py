@@ -5,7 +5,7 @@
 Side by side in one run, on the same 100 attribute files:
   * loop   - what a user would script: `glslc` once per shader (sources written to files)
   * cold   - read the 100 JSON files and compile every op with an empty cache
-             (``compile_ops``: one glslc process for all of them)
+             (``compile_many``, as the shader stage calls it: one glslc process for all of them)
   * warm   - the same with the cache filled by the cold run
   * cold, fresh interpreter - the cold run in a new Python process, imports included
   * check, cold / warm - the whole `tosa-vkshader check` over the 100 files (attribute
@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 sys.path.insert(0, str(SRC))
 
-from tosa_vkshader.compile import CompileOptions, compile_ops, compiler_info  # noqa: E402
+from tosa_vkshader.compile import CompileOptions, compile_many, compiler_info  # noqa: E402
 from tosa_vkshader.config import Options  # noqa: E402
+from tosa_vkshader.shader.stage import compile_request, request_for  # noqa: E402
 from tosa_vkshader.sources.json_source import read_json  # noqa: E402
 
 TEMPLATE = """#version 460
@@ -67,7 +68,8 @@ def make_ops(folder: Path, count: int) -> list[Path]:
 def ours(paths: list[Path], cache_dir: Path) -> float:
     start = time.perf_counter()
     ops = [read_json(p.read_bytes(), str(p), Options()).ops[0] for p in paths]
-    results = compile_ops(ops, CompileOptions(cache_dir=str(cache_dir)))
+    results = compile_many([compile_request(request_for(op.attributes, op.base))
+                            for op in ops], CompileOptions(cache_dir=str(cache_dir)))
     elapsed = time.perf_counter() - start
     assert all(r is not None and r.spirv and not r.diagnostics for r in results)
     return elapsed
@@ -88,11 +90,13 @@ def loop(paths: list[Path], glslc: str, work: Path) -> float:
 
 def fresh_interpreter(paths: list[Path], cache_dir: Path) -> float:
     code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
-            "from tosa_vkshader.compile import CompileOptions, compile_ops;"
+            "from tosa_vkshader.compile import CompileOptions, compile_many;"
+            "from tosa_vkshader.shader.stage import compile_request, request_for;"
             "from tosa_vkshader.config import Options;"
             "from tosa_vkshader.sources.json_source import read_json;"
             "ops = [read_json(Path(p).read_bytes(), p, Options()).ops[0] for p in sys.argv[3:]];"
-            "rs = compile_ops(ops, CompileOptions(cache_dir=sys.argv[2]));"
+            "rs = compile_many([compile_request(request_for(o.attributes, o.base)) for o in ops],"
+            " CompileOptions(cache_dir=sys.argv[2]));"
             "assert all(r.spirv for r in rs)")
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code, str(SRC), str(cache_dir),
@@ -143,7 +147,7 @@ def main() -> int:
     info = compiler_info(glslc, 10)
     rows = [
         ("`glslc` once per shader (loop)", med["loop"], "1.0x"),
-        ("ours, cold cache (`compile_ops`)", med["cold"], f"{med['loop'] / med['cold']:.1f}x"),
+        ("ours, cold cache (`compile_many`)", med["cold"], f"{med['loop'] / med['cold']:.1f}x"),
         ("ours, warm cache", med["warm"], f"{med['loop'] / med['warm']:.1f}x"),
         ("ours, cold, fresh Python process", med["fresh"],
          f"{med['loop'] / med['fresh']:.1f}x"),
@@ -164,7 +168,8 @@ compute ops, each read from its own attribute JSON file; median of {args.repeat}
 {os.cpu_count()} CPU cores. Compiler: {info.summary}.
 
 The loop is what a user would otherwise script: one `glslc` process per shader. Ours
-reads the JSON files and compiles every op with `compile_ops`, the call `check` makes:
+reads the JSON files and compiles every op with `compile_many`, the call the shader stage of
+`check` makes:
 all shaders in one `glslc` process, results cached by content. The `check` rows run the
 whole command as a fresh process over the folder of 100 files: attribute rules, compile,
 spirv-val, reflection and cross-check, start-up and imports included.

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from tosa_vkshader.registry import vulkan_tables
+from tosa_vkshader.vulkan import tables as vulkan_tables
 
 from strategies import KINDS, SAMPLER
 

@@ -6,16 +6,16 @@ import string
 
 from hypothesis import strategies as st
 
-from tosa_vkshader import registry
-from tosa_vkshader.registry import vulkan_tables
+from tosa_vkshader import vulkan
+from tosa_vkshader.vulkan import tables as vulkan_tables
 
 IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True)
 PLAIN_SINGLE = sorted(n for n in vulkan_tables.FORMATS
-                      if (i := registry.format_info(n)).is_single_component and i.is_plain
+                      if (i := vulkan.format_info(n)).is_single_component and i.is_plain
                       and i.packed is None)
 STORAGE_IMAGE = sorted(n for n in vulkan_tables.FORMATS
-                       if registry.format_info(n).spirv_image_format)
-PLAIN = sorted(n for n in vulkan_tables.FORMATS if registry.format_info(n).is_plain)
+                       if vulkan.format_info(n).spirv_image_format)
+PLAIN = sorted(n for n in vulkan_tables.FORMATS if vulkan.format_info(n).is_plain)
 SAMPLER = {"min_filter": "VK_FILTER_LINEAR", "mag_filter": "VK_FILTER_NEAREST",
            "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_REPEAT",
            "address_mode_v": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE",

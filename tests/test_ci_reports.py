@@ -17,7 +17,7 @@ import pytest
 
 from tosa_vkshader import check_paths
 from tosa_vkshader.cli import main
-from tosa_vkshader.config import ConfigResolver
+from tosa_vkshader.config_file import ConfigResolver
 
 from conftest import FIXTURES, ROOT
 

@@ -75,28 +75,6 @@ def test_compile_layer_codes_and_positions(compiled, path, expected):
         assert is_spirv(result.spirv)
 
 
-def test_compile_ops_compiles_every_shader_op_of_a_run_at_once(tmp_path, monkeypatch):
-    from tosa_vkshader.compile import CompileOptions, compile_ops
-    from tosa_vkshader.sources.base import Op
-
-    from compile_helpers import Glslc
-
-    monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "cache"))
-    glslc = Glslc(tmp_path / "bin")
-    ops = [Op(read_json(p.read_bytes(), str(p), Options()).ops[0].attributes, str(p),
-              f"/ops/{i}") for i, (p, _) in enumerate(CASES)]
-    ops.insert(2, Op({"entry_point": "main", "shader_language": "SPIR-V",
-                      "shader_code": "AwIjBA=="}, None, "/spirv"))
-    ops.insert(3, Op(["not", "an", "object"], None, "/odd"))
-    results = compile_ops(ops, CompileOptions(glslc=str(glslc.path)))
-    assert results[2] is None and results[3] is None
-    assert all(r is not None for i, r in enumerate(results) if i not in (2, 3))
-    assert len(glslc.compile_runs()) == 1
-    syntax = next(r for op, r in zip(ops, results, strict=True)
-                  if "glsl-syntax-error" in str(op.path))
-    assert syntax.diagnostics[0].pointer.startswith("/ops/")
-
-
 def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, monkeypatch):
     from tosa_vkshader.api import check_paths
 
@@ -105,7 +83,7 @@ def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, mon
     glslc = Glslc(tmp_path / "bin")
     monkeypatch.setenv("PATH", f"{glslc.path.parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("TOSA_VKSHADER_CACHE_DIR", str(tmp_path / "cache"))
-    from tosa_vkshader.config import load_options
+    from tosa_vkshader.config_file import load_options
 
     reports = check_paths([FIXTURES / "glsl"], load_options(FIXTURES))  # skips expected.json
     assert len(reports) == len(CASES)

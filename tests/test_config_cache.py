@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tosa_vkshader.config import ConfigError, load_options
+from tosa_vkshader.config_file import ConfigError, load_options
 
 CONFIG = ('[project]\nname = "x"\n\n'
           '[tool.tosa-vkshader]\nignore = ["VKS201"]\nmax-file-size = 4096\n')

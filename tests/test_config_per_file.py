@@ -7,7 +7,7 @@ import json
 
 from tosa_vkshader import check_paths
 from tosa_vkshader.cli import main
-from tosa_vkshader.config import ConfigResolver
+from tosa_vkshader.config_file import ConfigResolver
 
 # One bad entry point: VKS201, the only error, unless a config ignores it.
 BAD_ENTRY = {"entry_point": "main()", "workgroup_sizes": [1, 1, 1]}

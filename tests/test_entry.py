@@ -29,8 +29,9 @@ def test_version_imports_no_command_and_no_checker():
              "loaded = sorted(m for m in sys.modules if m.startswith('tosa_vkshader.') "
              "or m == 'pydantic'); print('LOADED', loaded)")
     done = _python("-c", probe)
-    assert done.stdout.splitlines() == [f"tosa-vkshader {__version__}",
-                                        "LOADED ['tosa_vkshader.cli']"], done.stderr
+    assert done.stdout.splitlines() == [
+        f"tosa-vkshader {__version__}", "LOADED ['tosa_vkshader.cli', 'tosa_vkshader.version']",
+    ], done.stderr
 
 
 def test_importing_the_package_loads_the_api_only_when_used():

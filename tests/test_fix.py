@@ -12,7 +12,7 @@ from test_codegen import CASES, GOOD, options_for
 
 from tosa_vkshader.api import check_file
 from tosa_vkshader.cli import main
-from tosa_vkshader.codegen import fix_text, op_from_shader
+from tosa_vkshader.codegen import op_from_shader, repair
 from tosa_vkshader.keys import classify
 
 from conftest import FIXTURES
@@ -152,9 +152,9 @@ def test_fix_restores_damaged_attributes_of_every_fixture_shader(stem, path):
     op = op_from_shader(path, format_of=case.get("format_of", {}),
                         entry_point=case.get("entry_point"), options=options)
     damaged = json.dumps(damage(op.attrs, len(stem)), indent=1)
-    first = fix_text(damaged, sort_keys=True, options=options)
+    first = repair(damaged, None, options, sort_keys=True)
     assert first.ok and first.changed
     assert json.loads(first.fixed) == op.attrs
     assert list(json.loads(first.fixed)) == list(op.attrs)
-    second = fix_text(first.fixed, options=options)
+    second = repair(first.fixed, None, options)
     assert not second.changed

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tosa_vkshader import check_file
-from tosa_vkshader.config import load_options
+from tosa_vkshader.config_file import load_options
 
 from conftest import FIXTURES, expected_fixtures
 
@@ -49,7 +49,7 @@ def test_valid_fixtures_have_no_errors():
 
 
 def test_every_key_and_value_rule_has_an_invalid_fixture():
-    from tosa_vkshader.diagnostics import RULES
+    from tosa_vkshader.rule_registry import RULES
 
     covered = {e.split("@")[0] for p, codes in CASES if "invalid" in p.parts for e in codes}
     wanted = {c for c in RULES if c[3] in "12"} - {"VKS105"}  # 16 MiB file: unit-tested

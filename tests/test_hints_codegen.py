@@ -10,7 +10,7 @@ from spirv_helpers import assemble
 
 from tosa_vkshader import Options
 from tosa_vkshader.codegen import CodegenError, op_from_shader
-from tosa_vkshader.codegen.fix import fix_text
+from tosa_vkshader.codegen.repair import repair
 
 from conftest import FIXTURES
 from hint_cases import hinted, not_reported
@@ -168,17 +168,19 @@ def test_emitting_tosa_without_the_tosa_tools(monkeypatch):
     ("ambiguous_target_taken.json", "decide by hand which value of `input_0_binding` is right"),
 ])
 def test_fix_leaves_what_only_a_person_can_decide(name, hint):
-    result = fix_text((CODEGEN / "fix" / name).read_text(), name)
+    result = repair((CODEGEN / "fix" / name).read_text(), name, Options())
     assert result.fixed is None
-    hinted(result.diagnostics, "VKS620", hint=hint)
+    hinted(result.problems, "VKS620", hint=hint)
 
 
 def test_fix_does_not_embed_a_shader_that_does_not_compile():
-    result = fix_text((CODEGEN / "fix" / "broken_glsl_to_embed.json").read_text(),
-                      embed_spirv=True)
-    hinted(result.diagnostics, "VKS622", hint="fix the shader errors above first")
-    fixed = fix_text((CODEGEN / "fix" / "glsl_to_embed.json").read_text(), embed_spirv=True)
-    not_reported(fixed.diagnostics, "VKS622")
+    result = repair((CODEGEN / "fix" / "broken_glsl_to_embed.json").read_text(), None,
+                    Options(), embed_spirv=True)
+    hinted(result.problems, "VKS622", hint="fix the shader errors above first")
+    fixed = repair((CODEGEN / "fix" / "glsl_to_embed.json").read_text(), None, Options(),
+                   embed_spirv=True)
+    not_reported(fixed.problems, "VKS622")
+
 
 
 def _one_output_shader(path, layout: str):

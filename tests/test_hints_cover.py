@@ -19,8 +19,8 @@ import importlib
 import re
 from pathlib import Path
 
-from tosa_vkshader.diagnostics import RULES, Rule
-from tosa_vkshader.rules_doc import load_all_rules
+from tosa_vkshader.diagnostics import Rule
+from tosa_vkshader.rule_registry import RULES
 
 from conftest import ROOT
 
@@ -34,7 +34,7 @@ INDIRECT: dict[tuple[str, str], set[str]] = {
     ("compile/cache.py", "diagnostic"): set(),  # a cached compile diagnostic, restored
     ("compile/diagnose.py", "to_diagnostic"): {"VKS300"},  # compile errors (_HINTS)
     ("compile/includes.py", "visit"): {"VKS304"},  # self.reject: INCLUDE_REJECTED
-    ("config.py", "options_from_table"): {"VKS901", "VKS933"},  # _BadOption's rule
+    ("config_file.py", "options_from_table"): {"VKS901", "VKS933"},  # _BadOption's rule
     ("rules/restate.py", "_collisions"): {"VKS222"},  # restated with the shader's hint
     # (an extension is enabled by an extension, never by a feature: VKS701 has no hint)
     ("devices/checks.py", "_enables"): {"VKS700"},
@@ -50,7 +50,6 @@ INDIRECT: dict[tuple[str, str], set[str]] = {
 
 
 def _modules() -> dict[Path, object]:
-    load_all_rules()
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
@@ -146,5 +145,4 @@ def test_every_rule_that_gives_hints_has_a_hint_test():
 
 
 def test_the_indirect_table_names_real_rules():
-    load_all_rules()
     assert all(code in RULES for codes in INDIRECT.values() for code in codes)

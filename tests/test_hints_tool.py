@@ -17,7 +17,7 @@ import tosa_vkshader
 from tosa_vkshader import check_paths, load_options
 from tosa_vkshader.cli import main
 from tosa_vkshader.codegen import op_from_shader
-from tosa_vkshader.config import ConfigError
+from tosa_vkshader.config_file import ConfigError
 from tosa_vkshader.runtime.model import NUMPY_DTYPES
 
 from conftest import ROOT

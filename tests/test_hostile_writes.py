@@ -60,9 +60,10 @@ def test_o_into_a_folder_or_a_missing_folder_is_a_usage_error(tmp_path, target):
 
 @pytest.fixture
 def restore_sigterm():
-    previous = signal.getsignal(signal.SIGTERM)
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     yield
-    signal.signal(signal.SIGTERM, previous)
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
 
 
 @pytest.mark.parametrize("how,code", [("sigterm", 143), ("ctrl-c", 130)])

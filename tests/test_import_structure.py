@@ -1,7 +1,9 @@
-"""The package's imports form layers without cycles (docs/architecture.md).
+"""The package's imports form layers without cycles, and no long chains
+(docs/architecture.md).
 
 Every import counts, also those inside functions and under ``TYPE_CHECKING``: a lazy
-import that climbs a layer is still an arrow back up the pipeline.
+import that climbs a layer is still an arrow back up the pipeline. The benchmarks
+(``bench/``) count as one more name, above the package they measure.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "tosa_vkshader"
+BENCH = ROOT / "bench"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 LAYER_LINE = re.compile(r"^(\d+) [^:]+: (.+)$")
+# The longest chain of names (each importing the next) the house may have.
+MAX_CHAIN = 12
 
 
 @dataclass(frozen=True)
@@ -55,11 +60,17 @@ def package_modules(package: Path) -> dict[str, tuple[Path, bool]]:
     return modules
 
 
-def package_imports(package: Path) -> list[Import]:
+def package_imports(package: Path, scripts: Path | None = None) -> list[Import]:
+    """Every import of ``package`` by its own modules, and by the scripts in the folder
+    ``scripts`` (named ``<folder>.<script>``), if given."""
     top = package.name
     modules = package_modules(package)
     found = []
-    for name, (path, is_package) in modules.items():
+    importers = {name: (path, is_package) for name, (path, is_package) in modules.items()}
+    if scripts is not None:
+        importers.update({f"{scripts.name}.{path.stem}": (path, False)
+                          for path in sorted(scripts.glob("*.py"))})
+    for name, (path, is_package) in importers.items():
         here = name if is_package else name.rsplit(".", 1)[0]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             targets: list[str] = []
@@ -77,27 +88,34 @@ def package_imports(package: Path) -> list[Import]:
                 targets = [alias.name for alias in node.names]
             for target in targets:
                 if (target == top or target.startswith(top + ".")) and target != name:
-                    found.append(Import(name, target, f"{path.relative_to(package.parent)}"
-                                                      f":{node.lineno}"))
+                    found.append(Import(name, target, f"{path.name}:{node.lineno}"
+                                        if path.parent == scripts else
+                                        f"{path.relative_to(package.parent)}:{node.lineno}"))
     return found
 
 
 @functools.cache
 def our_imports() -> list[Import]:
-    return package_imports(PACKAGE)
+    return package_imports(PACKAGE, BENCH)
 
 
-def layer_name(module: str) -> str:
+def layer_name(module: str, top: str = PACKAGE.name) -> str:
+    """The name a module counts under: the package's own (``tosa_vkshader``), a
+    subpackage or top-level module below it, or the folder of a script (``bench``)."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else parts[0]
+    return parts[1] if len(parts) > 1 and parts[0] == top else parts[0]
 
 
-def upward_imports(imports: list[Import], layers: dict[str, int]) -> list[str]:
-    return [f"{i.where}: {i.importer} (layer {layers[layer_name(i.importer)]}) imports "
-            f"{i.imported} (layer {layers[layer_name(i.imported)]})"
+def upward_imports(imports: list[Import], layers: dict[str, int],
+                   top: str = PACKAGE.name) -> list[str]:
+    def layer(module: str) -> int | None:
+        return layers.get(layer_name(module, top))
+
+    return [f"{i.where}: {i.importer} (layer {layer(i.importer)}) imports "
+            f"{i.imported} (layer {layer(i.imported)})"
             for i in imports  # names without a layer fail the test above instead
-            if layer_name(i.imported) in layers and layer_name(i.importer) in layers
-            and layers[layer_name(i.imported)] > layers[layer_name(i.importer)]]
+            if (low := layer(i.importer)) is not None and (high := layer(i.imported))
+            is not None and high > low]
 
 
 def cycles(imports: list[Import]) -> list[list[str]]:
@@ -139,9 +157,27 @@ def cycles(imports: list[Import]) -> list[list[str]]:
     return found
 
 
+def longest_chain(imports: list[Import], top: str = PACKAGE.name) -> list[str]:
+    """The longest path of names (a subpackage, a top-level module, ``tosa_vkshader``,
+    ``bench``), each importing the next; the graph of names has no cycle (tested)."""
+    graph: dict[str, set[str]] = {}
+    for i in imports:
+        importer, imported = layer_name(i.importer, top), layer_name(i.imported, top)
+        graph.setdefault(imported, set())
+        if importer != imported:
+            graph.setdefault(importer, set()).add(imported)
+
+    @functools.cache
+    def from_here(name: str) -> tuple[str, ...]:
+        below = [from_here(lower) for lower in sorted(graph[name])]
+        return (name, *max(below, key=len, default=()))
+
+    return list(max((from_here(name) for name in sorted(graph)), key=len, default=()))
+
+
 def test_every_module_has_a_layer_and_every_layer_name_exists():
     layers = read_layers(ARCHITECTURE)
-    names = {layer_name(m) for m in package_modules(PACKAGE)}
+    names = {layer_name(m) for m in package_modules(PACKAGE)} | {BENCH.name}
     assert sorted(names - set(layers)) == [], "add them to the layers in docs/architecture.md"
     assert sorted(set(layers) - names) == [], "stale names in docs/architecture.md"
 
@@ -152,6 +188,13 @@ def test_no_module_imports_from_a_higher_layer():
 
 def test_no_import_cycles():
     assert cycles(our_imports()) == []
+
+
+def test_no_chain_of_imports_is_longer_than_the_house_allows():
+    """Each layer may use everything below it, but a chain of names each importing the
+    next is what a reader follows (and what a change ripples up through)."""
+    chain = longest_chain(our_imports())
+    assert len(chain) <= MAX_CHAIN, " -> ".join(chain)
 
 
 def test_no_import_cycles_between_layer_names():
@@ -202,7 +245,7 @@ def toy(tmp_path):
 
 def test_checker_reports_a_lazy_upward_import(toy):
     package, layers = toy
-    assert upward_imports(package_imports(package), layers) == [
+    assert upward_imports(package_imports(package), layers, "pkg") == [
         "pkg/low.py:2: pkg.low (layer 0) imports pkg.high (layer 1)"]
 
 
@@ -210,4 +253,21 @@ def test_checker_reports_cycles_through_functions_and_type_checking(toy):
     package, _ = toy
     assert cycles(package_imports(package)) == [["pkg.high", "pkg.low"],
                                                 ["pkg.tools.a", "pkg.tools.b"]]
+
+
+def test_checker_measures_the_longest_chain_and_counts_scripts(tmp_path):
+    package = write_package(tmp_path, {
+        "__init__.py": "",
+        "a.py": "from . import b\nfrom .tools import c\n",
+        "b.py": "from .tools import c\n",
+        "tools/__init__.py": "",
+        "tools/c.py": "from .d import x\n",  # (inside one name: not a step)
+        "tools/d.py": "x = 1\n",
+    })
+    scripts = tmp_path / "bench"
+    scripts.mkdir()
+    (scripts / "run.py").write_text("import pkg.a\n")
+    assert longest_chain(package_imports(package), "pkg") == ["a", "b", "tools"]
+    assert longest_chain(package_imports(package, scripts), "pkg") == ["bench", "a", "b",
+                                                                      "tools"]
 

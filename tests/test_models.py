@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tosa_vkshader import Options, check_file, check_paths, validate
-from tosa_vkshader.config import load_options
+from tosa_vkshader.config_file import load_options
 
 from conftest import FIXTURES
 
@@ -73,7 +73,7 @@ def _reader_ops(path: Path) -> list[tuple]:
 def test_mlir_reader_sees_the_ops_tosa_opt_serialized(mlir):
     """The JSON twin is what tosa-opt made of the MLIR (read back with tosa-tools' own
     reader): names, tensor types and attributes must be what our MLIR reader sees."""
-    from tosa_vkshader.sources.context import domain_kind
+    from tosa_vkshader.op_context import domain_kind
 
     expected = []
     for op in json.loads(mlir.with_suffix(".ops.json").read_text()):
@@ -412,7 +412,7 @@ def test_stdin_filename_chooses_the_mlir_reader(monkeypatch, capsys):
 
 
 def test_every_model_rule_has_a_model_fixture():
-    from tosa_vkshader.diagnostics import RULES
+    from tosa_vkshader.rule_registry import RULES
 
     from conftest import expected_fixtures
 

@@ -78,8 +78,8 @@ CORRUPTED = {
 def _doors(tmp_path, capsys, name: str, data: bytes) -> dict[str, object]:
     """What each front door says about one file's bytes: an error (True), fine (False),
     or skipped ("skipped")."""
-    from tosa_vkshader import check_paths, validate_file
-    from tosa_vkshader.codegen.fix import fix_text
+    from tosa_vkshader import Options, check_paths, validate_file
+    from tosa_vkshader.codegen.repair import repair
 
     path = tmp_path / name
     path.write_bytes(data)
@@ -96,7 +96,7 @@ def _doors(tmp_path, capsys, name: str, data: bytes) -> dict[str, object]:
     verdicts["fix"] = "skipped" if code == 0 and not err else code == 1
     code, _, err = run(capsys, "compile", str(path), "-o", str(tmp_path / "out.spv"))
     verdicts["compile"] = "skipped" if "VKS935" in err else code == 1
-    verdicts["fix_text"] = not fix_text(data, str(path)).ok
+    verdicts["repair"] = not repair(data, str(path), Options()).ok
     return verdicts
 
 
@@ -114,7 +114,7 @@ def test_bytes_that_do_not_parse_are_an_error_at_every_door(capsys, tmp_path, na
 ])
 def test_what_is_not_ours_is_skipped_at_every_door(capsys, tmp_path, name, text):
     verdicts = _doors(tmp_path, capsys, name, text.encode())
-    del verdicts["fix_text"]  # (a text without a name: only the doors that read files)
+    del verdicts["repair"]  # (a text without a name: only the doors that read files)
     assert set(verdicts.values()) == {"skipped"}, verdicts
 
 

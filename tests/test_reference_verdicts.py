@@ -14,7 +14,7 @@ import pytest
 from tosa_vkshader import Options, check_paths, validate
 from tosa_vkshader.cli import main
 from tosa_vkshader.diagnostics import Severity
-from tosa_vkshader.registry import vulkan_tables
+from tosa_vkshader.vulkan import tables as vulkan_tables
 
 BUFFER_OP = {
     "entry_point": "main",

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tosa_vkshader
-from tosa_vkshader import Options, registry, validate
+from tosa_vkshader import Options, validate, vulkan
 from tosa_vkshader.codegen import CustomOp, op_from_shader
 from tosa_vkshader.diagnostics import Severity
 from tosa_vkshader.runtime.layout import RUNNER_IMAGE_FORMATS
@@ -71,7 +71,7 @@ def copy_shader(kind: str, formats: dict[str, tuple[str | None, str]]) -> str:
 
 
 def image(fmt: str, element: str, seed: int) -> np.ndarray:
-    channels = len(registry.format_info(fmt).components)
+    channels = len(vulkan.format_info(fmt).components)
     low, high = (-127, 127) if element in ("i8", "i16") else (0, 250)
     values = np.random.default_rng(seed).integers(low, high, (1, H, W, channels))
     return values.astype(NUMPY[element])

@@ -8,19 +8,22 @@ True
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from typing import TYPE_CHECKING
+
+from .version import __version__
 
 if TYPE_CHECKING:
     from typing import Any
 
     from .api import Report, check_file, check_paths, targets_summary, validate, validate_file
-    from .config import Options, load_options
-    from .diagnostics import RULES, Diagnostic, Location, Severity
-    from .model import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
+    from .config import Options
+    from .config_file import load_options
+    from .diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
+    from .fixes import apply_fixes
+    from .rule_registry import RULES
     from .runtime import PreparedModel, RunResult, prepare, run
     from .runtime.errors import RunError
+    from .typed_attributes import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
 
 # Every public name is imported on first use: `tosa-vkshader --version` (and the console
 # script, which imports this package first) must not pay for the checker, and the
@@ -28,10 +31,14 @@ if TYPE_CHECKING:
 _LAZY = {
     **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate",
                      "validate_file"), "api"),
-    **dict.fromkeys(("Options", "load_options"), "config"),
-    **dict.fromkeys(("RULES", "Diagnostic", "Location", "Severity"), "diagnostics"),
+    "Options": "config",
+    "load_options": "config_file",
+    **dict.fromkeys(("Applicability", "Diagnostic", "Edit", "Fix", "Location", "Severity"),
+                    "diagnostics"),
+    "apply_fixes": "fixes",
+    "RULES": "rule_registry",
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
-                     "PushConstants"), "model"),
+                     "PushConstants"), "typed_attributes"),
     "RunError": "runtime.errors",
     **dict.fromkeys(("run", "prepare", "RunResult", "PreparedModel"), "runtime"),
 }
@@ -53,8 +60,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "RULES", "Attributes", "Diagnostic", "Location", "Options", "PreparedModel",
-    "PushConstant", "PushConstants", "Report", "Resource", "RunError", "RunResult",
-    "SamplerConfig", "Severity", "check_file", "check_paths", "load_options", "prepare", "run",
-    "targets_summary", "validate", "validate_file", "__version__",
+    "RULES", "Applicability", "Attributes", "Diagnostic", "Edit", "Fix", "Location",
+    "Options", "PreparedModel", "PushConstant", "PushConstants", "Report", "Resource",
+    "RunError", "RunResult", "SamplerConfig", "Severity", "apply_fixes", "check_file",
+    "check_paths", "load_options", "prepare", "run", "targets_summary", "validate",
+    "validate_file", "__version__",
 ]

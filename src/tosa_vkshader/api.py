@@ -5,7 +5,6 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # The checker (rules, readers, registry tables) is imported where files are checked: with
@@ -13,161 +12,22 @@ from pathlib import Path
 # after the files were read and shared out.
 from typing import TYPE_CHECKING, AnyStr
 
-from .config import ConfigResolver, Options, load_options
-from .diagnostics import Diagnostic, Location, Severity, pointer_join, resolve_pointer
+from .checked import Report
+from .config import Options
+from .config_file import ConfigResolver, load_options
+from .diagnostics import Diagnostic, Severity
+from .sources.read import read_text
 
 if TYPE_CHECKING:
     from typing import Any
 
     from .devices import DeviceProfile
     from .devices.summary import OpVerdict
-    from .model import Attributes
-    from .sources.base import Op, SourceFile
+    from .sources.base import SourceFile
 
 ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
 SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__",
                    ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
-
-
-@dataclass(slots=True)
-class Report:
-    """The outcome of checking one file (or one text / object)."""
-
-    path: str | None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    source: SourceFile | None = field(default=None, repr=False)
-    # What reporters show of a source that is not here (see ``detached``): file lines by
-    # number, each shader-internal diagnostic's shader line, and the place in the file of
-    # each shader declaration a finding names.
-    _kept_lines: dict[int, str] = field(default_factory=dict, repr=False)
-    _kept_shader_lines: dict[Diagnostic, tuple[int, str] | None] = field(
-        default_factory=dict, repr=False)
-    _kept_shader_locations: dict[Diagnostic, Location | None] = field(
-        default_factory=dict, repr=False)
-    _split_values: dict[int, list[str]] = field(default_factory=dict, repr=False)
-
-    def count(self, severity: Severity) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is severity)
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing at error severity was found."""
-        return not self.errors
-
-    @property
-    def codes(self) -> list[str]:
-        return sorted({d.code for d in self.diagnostics})
-
-    @property
-    def attributes(self) -> Attributes | None:
-        """The typed attributes of the (first) op, when it has no errors."""
-        if not self.ok or self.source is None or not self.source.ops:
-            return None
-        from .model import Attributes
-
-        return Attributes.from_attrs(self.source.ops[0].attributes)
-
-    def line_text(self, line: int) -> str:
-        """Line ``line`` (1-based) of the checked file, "" when there is none."""
-        if self.source is None:
-            return self._kept_lines.get(line, "")
-        return self.source.line_text(line)
-
-    def shader_line(self, diag: Diagnostic) -> tuple[int, str] | None:
-        """(line number, text) of the shader source line ``diag`` is about: the line inside
-        a multi-line ``shader_code`` it points into (``inner``), or the declaration a
-        finding at another key names (``shader_place``); None when there is none."""
-        position = diag.shader_position
-        if position is None:
-            return None
-        if self.source is None:
-            return self._kept_shader_lines.get(diag)
-        for op in self._ops_of(diag):
-            inside = diag.shader_place is None  # else: the op's shader_code
-            pointer = diag.pointer if inside else pointer_join(op.base, "shader_code")
-            value = resolve_pointer(op.attributes, pointer[len(op.base):]) \
-                if pointer.startswith(op.base) else None
-            # (a problem inside a one-line value reads fine in place)
-            if isinstance(value, str) and ("\n" in value or not inside):
-                split = self._split_values.get(id(value))
-                if split is None:  # (a value of the source, alive as long as it is)
-                    split = self._split_values[id(value)] = value.split("\n")
-                if 1 <= position.line <= len(split):
-                    return position.line, split[position.line - 1].rstrip("\r")
-        return None
-
-    def shader_location(self, diag: Diagnostic) -> Location | None:
-        """Where in the file the shader line of ``diag`` is: its own location for a
-        problem inside ``shader_code``, the declaration's place (inside the
-        ``shader_code`` string, through its escapes) for a finding at another key."""
-        position = diag.shader_position
-        if position is None or diag.shader_place is None:
-            return diag.location if position is not None else None
-        if self.source is None:
-            return self._kept_shader_locations.get(diag)
-        for op in self._ops_of(diag):
-            return op.locate(Diagnostic(diag.code, diag.severity, "",
-                                        pointer_join(op.base, "shader_code"), inner=position))
-        return None
-
-    def _ops_of(self, diag: Diagnostic) -> Iterator[Op]:
-        """The op whose attributes ``diag`` is about. Pointers are relative to each op's
-        attributes: in a file of several ops (a model, a list) it is the one that places
-        the diagnostic where it is."""
-        ops = self.source.ops if self.source is not None else []
-        for op in ops:
-            if len(ops) > 1 and op.locate(replace(diag, location=None)) != diag.location:
-                continue
-            yield op
-
-    def detached(self) -> Report:
-        """This report without its source, keeping what reporters show of it (the lines
-        its diagnostics are on): small to send from a worker process. ``attributes`` and
-        ``source`` are None on the copy."""
-        lines = {d.location.line: self.line_text(d.location.line)
-                 for d in self.diagnostics if d.location is not None}
-        shader_lines = {d: self.shader_line(d) for d in self.diagnostics
-                        if d.shader_position is not None}
-        places = {d: self.shader_location(d) for d in self.diagnostics
-                  if d.shader_place is not None and d.shader_position is not None}
-        return Report(self.path, self.diagnostics, None, lines, shader_lines, places)
-
-
-def _read(data: bytes | str, path: str | None, options: Options) -> SourceFile:
-    """Read by the file's suffix: .mlir (TOSA MLIR text), .tosa (flatbuffer), else JSON."""
-    suffix = os.path.splitext(path)[1].lower() if path and "." in path else ""
-    if suffix == ".mlir":
-        from .sources.mlir_source import read_mlir
-
-        return read_mlir(data, path, options)
-    if suffix == ".tosa":
-        from .sources.tosa_source import read_tosa
-
-        raw = data.encode("utf-8") if isinstance(data, str) else data
-        return read_tosa(raw, path, options)
-    from .sources.json_source import read_json
-
-    return read_json(data, path, options)
-
-
-def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> SourceFile:
-    """What :func:`validate` checks: JSON text or bytes read into a source with positions,
-    or an already parsed object (rendered to JSON text only when a diagnostic needs a
-    location). Callers that check many at once pass several to ``check_sources``."""
-    if isinstance(obj_or_text, (str, bytes, bytearray)):
-        data = bytes(obj_or_text) if isinstance(obj_or_text, bytearray) else obj_or_text
-        return _read(data, path, options)
-    from .sources.base import Op, SourceFile
-    from .sources.jsontext import pretty_document
-
-    source = SourceFile(path)
-    source.ops.append(Op(obj_or_text, path,
-                         render=lambda: pretty_document(obj_or_text, path)))
-    return source
 
 
 def _with_targets(options: Options | None, target_device: str | Iterable[str] | None,
@@ -202,14 +62,9 @@ def validate(obj_or_text: Any, options: Options | None = None, *,
     profiles (``"baseline"``, ``"roadmap-2024"``, ``"android-15"``...) or Vulkan Profiles
     JSON files (``FILE#PROFILE`` for one of several).
     """
-    from .check import check_source
+    from .check import report_for
 
-    options = _with_targets(options, target_device)
-    source = source_of(obj_or_text, options, path)
-    report = Report(path, check_source(source, options), source)
-    if source.document is None and source.ops and source.ops[0].document is not None:
-        source.document = source.ops[0].document  # so reporters can show the lines
-    return report
+    return report_for(obj_or_text, _with_targets(options, target_device), path)
 
 
 def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
@@ -253,12 +108,12 @@ def _source_of_file(name: str, data: bytes | str, options: Options, *, explicit:
     from .sources.recognise import not_ours_by_name, skip_reason
 
     if os.path.splitext(name)[1].lower() in (".mlir", ".tosa"):
-        return _read(data, name, options)
+        return read_text(data, name, options)
     whose = not_ours_by_name(name)
     if whose is not None:  # never read: several of these are JSON with comments
         return _skipped(name, f"{whose}, not an op document (skipped by its name)",
                         explicit=explicit)
-    source = _read(data, name, options)
+    source = read_text(data, name, options)
     reason = skip_reason(source.document)
     return source if reason is None else _skipped(name, reason, explicit=explicit)
 

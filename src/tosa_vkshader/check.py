@@ -12,19 +12,28 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
+from .checked import Report
 from .config import Options
-from .diagnostics import Diagnostic, Location, Severity, rule
+from .diagnostics import Diagnostic, Location
+from .op_context import VULKAN_DOMAIN
+from .rule_registry import rule
 from .rules import run_rules_each
 from .sources.base import Op, SourceFile
-from .sources.context import VULKAN_DOMAIN
 from .sources.jsontext import json_type
+from .sources.read import source_of
 from .view import AttributeView
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .shader import Shader
 
 SHADER_LANGUAGES = ("SPIR-V", "GLSL", "HLSL")  # those the shader stage builds
 
 NOT_AN_OBJECT = rule(
-    "VKS102", "not-an-object", Severity.ERROR,
+    "VKS102",
     summary="The attribute value is not a JSON object.",
     why="Attributes are a JSON object of key/value pairs; an array, string or number at "
         "the top cannot be read by the converter.",
@@ -33,7 +42,7 @@ NOT_AN_OBJECT = rule(
 )
 
 NO_CUSTOM_OP = rule(
-    "VKS506", "no-custom-op", Severity.INFO,
+    "VKS506",
     summary="A model (MLIR or .tosa) or a JSON file of op objects holds no "
             "`com.arm.VulkanCustomShader` op, so nothing in it was checked.",
     why="A clean result should mean the shader ops were checked and found right; for a "
@@ -58,7 +67,8 @@ def attribute_view(op: Op, options: Options) -> tuple[AttributeView | None,
 
 def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
            options: Options) -> list[Diagnostic]:
-    """Filter by select/ignore, apply severity overrides, attach locations, sort.
+    """Filter by select/ignore, apply severity overrides, attach locations (to fixes'
+    edits too), sort.
 
     A diagnostic repeated with the same code, pointer and message (a later stage that knows
     the shader restating an earlier finding with a better hint) is reported once, as the
@@ -74,15 +84,20 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
         if diag.location is None:
             location = op.locate(diag) if op is not None else None
             diag = diag.located(location or Location(path, 1, 1))
+            if diag.fix is not None:  # its edits placed in the file too (or no fix)
+                diag = replace(diag, fix=op.place_fix(diag.fix) if op is not None else None)
         finished.append(diag)
     finished.sort(key=Diagnostic.sort_key)
     return finished
 
 
-def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
+def check_ops(ops: list[Op], options: Options, *, shaders: bool = True
+              ) -> list[list[Diagnostic]]:
     """Located diagnostics for each op. All ops go through each stage together, so the
     shader stage sees every shader of the run at once (one compile batch, each distinct
-    shader analysed once), and each rule runs over every op in a row (run_rules_each)."""
+    shader analysed once), and each rule runs over every op in a row (run_rules_each).
+    Without ``shaders`` the shader stage is not entered: the attribute rules alone (what
+    the web's ``/v1/fix`` repairs with, in the event loop, never compiling)."""
     # Ops that repeat another (same attributes at the same pointer) share its view and
     # its pointer-only findings: a corpus or model that repeats an op is ruled on once.
     distinct_views: list[AttributeView | None] = []
@@ -106,7 +121,8 @@ def check_ops(ops: list[Op], options: Options) -> list[list[Diagnostic]]:
         distinct_found[k].extend(ruled_on)
     views = [distinct_views[k] for k in which]
     found = [list(distinct_found[k]) for k in which]
-    _shader_stage(ops, views, found, options)
+    if shaders:
+        _shader_stage(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]
 
@@ -146,18 +162,42 @@ def _shader_stage(ops: list[Op], views: list[AttributeView | None],
         if shader is not None and view is not None:
             pair = (id(view), id(shader))  # both shared by the ops that repeat them
             if pair not in compared:
-                compared[pair] = run_shader_rules(view, shader)
+                compared[pair] = run_shader_rules(view, shader) + _on_targets(view, shader)
             found[k].extend(compared[pair])
+
+
+def _on_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:
+    """The shader against each target device (VKS7xx), when targets are configured (the
+    device profiles load only then)."""
+    if not view.options.target_device:
+        return []
+    from .devices import check_targets
+
+    return check_targets(view, shader)
 
 
 def check_op(op: Op, options: Options | None = None) -> list[Diagnostic]:
     return check_ops([op], options or Options())[0]
 
 
-def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diagnostic]]:
-    """Located diagnostics for each source file, file-level problems included."""
+class Findings(NamedTuple):
+    """A source's located diagnostics, a pair: about the file itself (its syntax,
+    duplicate keys, ...), and about each of its ops."""
+
+    file: list[Diagnostic]
+    ops: list[list[Diagnostic]]
+
+    def all(self) -> list[Diagnostic]:
+        found = self.file + [d for op in self.ops for d in op]
+        found.sort(key=Diagnostic.sort_key)
+        return found
+
+
+def source_findings(sources: list[SourceFile], options: Options, *, shaders: bool = True
+                    ) -> list[Findings]:
+    """Located diagnostics for each source file, op by op and for the file itself."""
     ops = [op for source in sources for op in source.ops]
-    per_op = iter(check_ops(ops, options))
+    per_op = iter(check_ops(ops, options, shaders=shaders))
     results = []
     for source in sources:
         problems = source.diagnostics
@@ -165,12 +205,14 @@ def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diag
             problems = [_nothing_checked(source)]
         # File-level problems (duplicate keys, ...) are located in the whole document.
         document_op = Op(None, source.path, "", source.document) if source.document else None
-        found = finish(problems, document_op, source.path, options)
-        for _ in source.ops:
-            found.extend(next(per_op))
-        found.sort(key=Diagnostic.sort_key)
-        results.append(found)
+        results.append(Findings(finish(problems, document_op, source.path, options),
+                                [next(per_op) for _ in source.ops]))
     return results
+
+
+def check_sources(sources: list[SourceFile], options: Options) -> list[list[Diagnostic]]:
+    """Located diagnostics for each source file, file-level problems included."""
+    return [findings.all() for findings in source_findings(sources, options)]
 
 
 def _nothing_checked(source: SourceFile) -> Diagnostic:
@@ -185,3 +227,13 @@ def _nothing_checked(source: SourceFile) -> Diagnostic:
 
 def check_source(source: SourceFile, options: Options) -> list[Diagnostic]:
     return check_sources([source], options)[0]
+
+
+def report_for(obj_or_text: Any, options: Options, path: str | None = None) -> Report:
+    """The report of one attribute object given as a dict, or of a text read as a file
+    (JSON, or a model by ``path``'s suffix): what ``api.validate`` gives."""
+    source = source_of(obj_or_text, options, path)
+    report = Report(path, check_source(source, options), source)
+    if source.document is None and source.ops and source.ops[0].document is not None:
+        source.document = source.ops[0].document  # so reporters can show the lines
+    return report

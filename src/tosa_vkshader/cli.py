@@ -10,11 +10,13 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from . import __version__
+from .version import __version__
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
+    from typing import Any
+
 
 # Each command module has register(subparsers); the parser it adds sets `run`.
 COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve",
@@ -30,20 +32,31 @@ class Terminated(BaseException):
     (temporary files beside an output are removed, compiler processes are killed)."""
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise Terminated
-
-
-def _stop_on_sigterm() -> None:
+def _stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM stop the command by an exception (KeyboardInterrupt,
+    :class:`Terminated`), after removing the temporary file of any write under way: the
+    exception may land anywhere, even in the clean-up that would remove it."""
     import signal
 
+    from .fsutil import remove_temporaries
+
+    def interrupted(signum: int, frame: object) -> None:
+        remove_temporaries()
+        raise KeyboardInterrupt
+
+    def terminated(signum: int, frame: object) -> None:
+        remove_temporaries()
+        raise Terminated
+
     try:
-        signal.signal(signal.SIGTERM, _terminate)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not ignored)
+            signal.signal(signal.SIGINT, interrupted)
+        signal.signal(signal.SIGTERM, terminated)
     except ValueError:  # not the main thread (e.g. main() called from a worker thread)
         pass
 
 
-def _parser(**options: object) -> argparse.ArgumentParser:
+def _parser(**options: Any) -> argparse.ArgumentParser:
     """argparse's parser, laying help out as wide as the terminal, found without `shutil`:
     argparse makes a help formatter for every argument it adds, and the formatter imports
     `shutil` (with `bz2` and `lzma`) for the width: 2 ms of every command. (The class is
@@ -57,7 +70,7 @@ def _parser(**options: object) -> argparse.ArgumentParser:
             formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
             return formatter(prog=self.prog, width=_help_width())
 
-    return Parser(**options)  # type: ignore[arg-type]
+    return Parser(**options)
 
 
 def _help_width() -> int:
@@ -67,9 +80,9 @@ def _help_width() -> int:
         columns = int(os.environ.get("COLUMNS", ""))
     except ValueError:
         columns = 0
-    if columns <= 0:
+    if columns <= 0 and sys.__stdout__ is not None:  # (None: started without a stdout)
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
         except (AttributeError, ValueError, OSError):
             columns = 0
     return (columns or 80) - 2
@@ -137,7 +150,7 @@ def _main(argv: list[str]) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     if args.command != "serve":  # the server has its own shutdown
-        _stop_on_sigterm()
+        _stop_on_signals()
     return _guarded(lambda: args.run(args))
 
 
@@ -155,6 +168,10 @@ def _guarded(command: Callable[[], int]) -> int:
     except Terminated:
         print("tosa-vkshader: terminated", file=sys.stderr)
         return EXIT_TERMINATED
+    finally:
+        from .fsutil import remove_temporaries
+
+        remove_temporaries()  # however the command ended, no temporary file outlives it
 
 
 if __name__ == "__main__":

@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import registry
-from .diagnostics import Diagnostic, Severity, rule
+from . import vulkan
+from .diagnostics import Diagnostic, Severity
 from .dispatch import invocations
+from .rule_registry import rule
 from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from .view import AttributeView, ResourceView
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from .shader.places import ShaderPlaces
 
 ENTRY_POINT_MISSING = rule(
-    "VKS410", "entry-point-not-found", Severity.ERROR,
+    "VKS410",
     summary="`entry_point` names a function the SPIR-V module does not export.",
     why="vkCreateComputePipelines fails when VkPipelineShaderStageCreateInfo::pName is not "
         "an entry point of the module.",
@@ -31,7 +32,7 @@ ENTRY_POINT_MISSING = rule(
     good='"entry_point": "main"',
 )
 ENTRY_POINT_NOT_COMPUTE = rule(
-    "VKS411", "entry-point-not-compute", Severity.ERROR,
+    "VKS411",
     summary="The entry point's execution model is not GLCompute.",
     why="A custom operator's shader runs as a compute pipeline; a vertex or fragment entry "
         "point cannot be dispatched.",
@@ -39,7 +40,7 @@ ENTRY_POINT_NOT_COMPUTE = rule(
     good="OpEntryPoint GLCompute %main \"main\"",
 )
 RESOURCE_NOT_IN_SHADER = rule(
-    "VKS412", "resource-not-in-shader", Severity.ERROR,
+    "VKS412",
     summary="A declared input/output has no shader resource at its (descriptorset, binding).",
     why="The runtime binds the tensor to a descriptor the shader never reads or writes: the "
         "operator silently computes on the wrong data, or not at all.",
@@ -47,7 +48,7 @@ RESOURCE_NOT_IN_SHADER = rule(
     good='"input_0_binding": 0',
 )
 BINDING_NOT_DECLARED = rule(
-    "VKS413", "binding-not-declared", Severity.ERROR,
+    "VKS413",
     summary="The entry point uses a descriptor that no input/output declares.",
     why="Nothing is bound to that descriptor at dispatch time: accessing an unbound "
         "descriptor is undefined behaviour and fails validation layers.",
@@ -55,7 +56,7 @@ BINDING_NOT_DECLARED = rule(
     good='"output_1_binding": 2, "output_1_descriptorset": 0, ...',
 )
 DESCRIPTOR_TYPE_MISMATCH = rule(
-    "VKS414", "descriptor-type-mismatch", Severity.ERROR,
+    "VKS414",
     summary="The declared vkdescriptortype is not the type the shader's resource requires.",
     why="Vulkan derives the required descriptor type from the SPIR-V variable (storage "
         "class, Block/BufferBlock, image Sampled/Dim, OpTypeTensorARM); a layout with "
@@ -64,7 +65,7 @@ DESCRIPTOR_TYPE_MISMATCH = rule(
     good='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM"',
 )
 FORMAT_MISMATCH = rule(
-    "VKS415", "format-mismatch", Severity.ERROR,
+    "VKS415",
     summary="The declared vkformat contradicts the shader: storage image format, tensor "
             "element type, or the sampled type's numeric class.",
     why="A storage image's format qualifier must equal the view's format; a tensor's "
@@ -75,7 +76,7 @@ FORMAT_MISMATCH = rule(
     good='"input_0_vkformat": "VK_FORMAT_R8_SINT"',
 )
 BUFFER_ELEMENT_MISMATCH = rule(
-    "VKS416", "buffer-element-mismatch", Severity.WARNING,
+    "VKS416",
     summary="A buffer's element type does not match the numeric class or width of vkformat.",
     why="Buffers are untyped memory, so this is legal (packing int8 data into uint words "
         "is a common trick), but more often it means the shader reads float where the "
@@ -84,7 +85,7 @@ BUFFER_ELEMENT_MISMATCH = rule(
     good='"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"',
 )
 INPUT_WRITTEN = rule(
-    "VKS417", "input-written", Severity.ERROR,
+    "VKS417",
     summary="The shader writes a resource that is declared as an input.",
     why="Inputs are tensors other operators still read; writing them corrupts the graph's "
         "data. Usually the input/output declarations or their bindings are swapped.",
@@ -92,7 +93,7 @@ INPUT_WRITTEN = rule(
     good='"output_0_binding": 1',
 )
 OUTPUT_NOT_WRITABLE = rule(
-    "VKS418", "output-not-writable", Severity.ERROR,
+    "VKS418",
     summary="A declared output maps to a shader resource that cannot be written.",
     why="A NonWritable (readonly) buffer, a uniform buffer, a sampled image or a sampler "
         "can never carry the operator's result.",
@@ -100,14 +101,14 @@ OUTPUT_NOT_WRITABLE = rule(
     good='"output_0_binding": 1   // `writeonly buffer Out`',
 )
 OUTPUT_NOT_WRITTEN = rule(
-    "VKS419", "output-not-written", Severity.WARNING,
+    "VKS419",
     summary="A declared output is never written by the entry point.",
     why="The operator's result would be whatever the tensor held before the dispatch.",
     bad="void main() { float v = outp.data[0]; }   // output only read",
     good="void main() { outp.data[i] = v; }",
 )
 WORKGROUP_MISMATCH = rule(
-    "VKS420", "workgroup-size-mismatch", Severity.ERROR,
+    "VKS420",
     summary="`workgroup_sizes` differs from the shader's local size (workgroup-semantics = "
             "\"local-size\").",
     why="The attribute spec defines workgroup_sizes as the local workgroup size "
@@ -119,7 +120,7 @@ WORKGROUP_MISMATCH = rule(
     good='"workgroup_sizes": [8, 8, 1]',
 )
 WORKGROUP_DISPATCH = rule(
-    "VKS421", "workgroup-size-as-dispatch", Severity.INFO,
+    "VKS421",
     summary="Under workgroup-semantics = \"dispatch\", `workgroup_sizes` is the number of "
             "workgroups; the shader's local size is reported for reference.",
     why="With the converter's reading, the invocations launched are workgroup_sizes times "
@@ -128,7 +129,7 @@ WORKGROUP_DISPATCH = rule(
     good='"workgroup_sizes": [64, 1, 1]   // intended: 64 workgroups of 128',
 )
 WORKGROUP_READINGS_DIFFER = rule(
-    "VKS430", "workgroup-sizes-equals-local-size", Severity.INFO,
+    "VKS430",
     summary="`workgroup_sizes` equals the shader's local size: the spec's wording and the "
             "reference runtime read it differently (workgroup-semantics = \"dispatch\").",
     why="The attribute spec calls workgroup_sizes the local workgroup size, so producers "
@@ -143,7 +144,7 @@ WORKGROUP_READINGS_DIFFER = rule(
          'invocations',
 )
 PUSH_CONSTANT_MISMATCH = rule(
-    "VKS422", "push-constants-mismatch", Severity.ERROR,
+    "VKS422",
     summary="`push_constants` disagrees with the shader's push-constant block (member sizes, "
             "names, total size).",
     why="The runtime creates the push-constant range from the declared sizes; a range "
@@ -153,7 +154,7 @@ PUSH_CONSTANT_MISMATCH = rule(
     good='"push_constants": "scale: 4, bias: 4"',
 )
 PUSH_CONSTANT_MISSING = rule(
-    "VKS423", "push-constants-missing", Severity.ERROR,
+    "VKS423",
     summary="The shader uses a push-constant block but `push_constants` is not declared, or "
             "the attributes declare push constants the shader does not have.",
     why="Without a declared range, the pipeline layout has no push constants and pipeline "
@@ -163,7 +164,7 @@ PUSH_CONSTANT_MISSING = rule(
     good='"push_constants": "scale: 4"',
 )
 RESOURCE_UNUSED = rule(
-    "VKS424", "resource-unused", Severity.INFO,
+    "VKS424",
     summary="A declared input maps to a shader resource the entry point never uses.",
     why="Harmless for the runtime, but often the sign of a binding pointing at a leftover "
         "declaration instead of the resource the shader actually reads.",
@@ -228,7 +229,7 @@ def _scalar(element: str) -> tuple[str, int] | None:
     return numeric, int(bits) if bits else 8
 
 
-def _format_scalar(info: registry.FormatInfo) -> tuple[str, int] | None:
+def _format_scalar(info: vulkan.FormatInfo) -> tuple[str, int] | None:
     """(numeric class, bits) shared by all components of a plain format, else None."""
     if not info.is_plain or info.numeric is None:
         return None
@@ -282,7 +283,7 @@ class _Check:
             if not isinstance(wanted, str) or not wanted:
                 return  # a missing or mistyped entry_point is reported by the value rules
             listing = ", ".join(f"'{e.name}' ({e.execution_model})" for e in self.r.entry_points)
-            close = registry.closest(wanted, computes, cutoff=0.5)
+            close = vulkan.closest(wanted, computes, cutoff=0.5)
             self.out.append(ENTRY_POINT_MISSING.at(
                 self.view.pointer("entry_point"),
                 f"entry_point is {wanted!r} but the SPIR-V module's entry points are: "
@@ -391,7 +392,7 @@ class _Check:
 
     def descriptor_type(self, resource: ResourceView, b: DescriptorBinding) -> None:
         text = resource.str_value("vkdescriptortype")
-        declared = registry.canonical_descriptor_type(text) if text else None
+        declared = vulkan.canonical_descriptor_type(text) if text else None
         if declared is None or declared == b.descriptor_type:
             return
         if declared in _COMPATIBLE.get(b.descriptor_type, ()):
@@ -407,7 +408,7 @@ class _Check:
 
     def format(self, resource: ResourceView, b: DescriptorBinding) -> None:
         text = resource.str_value("vkformat")
-        info = registry.format_info(text) if text else None
+        info = vulkan.format_info(text) if text else None
         if info is None:
             return
         key = resource.key("vkformat")
@@ -656,13 +657,13 @@ _NUMERIC_SUFFIX = re.compile(r"_(UNORM|SNORM|USCALED|SSCALED|UINT|SINT|UFLOAT|SF
                              r"(?=(?:_PACK\d+)?$)")
 
 
-def _numeric_twin_hint(info: registry.FormatInfo, sampled: str) -> str | None:
+def _numeric_twin_hint(info: vulkan.FormatInfo, sampled: str) -> str | None:
     """`use VK_FORMAT_R8G8B8A8_SINT` for an int-sampled image declared UNORM: the same
     layout with the numeric type the shader samples, when the registry has one."""
     wanted = ("SFLOAT", "UNORM", "SNORM") if sampled == "SFLOAT" else (sampled,)
     for numeric in wanted:
         name = _NUMERIC_SUFFIX.sub(f"_{numeric}", info.name, count=1)
-        if name != info.name and registry.format_info(name) is not None:
+        if name != info.name and vulkan.format_info(name) is not None:
             return f"use {name}"
     return None
 

@@ -1,15 +1,20 @@
-"""Diagnostics, their locations, and the rule registry.
+"""Diagnostics, their locations, their fixes, and the rules that make them.
 
-Every problem the tool reports is a :class:`Diagnostic` produced by a :class:`Rule`.
-Rules are declared once, next to the check that emits them, with their documentation
-(what, why, a bad and a good example); ``docs/rules.md`` and the SARIF rule table are
-generated from this registry.
+Every problem the tool reports is a :class:`Diagnostic` made by a :class:`Rule`. Every
+rule has a row in ``rule_registry.RULES`` (code, name, severity) and is declared with its
+documentation (what, why, a bad and a good example) next to the check that emits it.
+Where the rule knows the repair, the diagnostic carries a :class:`Fix` (made with
+:func:`rename_key`, :func:`replace_value` or from :func:`key_edit`, :func:`value_edit`,
+:func:`insert_after`); ``fixes.apply_fixes`` applies them to a text.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
 
 
 class Severity(enum.IntEnum):
@@ -75,6 +80,103 @@ class ShaderPlace:
 
 
 
+class Applicability(enum.Enum):
+    """How far a fix can be trusted (ruff's three kinds)."""
+
+    # Keeps what the op means: `fix` applies it.
+    SAFE = "safe"
+    # May change what the op means (a guess, or one of two sides picked): applied with
+    # `fix --unsafe-fixes`, offered to a person otherwise.
+    UNSAFE = "unsafe"
+    # A suggestion to show, never applied by a tool.
+    DISPLAY_ONLY = "display-only"
+
+
+class Part(enum.Enum):
+    """What of the member at an edit's pointer it replaces."""
+
+    KEY = "key"
+    VALUE = "value"
+    # Nothing: a new member is inserted after the member at the pointer.
+    AFTER = "after"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One change of the checked text.
+
+    ``pointer`` (relative to the op's attributes, as a diagnostic's) and ``part`` say
+    where; ``content`` is what goes there as JSON text (a key's token, a value, or for
+    ``AFTER`` a whole ``"key": value`` member). ``range`` and ``text`` are filled in when
+    the diagnostic is located: None until then, or where the op's file has no text to
+    edit (a .tosa flatbuffer)."""
+
+    pointer: str
+    part: Part
+    content: str
+    range: Location | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """The repair of one diagnostic: its edits are applied together or not at all."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+
+    @property
+    def located(self) -> bool:
+        """Whether every edit knows its range in the checked text (can be applied)."""
+        return all(edit.range is not None and edit.text is not None for edit in self.edits)
+
+    def applies(self, unsafe: bool = False) -> bool:
+        """Whether ``fix`` applies it (with ``--unsafe-fixes`` when ``unsafe``)."""
+        wanted = (Applicability.SAFE, Applicability.UNSAFE) if unsafe else \
+            (Applicability.SAFE,)
+        return self.applicability in wanted and self.located
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """``value`` as JSON, text as it is (not \\u-escaped), but a lone surrogate (which
+    has no UTF-8 form) as its escape, so that any file can be written."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                               json.dumps(value, indent=indent, ensure_ascii=False))
+
+
+def rename_key(pointer: str, new_key: str, *, title: str | None = None,
+               applicability: Applicability = Applicability.SAFE) -> Fix:
+    """The fix that gives the member at ``pointer`` the key ``new_key``, keeping its
+    value."""
+    old = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return Fix(title or f"renamed `{old}` to `{new_key}`", (key_edit(pointer, new_key),),
+               applicability)
+
+
+def replace_value(pointer: str, value: Any, *, title: str,
+                  applicability: Applicability = Applicability.SAFE) -> Fix:
+    """The fix that puts ``value`` in place of the value at ``pointer``."""
+    return Fix(title, (value_edit(pointer, value),), applicability)
+
+
+def key_edit(pointer: str, new_key: str) -> Edit:
+    return Edit(pointer, Part.KEY, json_text(new_key))
+
+
+def value_edit(pointer: str, value: Any) -> Edit:
+    return Edit(pointer, Part.VALUE, json_text(value))
+
+
+def insert_after(pointer: str, key: str, value: Any) -> Edit:
+    """A new member ``key: value`` right after the member at ``pointer``, laid out as
+    that member is (on a line of its own, or on the same line)."""
+    return Edit(pointer, Part.AFTER, f"{json_text(key)}: {json_text(value)}")
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
@@ -86,17 +188,13 @@ class Diagnostic:
     inner: InnerPosition | None = None
     # Where the pointer should be placed: on the key itself or on its value.
     on_key: bool = False
-    # The JSON token that `tosa-vkshader fix` puts in place of the located key or value
-    # (`"input_1_binding"`); None when the problem has no mechanical repair.
-    replacement: str | None = None
+    # The repair, where the rule knows it (Fix above); its edits get their ranges in the
+    # checked text when the diagnostic is located.
+    fix: Fix | None = None
     # The target device a finding is about (VKS7xx); None for everything else.
     target: str | None = None
     # The shader declaration a cross-check finding is about (it points at the attribute).
     shader_place: ShaderPlace | None = None
-
-    @property
-    def rule(self) -> Rule:
-        return RULES[self.code]
 
     @property
     def shader_position(self) -> InnerPosition | None:
@@ -109,9 +207,9 @@ class Diagnostic:
         return None
 
     def located(self, location: Location | None) -> Diagnostic:
-        # (spelled out: records.replace builds a dict of the fields, once per finding)
+        # (spelled out: dataclasses.replace builds a dict of the fields, once per finding)
         return Diagnostic(self.code, self.severity, self.message, self.pointer, self.hint,
-                          location, self.inner, self.on_key, self.replacement, self.target,
+                          location, self.inner, self.on_key, self.fix, self.target,
                           self.shader_place)
 
     def sort_key(self) -> tuple:
@@ -128,7 +226,7 @@ class Diagnostic:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A documented check. Create with :func:`rule`; emit with :meth:`at`."""
+    """A documented check. Declared with ``rule_registry.rule``; emit with :meth:`at`."""
 
     code: str
     name: str
@@ -137,7 +235,7 @@ class Rule:
     why: str
     bad: str
     good: str
-    group: str = field(default="")
+    group: str
 
     def at(
         self,
@@ -148,7 +246,7 @@ class Rule:
         inner: InnerPosition | None = None,
         on_key: bool = False,
         severity: Severity | None = None,
-        replacement: str | None = None,
+        fix: Fix | None = None,
         target: str | None = None,
         shader_place: ShaderPlace | None = None,
     ) -> Diagnostic:
@@ -160,7 +258,7 @@ class Rule:
             hint=hint,
             inner=inner,
             on_key=on_key,
-            replacement=replacement,
+            fix=fix,
             target=target,
             shader_place=shader_place,
         )
@@ -177,41 +275,6 @@ class Rule:
         return (f"**{self.code} {self.name}**: {self.summary}\n\n{self.why}\n\n"
                 f"Bad:\n\n```\n{self.bad}\n```\n\nGood:\n\n```\n{self.good}\n```\n\n"
                 f"More: `{self.docs}`")
-
-
-RULES: dict[str, Rule] = {}
-
-GROUPS = {
-    "1": "Keys and JSON",
-    "2": "Values and semantics",
-    "3": "Shader code and compilation",
-    "4": "SPIR-V and cross-check",
-    "5": "Model context (MLIR / TOSA)",
-    "6": "Code generation and repair",
-    "7": "Target device",
-    "9": "Tool and environment",
-}
-
-
-def rule(
-    code: str,
-    name: str,
-    severity: Severity,
-    *,
-    summary: str,
-    why: str,
-    bad: str,
-    good: str,
-) -> Rule:
-    """Declare a rule. Codes are ``VKS`` plus three digits; the first digit is its group."""
-    if code in RULES:
-        raise ValueError(f"rule {code} declared twice")
-    if not (code.startswith("VKS") and len(code) == 6 and code[3:].isdigit()):
-        raise ValueError(f"bad rule code {code!r}")
-    new = Rule(code, name, severity, summary, why, bad.strip("\n"), good.strip("\n"),
-               GROUPS[code[3]])
-    RULES[code] = new
-    return new
 
 
 def escape_pointer_token(token: str | int) -> str:

@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+
+# The temporary files of this process that are not yet renamed into place. A name is
+# recorded here before its file is created, so that every way out of a write removes
+# the file: write_atomic's own clean-up, and remove_temporaries(), which the command
+# line's SIGINT/SIGTERM handlers call before they stop the command (a signal can land
+# anywhere, even in the middle of that clean-up) and again when the command ends.
+_TEMPORARIES: set[str] = set()
+
+# Steps of write_atomic, named so a test can stop the process at each of them.
+WRITE_STEPS = ("reserved", "created", "written", "synced", "replaced")
+# Called with each step's name and the file being written as write_atomic reaches the
+# step (None: not called). For tests that deliver a signal at a chosen step instead of
+# racing a timer.
+on_write_step: Callable[[str, Path], None] | None = None
+
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *, durable: bool = True) -> None:
@@ -13,12 +31,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, durable: bool = T
 
     What is overwritten is kept as it was: a symbolic link is written through (its
     target gets the new content, the link stays a link) and an existing file keeps its
-    mode; a new file gets the usual mode (0666 less the umask), not mkstemp's 0600.
-    Raises OSError (IsADirectoryError, FileNotFoundError, ...) when ``path`` cannot be
-    written; the temporary file never outlives an error, Ctrl-C or SIGTERM (the CLI turns
-    SIGTERM into an exception). ``durable=False`` leaves out the fsync (a file that is
-    made again by running again need not survive a power cut; the rename still keeps a
-    reader from seeing half of it).
+    mode; a new file gets the usual mode (0666 less the umask). Raises OSError
+    (IsADirectoryError, FileNotFoundError, ...) when ``path`` cannot be written. The
+    temporary file never outlives the write: it is removed on an error, and on Ctrl-C
+    or SIGTERM at any step (see ``_TEMPORARIES``). ``durable=False`` leaves out the
+    fsync (a file that is made again by running again need not survive a power cut;
+    the rename still keeps a reader from seeing half of it).
     """
     target = Path(os.path.realpath(path))
     if target.is_dir():
@@ -27,20 +45,58 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, durable: bool = T
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    import tempfile  # (only writers pay for it and its `random`)
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    name, fd = _create_temporary(target)
     try:
         with os.fdopen(fd, "wb") as handle:
+            _step("created", target)
             handle.write(data)
             handle.flush()
+            _step("written", target)
             os.fchmod(handle.fileno(), mode)
             if durable:
                 os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        _step("synced", target)
+        os.replace(name, target)
+        _TEMPORARIES.discard(name)  # (renamed: nothing of it is left to remove)
+        _step("replaced", target)
+    finally:
+        _remove_temporary(name)
+
+
+def _create_temporary(target: Path) -> tuple[str, int]:
+    """A new, empty temporary file beside ``target`` (its name and an open descriptor),
+    recorded in ``_TEMPORARIES`` before it is created."""
+    while True:
+        name = os.path.join(target.parent, f".{target.name}.{os.urandom(6).hex()}.tmp")
+        _TEMPORARIES.add(name)
+        try:
+            _step("reserved", target)
+            return name, os.open(name, _CREATE, 0o600)
+        except FileExistsError:  # another file's name (one in 2**48): not ours to remove
+            _TEMPORARIES.discard(name)
+        except BaseException:
+            _remove_temporary(name)
+            raise
+
+
+def _step(name: str, target: Path) -> None:
+    if on_write_step is not None:
+        on_write_step(name, target)
+
+
+def _remove_temporary(name: str) -> None:
+    if name in _TEMPORARIES:
+        # Removed before it is forgotten: a signal between the two finds it again.
+        with contextlib.suppress(OSError):  # (already gone, or its folder is)
+            os.unlink(name)
+        _TEMPORARIES.discard(name)
+
+
+def remove_temporaries() -> None:
+    """Remove every temporary file of a write that has not finished (a no-op when none
+    is under way). Safe to call at any moment, from a signal handler too."""
+    for name in list(_TEMPORARIES):
+        _remove_temporary(name)
 
 
 def _umask() -> int:
@@ -62,12 +118,13 @@ class InputRefused(OSError):
 
     def __init__(self, path: str, reason: str, *, too_large: bool = False) -> None:
         super().__init__(reason)
+        self.reason = reason
         self.strerror = reason
         self.filename = path
         self.too_large = too_large
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.reason
 
 
 def read_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT) -> bytes:

@@ -1,40 +1,47 @@
-"""Generate docs/rules.md from the rule registry.
+"""The rules' documentation, read from the module that declares each rule (the one its
+``rule_registry`` row names): docs/rules.md, ``tosa-vkshader rule CODE``, the SARIF rule
+list and the web's rule pages are all made from :func:`documented`.
 
-    python -m tosa_vkshader.rules_doc           # rewrite docs/rules.md and rule_index.py
+    python -m tosa_vkshader.rules_doc           # rewrite docs/rules.md
     python -m tosa_vkshader.rules_doc --check   # exit 1 when stale
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from functools import cache
 from pathlib import Path
 
-from .diagnostics import GROUPS, RULES
+from .diagnostics import Rule
 from .generated import write_or_check
+from .rule_registry import GROUPS, RULES, RuleEntry
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
-# Every code and its default severity, importable without loading the checks: --select and
-# --ignore are validated against it at start-up.
-INDEX_PATH = Path(__file__).resolve().parent / "rule_index.py"
 
 
-def load_all_rules() -> None:
-    """Import every module that declares rules."""
-    import importlib
-    import pkgutil
+def documented(entry: RuleEntry) -> Rule:
+    """The rule's documentation, as declared next to its check."""
+    found = _declared_in(entry.module).get(entry.code)
+    if found is None:
+        raise LookupError(f"tosa_vkshader.{entry.module} declares no rule {entry.code}, "
+                          "though rule_registry.RULES says it does")
+    return found
 
-    import tosa_vkshader
 
-    for module in pkgutil.walk_packages(tosa_vkshader.__path__, "tosa_vkshader."):
-        if module.name.endswith(("__main__", ".generate", ".rules_doc", ".schema")):
-            continue
-        if module.name == "tosa_vkshader.web.app":  # needs the web extra; declares no rule
-            continue
-        importlib.import_module(module.name)
+def all_rules() -> list[Rule]:
+    """Every rule's documentation, by code."""
+    return [documented(entry) for _code, entry in sorted(RULES.items())]
+
+
+@cache
+def _declared_in(module: str) -> dict[str, Rule]:
+    names = vars(importlib.import_module(f"tosa_vkshader.{module}"))
+    return {value.code: value for value in names.values() if isinstance(value, Rule)}
 
 
 def render() -> str:
-    load_all_rules()
+    rules = all_rules()
     lines = [
         "# Rules",
         "",
@@ -52,18 +59,17 @@ def render() -> str:
         "",
     ]
     for digit, group in GROUPS.items():
-        codes = sorted(c for c in RULES if c[3] == digit)
-        if not codes:
+        group_rules = [item for item in rules if item.code[3] == digit]
+        if not group_rules:
             continue
         lines += [f"## {group} (VKS{digit}xx)", "", "| code | name | severity | summary |",
                   "|---|---|---|---|"]
-        lines += [f"| [{c}](#{c.lower()}) | {RULES[c].name} | {RULES[c].severity.label} | "
-                  f"{RULES[c].summary.replace('|', '&#124;')} |" for c in codes]
+        lines += [f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.label} | "
+                  f"{r.summary.replace('|', '&#124;')} |" for r in group_rules]
         lines.append("")
-        for code in codes:
-            item = RULES[code]
+        for item in group_rules:
             lines += [
-                f"### {code}",
+                f"### {item.code}",
                 "",
                 f"**{item.name}** ({item.severity.label} by default)",
                 "",
@@ -87,26 +93,10 @@ def render() -> str:
     return "\n".join(lines)
 
 
-def render_index() -> str:
-    load_all_rules()
-    lines = ['"""Every rule code and its default severity.',
-             "",
-             "Generated from the rule registry by `python -m tosa_vkshader.rules_doc`; do not "
-             "edit by hand.",
-             '"""',
-             "",
-             "SEVERITIES = {"]
-    lines += [f'    "{code}": "{RULES[code].severity.label}",' for code in sorted(RULES)]
-    lines += ["}", ""]
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Write (or with --check, compare) docs/rules.md and the rule index."""
-    description = __doc__.splitlines()[0]
-    return (write_or_check(DOC_PATH, render, "tosa_vkshader.rules_doc", description, argv)
-            or write_or_check(INDEX_PATH, render_index, "tosa_vkshader.rules_doc",
-                              description, argv))
+    """Write (or with --check, compare) docs/rules.md."""
+    return write_or_check(DOC_PATH, render, "tosa_vkshader.rules_doc",
+                          "Generate docs/rules.md from the rules' documentation", argv)
 
 
 if __name__ == "__main__":

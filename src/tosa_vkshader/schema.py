@@ -18,10 +18,9 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from . import __version__
 from .generated import write_or_check
 from .keys import EXTENSION_KEYS, INDEX_PATTERN, RESOURCE_FIELDS
-from .model import (
+from .typed_attributes import (
     Binding,
     DescriptorSet,
     DescriptorType,
@@ -34,6 +33,7 @@ from .model import (
     VkFormat,
     WorkgroupSizes,
 )
+from .version import __version__
 
 SCHEMA_ID = "https://tosa-vkshader.github.io/schema/tosa-vkshader-attributes.schema.json"
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schema" / \

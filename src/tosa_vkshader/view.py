@@ -1,6 +1,6 @@
 """A lightweight, tolerant view of one attribute object, shared by every rule.
 
-The pydantic models in :mod:`tosa_vkshader.model` describe *valid* attributes; rules
+The pydantic models in :mod:`tosa_vkshader.typed_attributes` describe *valid* attributes; rules
 must also look at invalid ones, so they work on this view instead: the raw values,
 each key classified by the key grammar, and resources grouped by direction and index.
 """
@@ -17,7 +17,7 @@ from .keys import KeyInfo, KeyKind, classify, split_nulls
 if TYPE_CHECKING:
     from typing import Any
 
-    from .sources.context import OpContext
+    from .op_context import OpContext
 
 
 @dataclass(slots=True)
@@ -76,12 +76,16 @@ class AttributeView:
             info = classify(key)
             view.keys[key] = info
             if info.kind is KeyKind.RESOURCE:
+                # (a resource key has all three; the key grammar says so)
+                assert info.direction and info.index is not None and info.field
                 view._resource(info.direction, info.index).fields[info.field] = (key, value)
-            elif info.kind is KeyKind.NEAR_MISS and info.direction and info.index is not None:
+            elif info.kind is KeyKind.NEAR_MISS and info.direction and info.index is not None \
+                    and info.field:
                 misspelled.append(info)
         # A near miss still tells us what the author meant: check its value under the
         # intended resource, unless the correctly spelled key is there as well.
         for info in misspelled:
+            assert info.direction and info.index is not None and info.field
             resource = view._resource(info.direction, info.index)
             resource.misspelled.add(info.field)
             resource.fields.setdefault(info.field, (info.key, attrs[info.key]))

@@ -248,7 +248,7 @@ def format_aliases() -> list[str]:
     import sys
 
     sys.path.insert(0, str(ROOT / "src"))
-    from tosa_vkshader.registry import vulkan_tables
+    from tosa_vkshader.vulkan import tables as vulkan_tables
 
     return sorted(k for k, v in vulkan_tables.FORMAT_NAMES.items() if k != v)
 

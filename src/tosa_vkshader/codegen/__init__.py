@@ -1,4 +1,5 @@
-"""Code generation: shader -> attributes, attributes -> MLIR / .tosa, and repairs.
+"""Code generation: shader -> attributes, attributes -> MLIR / .tosa, and repairs
+(``repair``: what `tosa-vkshader fix` does).
 
     op = op_from_shader("relu.comp", name="relu")
     op.attrs                                   # the checked attribute object
@@ -7,10 +8,10 @@
 """
 
 from .errors import CodegenError
-from .fix import FixResult, fix_text
 from .infer import Generated, generate
 from .op import VULKAN_DOMAIN, CustomOp, op_from_shader
+from .repair import Repair, repair
 from .shader import Shader, read_shader
 
-__all__ = ["VULKAN_DOMAIN", "CodegenError", "CustomOp", "FixResult", "Generated", "Shader",
-           "fix_text", "generate", "op_from_shader", "read_shader"]
+__all__ = ["VULKAN_DOMAIN", "CodegenError", "CustomOp", "Generated", "Repair", "Shader",
+           "generate", "op_from_shader", "read_shader", "repair"]

@@ -14,9 +14,10 @@ from typing import Any, Protocol
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
-from ..sources.context import TensorType, parse_type
+from ..op_context import TensorType, parse_type
+from ..sources.escapes import mlir_string
+from .codegen_rules import BAD_TENSOR_TYPE, NOT_SERIALIZABLE, TOSA_TOOLS_MISSING
 from .errors import CodegenError
-from .rules import BAD_TENSOR_TYPE, NOT_SERIALIZABLE, TOSA_TOOLS_MISSING
 
 
 class CustomOp(Protocol):
@@ -85,7 +86,7 @@ def _known_element(element: str) -> bool:
 def check_op(op: CustomOp, operands: Sequence[str], results: Sequence[str],
              options: Options | None = None) -> list[Diagnostic]:
     """Every diagnostic about ``op`` with these operand/result types (pipeline included)."""
-    from ..api import validate
+    from ..check import report_for
 
     _in, bad_in = parse_types(operands, "operand")
     _out, bad_out = parse_types(results, "result")
@@ -93,7 +94,7 @@ def check_op(op: CustomOp, operands: Sequence[str], results: Sequence[str],
         return bad_in + bad_out
     text = json.dumps(op.to_op_object(operands, results), ensure_ascii=False)
     # Positions in that synthesized text would mean nothing to the user: drop them.
-    return [d.located(None) for d in validate(text, options or Options()).diagnostics]
+    return [d.located(None) for d in report_for(text, options or Options()).diagnostics]
 
 
 def _checked(op: CustomOp, operands: Sequence[str], results: Sequence[str],
@@ -101,22 +102,6 @@ def _checked(op: CustomOp, operands: Sequence[str], results: Sequence[str],
     diagnostics = check_op(op, operands, results, options)
     if any(d.severity is Severity.ERROR for d in diagnostics):
         raise CodegenError(diagnostics)
-
-
-def mlir_string(text: str) -> str:
-    """``text`` as an MLIR string literal: quotes and backslashes escaped, every byte that
-    is not printable ASCII written ``\\XX`` (UTF-8 bytes), as ``mlir-opt`` prints them."""
-    out = ['"']
-    for byte in text.encode("utf-8"):
-        char = chr(byte)
-        if char in '"\\':
-            out.append("\\" + char)
-        elif 0x20 <= byte < 0x7F:
-            out.append(char)
-        else:
-            out.append(f"\\{byte:02X}")
-    out.append('"')
-    return "".join(out)
 
 
 def _mlir_symbol(name: str) -> str:

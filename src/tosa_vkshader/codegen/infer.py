@@ -16,19 +16,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .. import registry
+from .. import vulkan
 from ..config import Options
 from ..diagnostics import Diagnostic, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
-from ..model import Attributes, PushConstants, Resource
+from ..op_context import TensorType
 from ..rules.resources import KIND_OF_DESCRIPTOR
-from ..sources.context import TensorType
 from ..spirv import Reflection, read_module, reflect
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module
 from ..spirv.records import DescriptorBinding, PushConstantBlock
-from .formats import fixed_format, inferred_format
-from .rules import (
+from ..typed_attributes import Attributes, PushConstants, Resource
+from .codegen_rules import (
     AMBIGUOUS_ENTRY,
     DESCRIPTOR_ARRAY,
     EMBED_UNAVAILABLE,
@@ -45,6 +44,7 @@ from .rules import (
     WORKGROUP_CONTRADICTS,
     WORKGROUP_UNKNOWN,
 )
+from .formats import fixed_format, inferred_format
 from .shader import Shader, compile_shader, hlsl_entry_point
 
 Embed = Literal["source", "spirv"]
@@ -145,9 +145,9 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
         inputs=[_resource("input", i, b, f) for i, (b, f) in enumerate(inputs)],
         outputs=[_resource("output", i, b, f) for i, (b, f) in enumerate(outputs)])
     # What is written must pass the checker: the same pipeline as `check`.
-    from ..api import validate
+    from ..check import report_for
 
-    report = validate(attributes.to_attrs(), options)
+    report = report_for(attributes.to_attrs(), options)
     run.out.extend(report.diagnostics)
     return Generated(None if run.failed else attributes, run.out, reflection)
 
@@ -274,7 +274,7 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
 
 def _units(tensor: TensorType, vkformat: str | None) -> int:
     """What one invocation writes: an element, or a texel of a multi-component format."""
-    info = registry.format_info(vkformat) if vkformat else None
+    info = vulkan.format_info(vkformat) if vkformat else None
     elements = math.prod(tensor.static_shape or ())
     return texels(elements, len(info.components)) if info is not None else elements
 
@@ -289,7 +289,7 @@ def _format_overrides(run: _Run, r: Reflection,
     for key, value in pairs:
         fmt = _format_name(value)
         if fmt is None:
-            close = registry.closest(value, registry.format_names(), cutoff=0.8)
+            close = vulkan.closest(value, vulkan.format_names(), cutoff=0.8)
             run.add(FORMAT_OF_UNKNOWN.at("", f"--format-of {key}={value}: {value!r} is not a "
                                              "VkFormat",
                                          hint=f"did you mean {close}?" if close else None))
@@ -327,7 +327,7 @@ def _format_overrides(run: _Run, r: Reflection,
 
 def _format_name(value: str) -> str | None:
     text = value.strip()
-    return registry.canonical_format(text) or registry.canonical_format(
+    return vulkan.canonical_format(text) or vulkan.canonical_format(
         "VK_FORMAT_" + text.upper())
 
 

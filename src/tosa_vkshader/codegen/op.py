@@ -11,10 +11,10 @@ from typing import Any
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Severity
-from ..model import Attributes
+from ..typed_attributes import Attributes
+from .codegen_rules import ATTRIBUTES_INVALID
 from .errors import CodegenError
 from .infer import Embed, generate
-from .rules import ATTRIBUTES_INVALID
 from .shader import Language, Shader, read_shader
 
 VULKAN_DOMAIN = "com.arm.VulkanCustomShader"
@@ -41,7 +41,7 @@ class CustomOp:
 
         Raises :class:`CodegenError` when the attributes have errors.
         """
-        from ..api import validate
+        from ..check import report_for
 
         if isinstance(attributes, Attributes):
             flat: Any = attributes.to_attrs()
@@ -49,7 +49,7 @@ class CustomOp:
             flat = attributes
         else:
             flat = dict(attributes)
-        report = validate(flat, options or Options())
+        report = report_for(flat, options or Options())
         if not report.ok:
             raise CodegenError([*report.diagnostics, ATTRIBUTES_INVALID.at(
                 "", f"the attributes of {name!r} have {len(report.errors)} error(s); an op is "

@@ -3,7 +3,7 @@
 Top-level keys in the spec's order; then inputs, then outputs, by index, each with its
 fields in the order vkformat, vkdescriptortype, type, binding, descriptorset, sampler and
 then fields nobody knows yet; then every other key (``is_vkshader``, unknown keys, near
-misses) in the order it had. :meth:`tosa_vkshader.model.Attributes.to_attrs` writes the
+misses) in the order it had. :meth:`tosa_vkshader.typed_attributes.Attributes.to_attrs` writes the
 same order for valid objects.
 """
 

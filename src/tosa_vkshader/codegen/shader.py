@@ -12,7 +12,7 @@ from ..compile import CompileOptions, CompileRequest, compile_many
 from ..config import Options
 from ..diagnostics import Diagnostic, Location
 from ..fsutil import read_limited
-from .rules import SHADER_UNREADABLE
+from .codegen_rules import SHADER_UNREADABLE
 
 Language = Literal["GLSL", "HLSL", "SPIR-V"]
 SUFFIXES: dict[str, Language] = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL",

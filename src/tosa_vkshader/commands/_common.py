@@ -43,7 +43,7 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> Options | None:
     """The options for a command, or None after printing why the config is unusable."""
-    from ..config import ConfigError, load_options
+    from ..config_file import ConfigError, load_options
 
     try:
         options = load_options(Path.cwd(), args.config)

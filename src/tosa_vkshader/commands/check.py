@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from ..api import Report, check_paths, validate
-from ..config import WORKGROUP_SEMANTICS, ConfigError, ConfigResolver
+from ..config import WORKGROUP_SEMANTICS
+from ..config_file import ConfigError, ConfigResolver
 from ..report import FORMATS, get_reporter
 from ..selection import code_problems, no_error_rule_left
 from ._common import exit_status, print_usage_diagnostics

@@ -18,14 +18,14 @@ from pathlib import Path
 
 from ..api import Report, read_source
 from ..check import finish
-from ..config import ConfigError, Options, load_options
+from ..compile.request import SHADER_SUFFIXES
+from ..config import Options
+from ..config_file import ConfigError, load_options
 from ..diagnostics import Diagnostic, InnerPosition, Location
 from ..fsutil import read_limited
 from ..report import get_reporter
 from ..sources.base import SourceFile
 from ._common import ENVIRONMENT_CODES, EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_usage_diagnostics
-
-SHADER_SUFFIXES = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL"}
 
 
 def register(subparsers) -> None:

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..config import ConfigError, load_options
+from ..config_file import ConfigError, load_options
 from ._common import print_usage_diagnostics
 
 # What `devices` shows of each target: the limits a compute shader runs into first.

@@ -1,11 +1,13 @@
-"""`tosa-vkshader fix PATH...`: mechanical repairs of attribute files.
+"""`tosa-vkshader fix PATH...`: apply the fixes the diagnostics carry.
 
-Near-miss keys renamed where the grammar knows the one right name, `_type` case, missing
-`_type`, with `--embed spirv` GLSL/HLSL replaced by SPIR-V, with `--sort-keys` the
-canonical key order. Repairs are minimal edits: the rest of the file stays byte for byte.
-`--diff` prints what would change and writes nothing. Files are replaced atomically; a
-file whose repair is ambiguous is left untouched. Every file's changes and the problems
-that remain after them (with their codes) are listed on stderr.
+The safe fixes of every diagnostic (near-miss keys renamed where the grammar knows the
+one right name, `_type` spelled canonically, registry aliases written as the converter
+knows them...), with `--unsafe-fixes` the unsafe ones too; then the missing `_type`
+members, with `--embed spirv` GLSL/HLSL replaced by SPIR-V, with `--sort-keys` the
+canonical key order (codegen/repair.py). Repairs are minimal edits: the rest of the file
+stays byte for byte. `--diff` prints what would change and writes nothing. Files are
+replaced atomically; a file whose repair is ambiguous is left untouched. Every file's
+changes and the problems that remain after them (with their codes) are listed on stderr.
 Exit 0: no errors left; 1: errors remain (or a repair was refused); 2: usage.
 """
 
@@ -16,8 +18,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ..api import iter_files, read_source, validate
-from ..codegen.fix import fix_mlir, fix_text
+from ..api import iter_files, read_source
+from ..codegen.repair import repair
 from ..diagnostics import Diagnostic, Severity
 from ..fsutil import read_limited, write_atomic
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_config_arguments, options_from
@@ -39,6 +41,10 @@ def register(subparsers) -> None:
     parser.add_argument("--embed", choices=("spirv",),
                         help="replace GLSL/HLSL shader_code by the base64 SPIR-V it compiles "
                              "to (for runtimes without a compiler)")
+    parser.add_argument("--unsafe-fixes", action="store_true",
+                        help="also apply the unsafe fixes: those that may change what the op "
+                             "means (a guessed name, `_type` made to agree with the "
+                             "descriptor type)")
     parser.add_argument("--sort-keys", action="store_true",
                         help="also rewrite each object with its keys in canonical order "
                              "(otherwise only the repaired keys and values are touched)")
@@ -68,20 +74,17 @@ def run(args: argparse.Namespace) -> int:
             continue
         if read_source(data, path, options).skipped:
             continue  # package.json and friends: not an op, nothing to repair
-        repair = fix_mlir if path.endswith(".mlir") else fix_text
-        result = repair(data, path, embed_spirv=args.embed == "spirv",
-                        sort_keys=args.sort_keys, options=options)
-        show(path, result.diagnostics)
+        result = repair(data, path, options, unsafe=args.unsafe_fixes,
+                        embed_spirv=args.embed == "spirv", sort_keys=args.sort_keys)
+        show(path, result.problems)
         if result.fixed is None:  # refused: the file stays as it is
             failed = True
             continue
-        before = [d for d in validate(data, options, path=path).diagnostics]
-        after = validate(result.fixed, options, path=path) if result.changed else None
-        left = after.diagnostics if after is not None else before
+        left = result.left
         verb = "would change" if args.diff else "changed"
         for change in result.changes:
             print(f"{path}: {verb}: {change}", file=sys.stderr)
-        _summary(path, before, left, args.diff)
+        _summary(path, result.found, left, args.diff)
         if left:
             show(path, left, summary=False)
         failed = failed or any(d.severity is Severity.ERROR for d in left)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..compile.request import SHADER_SUFFIXES, Language
 from ..diagnostics import Diagnostic, Severity
 from ..fsutil import read_limited
 from ..sources.jsontext import parse_json
@@ -41,24 +42,21 @@ class UsageError(Exception):
     pass
 
 
-SOURCE_SUFFIXES = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL"}
-
-
 class Source(NamedTuple):
     """GLSL/HLSL to compile before reflecting."""
 
-    language: str
+    language: Language
     text: str
     entry_point: str | None
 
 
-def _module_bytes(path: Path) -> tuple[bytes, str | None]:
+def _module_bytes(path: Path) -> tuple[bytes | Source, str | None]:
     """The SPIR-V bytes in ``path`` and the entry point its attributes name, if any."""
     try:
         raw = read_limited(path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    language = SOURCE_SUFFIXES.get(path.suffix.lower())
+    language = SHADER_SUFFIXES.get(path.suffix.lower())
     if language is not None:
         try:
             return Source(language, raw.decode("utf-8"), None), None
@@ -125,7 +123,7 @@ def render_text(name: str, r: Reflection) -> str:
 def _compile(source: Source, path: Path, entry: str | None) -> tuple[bytes, Any] | int:
     """The SPIR-V ``source`` compiles to and the compiler that produced it, or the exit
     code after printing why not."""
-    from ..config import ConfigError, load_options
+    from ..config_file import ConfigError, load_options
     from ..shader import build_shader
     from ..shader.record import ShaderRequest
     from ._common import exit_status, print_usage_diagnostics

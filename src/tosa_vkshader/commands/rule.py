@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..diagnostics import RULES
+from ..rule_registry import find
 
 
 def register(subparsers) -> None:
@@ -15,20 +15,17 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rules_doc import load_all_rules
-
-    load_all_rules()
+    from ..rules_doc import all_rules, documented
 
     if args.code is None:
-        for code, item in sorted(RULES.items()):
-            print(f"{code}  {item.severity.label:<7}  {item.name:<34} {item.summary}")
+        for item in all_rules():
+            print(f"{item.code}  {item.severity.label:<7}  {item.name:<34} {item.summary}")
         return 0
-    wanted = args.code.upper()
-    match = RULES.get(wanted) or next(
-        (r for r in RULES.values() if r.name == args.code.lower()), None)
-    if match is None:
+    entry = find(args.code)
+    if entry is None:
         print(f"tosa-vkshader rule: no rule {args.code!r}", file=sys.stderr)
         return 2
+    match = documented(entry)
     print(f"{match.code} {match.name} ({match.severity.label}, {match.group})\n")
     print(match.summary + "\n")
     print("Why: " + match.why + "\n")

@@ -151,7 +151,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace) -> Options:
     """The command's options; ConfigError (the run turns it into VKS901, exit 2)."""
-    from ..config import load_options
+    from ..config_file import load_options
 
     options = load_options(Path.cwd(), args.config)
     return options.with_overrides(cache=False if args.no_cache else None)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..config import ConfigError, load_options
+from ..config_file import ConfigError, load_options
 from ._common import print_usage_diagnostics
 
 EXIT_USAGE = 2

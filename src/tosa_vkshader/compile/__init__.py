@@ -9,7 +9,6 @@ from .batch import compile_many
 from .compiler import CompilerInfo, CompilerUnavailable, compiler_info, locate_glslc
 from .options import CompileOptions
 from .request import CompileRequest, CompileResult
-from .stage import compile_ops, request_for
 
 __all__ = [
     "CompileOptions",
@@ -18,8 +17,6 @@ __all__ = [
     "CompilerInfo",
     "CompilerUnavailable",
     "compile_many",
-    "compile_ops",
     "compiler_info",
     "locate_glslc",
-    "request_for",
 ]

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..cachedir import default_cache_dir
-from ..diagnostics import Severity, rule
+from ..diagnostics import Severity
+from ..rule_registry import rule
 from .cache import Cache, Entry, StoredDiagnostic
 from .compiler import (
     REFERENCE,
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 GLSL_ENTRY_NOT_MAIN = rule(
-    "VKS302", "glsl-entry-point-not-main", Severity.ERROR,
+    "VKS302",
     summary="GLSL shaders must use the entry point `main`, but `entry_point` says otherwise.",
     why="GLSL has no way to rename the entry point: the compiled module's entry point is "
         "always `main`, so the runtime would look for a function that is not there.",
@@ -193,7 +194,7 @@ def _for_twin(result: CompileResult, first: CompileRequest,
     pointers = {first.code_pointer: request.code_pointer,
                 first.entry_pointer or "": request.entry_pointer or ""}
     return replace(result, diagnostics=[
-        replace(d, pointer=pointers.get(d.pointer, d.pointer)) for d in result.diagnostics])
+        replace(d, pointer=pointers.get(d.pointer) or d.pointer) for d in result.diagnostics])
 
 
 def select_compiler(language: str, opts: CompileOptions,

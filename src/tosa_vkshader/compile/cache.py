@@ -13,15 +13,16 @@ import base64
 import binascii
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..cachedir import ENV_VAR
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition, Severity
+from ..fsutil import write_atomic
+from ..rule_registry import rule
 
 CACHE_PROBLEM = rule(
-    "VKS914", "cache-unusable", Severity.WARNING,
+    "VKS914",
     summary="The compile cache directory could not be used; shaders were compiled afresh.",
     why="Results are still correct, but every run pays the full compile time.",
     bad="(a cache directory on a read-only file system)",
@@ -53,7 +54,8 @@ class StoredDiagnostic:
                    inner.line if inner else None, inner.column if inner else None)
 
     def diagnostic(self, code_pointer: str, entry_pointer: str) -> Diagnostic:
-        inner = InnerPosition(self.line, self.column) if self.line is not None else None
+        inner = InnerPosition(self.line, self.column) \
+            if self.line is not None and self.column is not None else None
         return Diagnostic(self.code, Severity.parse(self.severity), self.message,
                           entry_pointer if self.target == "entry" else code_pointer,
                           hint=self.hint, inner=inner)
@@ -108,14 +110,7 @@ class Cache:
         """Atomically replace ``path`` with ``data``: a reader sees the old or the new file."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=_SUFFIX)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                os.replace(tmp, path)
-            except OSError:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_atomic(path, data, durable=False)
         except OSError as exc:
             self._note(exc)
             return False
@@ -147,7 +142,7 @@ class Cache:
                 if not sub.is_dir():
                     continue
                 for item in os.scandir(sub.path):
-                    if item.name.startswith(".tmp-"):  # another run is writing it
+                    if not item.name.endswith(_SUFFIX):  # (another run is writing it)
                         continue
                     st = item.stat()
                     entries.append((st.st_mtime, st.st_size, item.path))

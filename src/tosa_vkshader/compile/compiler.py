@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition
+from ..rule_registry import rule
 
 COMPILER_MISSING = rule(
-    "VKS910", "compiler-missing", Severity.ERROR,
+    "VKS910",
     summary="GLSL/HLSL shader code needs `glslc`, and it was not found.",
     why="Without a compiler the shader cannot be turned into SPIR-V, so its bindings, "
         "formats and workgroup size cannot be checked. Every other check still runs.",

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition, Severity
+from ..rule_registry import rule
 from .compiler import CompilerInfo
 from .messages import CompilerMessage
 
 COMPILE_ERROR = rule(
-    "VKS300", "shader-compile-error", Severity.ERROR,
+    "VKS300",
     summary="The GLSL/HLSL compiler rejected the shader code.",
     why="The reference runtime compiles the same text with the same front end (glslang); "
         "an op whose shader does not compile fails when the model is loaded on the device.",
@@ -18,7 +19,7 @@ COMPILE_ERROR = rule(
     good='"shader_code": "void main() {\\n  int x = 1;\\n}"',
 )
 COMPILE_WARNING = rule(
-    "VKS301", "shader-compile-warning", Severity.WARNING,
+    "VKS301",
     summary="The GLSL/HLSL compiler warned about the shader code.",
     why="Compiler warnings often point at code that does not do what it says, such as an "
         "ignored attribute or an extension the compiler does not know.",
@@ -26,7 +27,7 @@ COMPILE_WARNING = rule(
     good='"shader_code": "#version 460\\nvoid main() {}"',
 )
 TENSORS_UNSUPPORTED = rule(
-    "VKS305", "compiler-lacks-arm-tensors", Severity.ERROR,
+    "VKS305",
     summary="The shader uses GL_ARM_tensors but the installed compiler does not know it.",
     why="Tensor resources (VK_ARM_tensors) need glslang 16.0.0 or newer; older compilers "
         "report a cascade of syntax errors that hide the real cause.",
@@ -34,7 +35,7 @@ TENSORS_UNSUPPORTED = rule(
     good="(the same shader compiled with a glslc built on glslang 16.0.0 or newer)",
 )
 COMPILER_INTERNAL_ERROR = rule(
-    "VKS306", "compiler-internal-error", Severity.ERROR,
+    "VKS306",
     summary="The compiler accepted the shader but failed while producing SPIR-V.",
     why="The result is not usable, and the cause is usually a known compiler bug that a "
         "newer compiler fixes, not the shader.",
@@ -42,7 +43,7 @@ COMPILER_INTERNAL_ERROR = rule(
     good="(the same shader compiled with glslang 12.1 or newer)",
 )
 ENTRY_POINT_NOT_FOUND = rule(
-    "VKS307", "entry-point-not-found", Severity.ERROR,
+    "VKS307",
     summary="The HLSL source has no function named like `entry_point`.",
     why="glslc only warns and then emits an empty entry point of that name, so the op "
         "would silently run a shader that does nothing.",

@@ -21,13 +21,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition
+from ..rule_registry import rule
 from .scan import Directive, cleaned
 
 MAX_EXPANDED_TOKENS = 100_000_000
 
 MACRO_EXPANSION = rule(
-    "VKS309", "macro-expansion-too-large", Severity.ERROR,
+    "VKS309",
     summary="The shader's macros expand to more tokens than any compiler can get through.",
     why="A few lines of `#define A1 A0 A0` make an expansion that doubles with every line: "
         "forty of them are a kilobyte of source and 2^40 tokens, and the compiler would run "

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition
+from ..rule_registry import rule
 from .scan import Directive, directives
 
 INCLUDES_DISABLED = rule(
-    "VKS303", "include-disabled", Severity.ERROR,
+    "VKS303",
     summary="The shader uses `#include`, and includes are disabled (the default).",
     why="Attribute files travel between machines; an include makes the shader depend on "
         "files that are not in the model, and lets a shader read files of whoever checks it.",
@@ -28,7 +29,7 @@ INCLUDES_DISABLED = rule(
     good='[tool.tosa-vkshader]\nallow-includes = true\ninclude-dirs = ["shaders/include"]',
 )
 INCLUDE_REJECTED = rule(
-    "VKS304", "include-rejected", Severity.ERROR,
+    "VKS304",
     summary="An `#include` names a file outside the configured include directories.",
     why="Only files under `include-dirs` may be read: absolute paths, `..` and symlinks "
         "leading out could read any file on the machine running the check.",

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic, Severity
+from ..rule_registry import rule
 
 if TYPE_CHECKING:
     from typing import Any
@@ -29,7 +30,7 @@ Macro = tuple[str, str | None]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 COMPILE_CONFIG = rule(
-    "VKS915", "compile-config-invalid", Severity.ERROR,
+    "VKS915",
     summary="A compile setting (macro, include directory, target) is unusable.",
     why="Compiling with a setting silently dropped would check a different shader than "
         "the one that ships; a macro value with a line break could inject directives.",

@@ -7,6 +7,7 @@ resident size, read when it is reaped, tells that failure from an ordinary one.
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -116,7 +117,7 @@ def run_compiler(argv: list[str], cwd: str, timeout: float, output_limit: int,
 
     def read() -> None:
         total = 0
-        assert proc.stdout is not None
+        assert isinstance(proc.stdout, io.BufferedReader)  # (a pipe, buffered by default)
         while chunk := proc.stdout.read1(_CHUNK):
             if total < output_limit:
                 chunks.append(chunk[: output_limit - total])

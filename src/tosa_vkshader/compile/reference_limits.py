@@ -4,12 +4,13 @@ the code that runs it."""
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic
+from ..rule_registry import rule
 from .job import Job
 from .options import Macro
 
 REFERENCE_UNSUPPORTED = rule(
-    "VKS308", "reference-compiler-option-unsupported", Severity.ERROR,
+    "VKS308",
     summary="A compile setting cannot be given to the reference runtime's GLSL compiler.",
     why="The scenario runner's glslc takes macros as one space-separated string and a "
         "single include directory; passing the setting anyway would compile a different "

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..diagnostics import Diagnostic
 from .options import Macro, normalize_macros
 
 if TYPE_CHECKING:
-    from typing import Literal
-
     from .compiler import CompilerInfo
 
-    Language = Literal["GLSL", "HLSL"]
-
-LANGUAGES = ("GLSL", "HLSL")
+Language = Literal["GLSL", "HLSL"]
+LANGUAGES: tuple[Language, ...] = ("GLSL", "HLSL")
+# The language a shader file's suffix names (what `compile` and `reflect` read).
+SHADER_SUFFIXES: dict[str, Language] = {".comp": "GLSL", ".glsl": "GLSL", ".hlsl": "HLSL"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic, Severity
+from ..rule_registry import rule
 from .compiler import CompilerInfo
 from .diagnose import ENTRY_POINT_NOT_FOUND, SourceContext, tensor_cascade, to_diagnostic
 from .job import Job, Outcome
@@ -22,7 +23,7 @@ from .options import COMPILE_CONFIG, CompileOptions, Macro
 from .process import ProcessOutcome, run_compiler
 
 COMPILER_CRASHED = rule(
-    "VKS911", "compiler-crashed", Severity.ERROR,
+    "VKS911",
     summary="The compiler crashed or stopped without saying why.",
     why="No SPIR-V means no binding, format or workgroup checks for this shader; the "
         "compiler, not the shader, is the likely culprit.",
@@ -30,14 +31,14 @@ COMPILER_CRASHED = rule(
     good="(a working glslc; report the shader to the compiler's maintainers)",
 )
 COMPILER_TIMEOUT = rule(
-    "VKS912", "compiler-timeout", Severity.ERROR,
+    "VKS912",
     summary="Compiling the shader took longer than the time limit.",
     why="A check must finish; a shader that hangs the compiler would hang every commit.",
     bad="(a shader that makes glslc run for minutes)",
     good='[tool.tosa-vkshader]\ncompile-timeout = 120   # if the shader is really that big',
 )
 COMPILER_FLOOD = rule(
-    "VKS913", "compiler-output-flood", Severity.ERROR,
+    "VKS913",
     summary="The compiler printed far too much for one shader; the rest was not read.",
     why="Pages of messages hide the first, real problem; the output is cut and the first "
         "message shown.",
@@ -45,7 +46,7 @@ COMPILER_FLOOD = rule(
     good="(fix the first error the diagnostic shows, then check again)",
 )
 COMPILER_MEMORY = rule(
-    "VKS942", "compiler-memory-limit", Severity.ERROR,
+    "VKS942",
     summary="Compiling the shader needed more memory than the limit (2 GiB by default).",
     why="A few lines of nested macros can make the compiler allocate gigabytes; every "
         "compiler process runs with a cap (`compile-memory-limit`, bytes of address "

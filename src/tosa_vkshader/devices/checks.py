@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .. import registry
+from .. import vulkan
 from ..diagnostics import Diagnostic
 from . import rules as R
 from .needs import ShaderNeeds
@@ -139,11 +139,11 @@ def _enables(kind: str, name: str, ways: tuple, profile: DeviceProfile,
 
 def check_capabilities(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diagnostic]:
     for name in needs.capabilities:
-        ways = registry.capability_enables(name)
+        ways = vulkan.capability_enables(name)
         if ways:  # capabilities Vulkan never allows are spirv-val's to report
             yield from _enables("capability", name, ways, profile, needs.code_pointer)
     for name in needs.extensions:
-        ways = registry.extension_enables(name)
+        ways = vulkan.extension_enables(name)
         if ways:
             yield from _enables("extension", name, ways, profile, needs.code_pointer)
 
@@ -267,7 +267,7 @@ def check_resources(needs: ShaderNeeds, profile: DeviceProfile) -> Iterator[Diag
         use = _FORMAT_USE.get(res.descriptor_type)
         if use is None or res.vkformat is None:
             continue
-        canonical = registry.canonical_format(res.vkformat)
+        canonical = vulkan.canonical_format(res.vkformat)
         if canonical is None:
             continue
         features = profile.format_features(canonical, use[0])

@@ -8,7 +8,7 @@ promise) and ``struct`` (a nested struct of limits: ``VkPhysicalDeviceProperties
 The Vulkan Profiles schema combines a profile's capability blocks by these kinds, and so
 does :mod:`tosa_vkshader.devices.merge`. The names do not tell the kind
 (``minMemoryMapAlignment`` is a max-type limit), so the table comes from the registry
-(``vulkan-object``), like the tables of :mod:`tosa_vkshader.registry.generate`:
+(``vulkan-object``), like the tables of :mod:`tosa_vkshader.vulkan.generate`:
 
     python -m tosa_vkshader.devices.generate_kinds          # rewrite limit_kinds.py
     python -m tosa_vkshader.devices.generate_kinds --check  # exit 1 when it is stale

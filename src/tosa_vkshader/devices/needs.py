@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .. import registry
+from .. import vulkan
 
 if TYPE_CHECKING:
     from ..spirv.module import Module
@@ -98,7 +98,7 @@ class ShaderNeeds:
 
 
 def _texel_bytes(vkformat: str | None) -> int | None:
-    info = registry.format_info(vkformat) if isinstance(vkformat, str) else None
+    info = vulkan.format_info(vkformat) if isinstance(vkformat, str) else None
     return info.block_size if info is not None and info.is_plain else None
 
 
@@ -182,7 +182,7 @@ def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: 
         shape = model.static_shape if model is not None else None
         vkformat = resource.str_value("vkformat")
         texel = _texel_bytes(vkformat)
-        descriptor_type = registry.canonical_descriptor_type(
+        descriptor_type = vulkan.canonical_descriptor_type(
             resource.str_value("vkdescriptortype") or "") or ""
         pointer = resource.pointer("binding", view.base)
         resources.append(SizedResource(

@@ -7,10 +7,10 @@ op needs, the value the device has and the profile that said so.
 
 from __future__ import annotations
 
-from ..diagnostics import Severity, rule
+from ..rule_registry import rule
 
 CAPABILITY = rule(
-    "VKS700", "device-lacks-capability", Severity.ERROR,
+    "VKS700",
     summary="The shader declares a SPIR-V capability that the target device does not "
             "enable.",
     why="Creating the pipeline fails (or the driver crashes) when the shader module "
@@ -24,7 +24,7 @@ CAPABILITY = rule(
 )
 
 EXTENSION = rule(
-    "VKS701", "device-lacks-extension", Severity.ERROR,
+    "VKS701",
     summary="The shader uses a SPIR-V extension that the target device does not support.",
     why="Each `OpExtension` is enabled by a Vulkan version or device extension (the "
         "registry's `<spirvextension>` table); on a device without it the shader module "
@@ -35,7 +35,7 @@ EXTENSION = rule(
 )
 
 LOCAL_SIZE = rule(
-    "VKS702", "local-size-exceeds-device", Severity.ERROR,
+    "VKS702",
     summary="A dimension of the local workgroup size exceeds the device's "
             "`maxComputeWorkGroupSize`.",
     why="`vkCreateComputePipelines` requires each of `local_size_x/y/z` to be at most "
@@ -45,7 +45,7 @@ LOCAL_SIZE = rule(
 )
 
 INVOCATIONS = rule(
-    "VKS703", "invocations-exceed-device", Severity.ERROR,
+    "VKS703",
     summary="The local workgroup size has more invocations than the device's "
             "`maxComputeWorkGroupInvocations`.",
     why="The product `local_size_x * local_size_y * local_size_z` must not exceed "
@@ -55,7 +55,7 @@ INVOCATIONS = rule(
 )
 
 SHARED_MEMORY = rule(
-    "VKS704", "shared-memory-exceeds-device", Severity.ERROR,
+    "VKS704",
     summary="The shader's `Workgroup` (shared) variables need more bytes than the "
             "device's `maxComputeSharedMemorySize`.",
     why="All `shared` variables of a compute shader together must fit in "
@@ -66,7 +66,7 @@ SHARED_MEMORY = rule(
 )
 
 PUSH_CONSTANTS = rule(
-    "VKS705", "push-constants-exceed-device", Severity.ERROR,
+    "VKS705",
     summary="The push-constant block is larger than the device's `maxPushConstantsSize`.",
     why="A push-constant range must end within `maxPushConstantsSize` (128 bytes "
         "guaranteed); a larger block cannot be pushed.",
@@ -75,7 +75,7 @@ PUSH_CONSTANTS = rule(
 )
 
 DISPATCH = rule(
-    "VKS706", "dispatch-exceeds-device", Severity.ERROR,
+    "VKS706",
     summary="`workgroup_sizes`, dispatched as a workgroup count, exceeds the device's "
             "`maxComputeWorkGroupCount`.",
     why="The reference runtime calls `vkCmdDispatch` with `workgroup_sizes` as the number "
@@ -86,7 +86,7 @@ DISPATCH = rule(
 )
 
 BUFFER_RANGE = rule(
-    "VKS707", "buffer-exceeds-device-range", Severity.ERROR,
+    "VKS707",
     summary="A storage buffer bound to the op is larger than the device's "
             "`maxStorageBufferRange`.",
     why="A storage-buffer descriptor can only cover `maxStorageBufferRange` bytes (2^27 "
@@ -97,7 +97,7 @@ BUFFER_RANGE = rule(
 )
 
 FORMAT = rule(
-    "VKS708", "format-unsupported-by-device", Severity.ERROR,
+    "VKS708",
     summary="The device does not support the resource's `vkformat` for the way the "
             "descriptor type uses it.",
     why="A storage image needs `VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT`, a sampled image "
@@ -108,7 +108,7 @@ FORMAT = rule(
 )
 
 TENSOR = rule(
-    "VKS709", "tensor-exceeds-device", Severity.ERROR,
+    "VKS709",
     summary="A tensor resource exceeds the device's `VK_ARM_tensors` limits (rank, "
             "elements, elements per dimension), or the device has no `VK_ARM_tensors`.",
     why="`VkPhysicalDeviceTensorPropertiesARM` bounds the tensors a device can create: "
@@ -118,7 +118,7 @@ TENSOR = rule(
 )
 
 DESCRIPTORS = rule(
-    "VKS710", "descriptors-exceed-device", Severity.ERROR,
+    "VKS710",
     summary="The op uses more descriptor sets, or more descriptors of one kind in the "
             "compute stage, than the device allows.",
     why="`maxBoundDescriptorSets` bounds the highest set index + 1, and "
@@ -131,7 +131,7 @@ DESCRIPTORS = rule(
 )
 
 IMAGE_EXTENT = rule(
-    "VKS711", "image-exceeds-device", Severity.ERROR,
+    "VKS711",
     summary="An image resource is wider, higher or deeper than the device's "
             "`maxImageDimension1D`/`2D`/`3D`.",
     why="An image cannot be created with an extent beyond the device's limit for its "
@@ -145,7 +145,7 @@ IMAGE_EXTENT = rule(
 )
 
 SPIRV_VERSION = rule(
-    "VKS712", "spirv-version-exceeds-device", Severity.ERROR,
+    "VKS712",
     summary="The SPIR-V module's version is newer than the target device's Vulkan version "
             "accepts.",
     why="Vulkan 1.0 accepts SPIR-V 1.0, 1.1 up to SPIR-V 1.3, 1.2 up to 1.5, 1.3 and "
@@ -157,7 +157,7 @@ SPIRV_VERSION = rule(
 )
 
 STAGES = rule(
-    "VKS713", "compute-stage-unsupported-by-device", Severity.ERROR,
+    "VKS713",
     summary="The shader uses subgroup operations or cooperative matrices, but the target "
             "device supports them in other shader stages than compute.",
     why="`subgroupSupportedStages` (and for cooperative matrices "
@@ -168,7 +168,7 @@ STAGES = rule(
 )
 
 COOPERATIVE_MATRIX = rule(
-    "VKS714", "cooperative-matrix-shape-unsupported", Severity.ERROR,
+    "VKS714",
     summary="A cooperative matrix type of the shader has a shape, component type or scope "
             "that the target device lists no `VkCooperativeMatrixPropertiesKHR` entry for.",
     why="A device runs cooperative matrices only in the combinations "
@@ -181,7 +181,7 @@ COOPERATIVE_MATRIX = rule(
 )
 
 UNUSABLE_PROFILE = rule(
-    "VKS902", "unusable-target-profile", Severity.ERROR,
+    "VKS902",
     summary="A target-device profile cannot be used: not JSON, not a Vulkan Profiles "
             "document, a block or a profile it builds on that is missing, or profiles "
             "that build on each other in a cycle.",

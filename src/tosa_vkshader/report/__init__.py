@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..api import Report
+from ..checked import Report
 
 Reporter = Callable[[list[Report]], str]
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..api import Report
+from ..checked import Report
 from ..diagnostics import Severity
+from ..rule_registry import RULES
 from .printable import printable
 
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -42,6 +43,7 @@ def render_github(reports: list[Report]) -> str:
                     message = f"{loc.logical}: {message}"
             elif report.path:
                 props.append(f"file={_escape(report.path, property_value=True)}")
-            props.append(f"title={_escape(diag.code + ' ' + diag.rule.name, property_value=True)}")
+            title = f"{diag.code} {RULES[diag.code].name}"
+            props.append(f"title={_escape(title, property_value=True)}")
             lines.append(f"::{_COMMANDS[diag.severity]} {','.join(props)}::{_escape(message)}")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import json
 
-from .. import __version__
-from ..api import Report
-from ..diagnostics import Diagnostic, Severity
-from .fixes import fix_for
+from ..checked import Report
+from ..diagnostics import Applicability, Diagnostic, Fix, Severity
+from ..rule_registry import RULES
+from ..version import __version__
 
 JSON_FORMAT_VERSION = 1
 # Severity.label computes the name on each call; this runs for every finding.
 _LABELS = {severity: severity.label for severity in Severity}
 
 
-def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict:
-    """One diagnostic; ``replacement`` is what `fix` writes in place of its location
-    (see report/fixes.py), when it is fixable."""
+def diagnostic_to_dict(diag: Diagnostic) -> dict:
+    """One diagnostic, with its fix (see fixes.py) when it has one."""
     loc = diag.location
+    fix = diag.fix
     shader = diag.shader_position
-    rule = diag.rule
+    rule = RULES[diag.code]
     return {
         "code": diag.code,
         "name": rule.name,
@@ -36,10 +36,24 @@ def diagnostic_to_dict(diag: Diagnostic, replacement: str | None = None) -> dict
         },
         "shader_instruction": diag.shader_place.instruction if diag.shader_place else None,
         "hint": diag.hint,
-        "fixable": replacement is not None,
-        "replacement": replacement,
+        "fixable": fix is not None and fix.applicability is Applicability.SAFE,
+        # (the text of a one-edit fix: what format version 1 gave before `fix` was)
+        "replacement": fix.edits[0].text if fix is not None and len(fix.edits) == 1 else None,
+        "fix": None if fix is None else fix_to_dict(fix),
         "target": diag.target,
         "docs": rule.docs,
+    }
+
+
+def fix_to_dict(fix: Fix) -> dict:
+    """A fix: its edits as ranges of the checked text (1-based, columns in code points,
+    the end exclusive) and the text that replaces each."""
+    return {
+        "title": fix.title,
+        "applicability": fix.applicability.value,
+        "edits": [{"start": {"line": e.range.line, "column": e.range.column},
+                   "end": {"line": e.range.end_line, "column": e.range.end_column},
+                   "text": e.text} for e in fix.edits if e.range is not None],
     }
 
 
@@ -52,8 +66,7 @@ def reports_to_dict(reports: list[Report]) -> dict:
         files.append({
             "path": report.path,
             "ok": report.ok,
-            "diagnostics": [diagnostic_to_dict(d, fix_for(report, d))
-                            for d in report.diagnostics],
+            "diagnostics": [diagnostic_to_dict(d) for d in report.diagnostics],
         })
     return {
         "version": JSON_FORMAT_VERSION,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
-from .. import __version__
-from ..api import Report
-from ..diagnostics import RULES, Location, Severity
-from .fixes import fix_for
+from ..checked import Report
+from ..diagnostics import Applicability, Fix, Location, Severity
+from ..version import __version__
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -42,21 +42,40 @@ def _location(loc: Location, report_path: str | None) -> dict:
     return location
 
 
-def render_sarif(reports: list[Report]) -> str:
-    from ..rules_doc import load_all_rules
+def _fix(fix: Fix, report_path: str | None) -> dict:
+    """A diagnostic's fix as SARIF: each edit a replaced region (empty for an insertion)
+    and the text put there."""
+    replacements = []
+    path = report_path
+    for edit in fix.edits:
+        where = edit.range
+        if where is None:
+            continue
+        path = where.path or report_path
+        replacements.append({
+            "deletedRegion": {"startLine": where.line, "startColumn": where.column,
+                              "endLine": where.end_line, "endColumn": where.end_column},
+            "insertedContent": {"text": edit.text}})
+    return {"description": {"text": fix.title},
+            "artifactChanges": [{"artifactLocation": {"uri": _uri(path)},
+                                 "replacements": replacements}],
+            "properties": {"applicability": fix.applicability.value}}
 
-    load_all_rules()  # the driver lists every rule, not only those this run imported
-    rule_ids = sorted(RULES)
-    index = {code: i for i, code in enumerate(rule_ids)}
+
+def render_sarif(reports: list[Report]) -> str:
+    from ..rules_doc import all_rules
+
+    documented = all_rules()  # the driver lists every rule, not only those reported
+    index = {item.code: i for i, item in enumerate(documented)}
     rules = [{
-        "id": code,
-        "name": RULES[code].name,
-        "shortDescription": {"text": RULES[code].summary},
-        "fullDescription": {"text": RULES[code].why},
-        "help": {"text": f"{RULES[code].summary} {RULES[code].why} ({RULES[code].docs})",
-                 "markdown": RULES[code].help_markdown},
-        "defaultConfiguration": {"level": _LEVELS[RULES[code].severity]},
-    } for code in rule_ids]
+        "id": item.code,
+        "name": item.name,
+        "shortDescription": {"text": item.summary},
+        "fullDescription": {"text": item.why},
+        "help": {"text": f"{item.summary} {item.why} ({item.docs})",
+                 "markdown": item.help_markdown},
+        "defaultConfiguration": {"level": _LEVELS[item.severity]},
+    } for item in documented]
     results = []
     for report in reports:
         for diag in report.diagnostics:
@@ -64,15 +83,16 @@ def render_sarif(reports: list[Report]) -> str:
             if diag.shader_place is not None and diag.shader_place.instruction:
                 text += f" [shader_code: {diag.shader_place.instruction}]"
             text += f" (help: {diag.hint})" if diag.hint else ""
-            result = {
+            properties: dict[str, Any] = {"jsonPointer": diag.pointer}
+            result: dict[str, Any] = {
                 "ruleId": diag.code,
                 "ruleIndex": index[diag.code],
                 "level": _LEVELS[diag.severity],
                 "message": {"text": text},
-                "properties": {"jsonPointer": diag.pointer},
+                "properties": properties,
             }
             if diag.target is not None:
-                result["properties"]["targetDevice"] = diag.target
+                properties["targetDevice"] = diag.target
             if diag.location is not None:
                 result["locations"] = [_location(diag.location, report.path)]
             shader = diag.shader_position
@@ -80,8 +100,7 @@ def render_sarif(reports: list[Report]) -> str:
                 # The shader's own line, as a property and as a related location naming
                 # it: the diagnostic's own place for a problem inside shader_code, the
                 # declaration's place in the file for a finding at another key.
-                result["properties"]["shaderLocation"] = {"line": shader.line,
-                                                          "column": shader.column}
+                properties["shaderLocation"] = {"line": shader.line, "column": shader.column}
                 where = report.shader_location(diag)
                 if where is not None:
                     related = _location(where, report.path)
@@ -90,18 +109,10 @@ def render_sarif(reports: list[Report]) -> str:
                                                   f"{shader.column} of shader_code"}
                     result["relatedLocations"] = [related]
             if diag.shader_place is not None and diag.shader_place.instruction:
-                result["properties"]["shaderInstruction"] = diag.shader_place.instruction
-            replacement = fix_for(report, diag)
-            if replacement is not None and diag.location is not None:
-                where = _location(diag.location, report.path)["physicalLocation"]
-                result["fixes"] = [{
-                    "description": {"text": diag.hint or "tosa-vkshader fix"},
-                    "artifactChanges": [{
-                        "artifactLocation": where["artifactLocation"],
-                        "replacements": [{"deletedRegion": where["region"],
-                                          "insertedContent": {"text": replacement}}],
-                    }],
-                }]
+                properties["shaderInstruction"] = diag.shader_place.instruction
+            if diag.fix is not None and diag.fix.applicability is not \
+                    Applicability.DISPLAY_ONLY:
+                result["fixes"] = [_fix(diag.fix, report.path)]
             results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ..api import Report
-from ..diagnostics import Severity
-from .fixes import fix_for
+from ..checked import Report
+from ..diagnostics import Applicability, Severity
 from .printable import printable
 
 _COLORS = {Severity.ERROR: "\033[1;31m", Severity.WARNING: "\033[1;33m",
@@ -29,7 +28,7 @@ def _show_shader_line(out: list[str], number: int, text: str, column: int) -> No
 def render_text(reports: list[Report], *, color: bool = False) -> str:
     out: list[str] = []
     totals = {s: 0 for s in Severity}
-    fixables = 0
+    fixable = dict.fromkeys(Applicability, 0)
     for report in reports:
         file_lines: dict[int, str] = {}  # each line asked for once (a minified file
         # is one line of megabytes: finding it for every diagnostic was quadratic)
@@ -63,16 +62,25 @@ def render_text(reports: list[Report], *, color: bool = False) -> str:
                 _show_shader_line(out, *shader_line, column)
             if diag.shader_place is not None and diag.shader_place.instruction:
                 out.append(f"       = shader_code: {printable(diag.shader_place.instruction)}")
-            fixable = fix_for(report, diag) is not None
-            fixables += fixable
-            if diag.hint:
-                out.append(f"       = help: {printable(diag.hint)}" + (" [*]" if fixable else ""))
+            fix = diag.fix
+            if fix is not None:
+                fixable[fix.applicability] += 1
+            # As ruff does: [*] marks what the fix command repairs.
+            mark = " [*]" if fix is not None and fix.applicability is Applicability.SAFE \
+                else ""
+            if diag.hint or mark:
+                shown = diag.hint or (fix.title if fix is not None else "")
+                out.append(f"       = help: {printable(shown)}{mark}")
     files = len(reports)
     summary = (f"{totals[Severity.ERROR]} error(s), {totals[Severity.WARNING]} warning(s), "
                f"{totals[Severity.INFO]} info(s) in {files} file(s)")
     out.append(("" if not out else "\n") + summary)
-    if fixables:  # as ruff does: [*] marks what the fix command repairs
-        out.append(f"[*] {fixables} fixable with `tosa-vkshader fix`")
+    safe, unsafe = fixable[Applicability.SAFE], fixable[Applicability.UNSAFE]
+    if safe:
+        more = f" ({unsafe} more with `--unsafe-fixes`)" if unsafe else ""
+        out.append(f"[*] {safe} fixable with `tosa-vkshader fix`{more}")
+    elif unsafe:
+        out.append(f"{unsafe} fixable with `tosa-vkshader fix --unsafe-fixes`")
     return "\n".join(out) + "\n"
 
 

@@ -15,7 +15,7 @@ from .context import check_context
 from .key_names import check_keys
 from .push_constants import check_push_constants
 from .resources import check_resources
-from .runtime import check_runtime
+from .runtime_support import check_runtime
 from .shader_fields import check_entry_point, check_language_and_code, check_workgroup_sizes
 from .value_types import check_value_types
 
@@ -53,9 +53,9 @@ def run_rules_each(views: list[AttributeView]) -> list[list[Diagnostic]]:
 
 
 def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
-    """The attributes against the shader's reflection, and the shader against each target
-    device (VKS7xx, only when targets are configured). Imported on first use: runs
-    without a shader never load the SPIR-V records these rules read."""
+    """The attributes against the shader's reflection. Imported on first use: runs without
+    a shader never load the SPIR-V records these rules read. (The shader against each
+    target device, VKS7xx, is devices/: check.py runs it beside these.)"""
     from dataclasses import replace
 
     from ..crosscheck import FORMAT_MISMATCH, compare
@@ -70,11 +70,6 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     cross = [replace(d, hint=conflicts[d.pointer])
              if d.code == FORMAT_MISMATCH.code and d.pointer in conflicts else d
              for d in comparison.findings]
-    found = (cross + restated(view, shader, comparison.moves)
-             + check_context_against_shader(view, shader)
-             + list(check_local_size_limits(view, shader)))
-    if view.options.target_device:  # (the device profiles load only for targets)
-        from ..devices import check_targets
-
-        found += check_targets(view, shader)
-    return found
+    return (cross + restated(view, shader, comparison.moves)
+            + check_context_against_shader(view, shader)
+            + list(check_local_size_limits(view, shader)))

@@ -13,10 +13,11 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from .. import registry
-from ..diagnostics import Diagnostic, Severity, rule
+from .. import vulkan
+from ..diagnostics import Diagnostic, Severity
 from ..dispatch import covering_workgroups, dispatched, invocations, texels
-from ..sources.context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
+from ..op_context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
+from ..rule_registry import rule
 from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 # -- the op object in the model (reading problems: sources/reading_rules.py) -----
 
 NEAR_MISS_DOMAIN = rule(
-    "VKS503", "domain-near-miss", Severity.ERROR,
+    "VKS503",
     summary="`domain_name` is a near miss of `com.arm.VulkanCustomShader` (wrong case, a "
             "letter off, a plural).",
     why="The converter recognises Vulkan shader ops by the exact domain name; a misspelled "
@@ -37,7 +38,7 @@ NEAR_MISS_DOMAIN = rule(
     good='domain_name = "com.arm.VulkanCustomShader"',
 )
 MISSING_OPERATOR_NAME = rule(
-    "VKS504", "missing-operator-name", Severity.ERROR,
+    "VKS504",
     summary="The custom op has no `operator_name`, or it is empty.",
     why="The operator name identifies the kernel in the model and in the converter's "
         "output; TOSA's verifier requires the attribute (a missing one is an error). An "
@@ -49,7 +50,7 @@ MISSING_OPERATOR_NAME = rule(
 # -- the attributes against the op -------------------------------------------------------
 
 OPERAND_WITHOUT_INPUT = rule(
-    "VKS510", "operand-without-input", Severity.ERROR,
+    "VKS510",
     summary="An operand of the op has no `input_i_*` attributes.",
     why="The converter reads input_0 .. input_{n-1} for an op with n operands and refuses "
         "the op when one of them is missing; the shader would never see that tensor.",
@@ -57,7 +58,7 @@ OPERAND_WITHOUT_INPUT = rule(
     good='"input_0_binding": 0, ..., "input_1_binding": 1, ...',
 )
 INPUT_WITHOUT_OPERAND = rule(
-    "VKS511", "input-without-operand", Severity.ERROR,
+    "VKS511",
     summary="`input_i_*` attributes describe an operand the op does not have.",
     why="The converter never reads them: nothing is bound there at dispatch time. Usually "
         "the attributes belong to another op, or an operand was dropped from the model.",
@@ -65,7 +66,7 @@ INPUT_WITHOUT_OPERAND = rule(
     good='tosa.custom %a, %b ...',
 )
 RESULT_WITHOUT_OUTPUT = rule(
-    "VKS512", "result-without-output", Severity.ERROR,
+    "VKS512",
     summary="A result of the op has no `output_i_*` attributes.",
     why="The converter reads output_0 .. output_{m-1} for an op with m results; without "
         "them the result tensor is never bound and never written.",
@@ -73,14 +74,14 @@ RESULT_WITHOUT_OUTPUT = rule(
     good='"output_0_binding": 2, ..., "output_1_binding": 3, ...',
 )
 OUTPUT_WITHOUT_RESULT = rule(
-    "VKS513", "output-without-result", Severity.ERROR,
+    "VKS513",
     summary="`output_i_*` attributes describe a result the op does not have.",
     why="The converter never reads them; the shader's writes to that resource go nowhere.",
     bad='%0 = tosa.custom ...   // attributes describe output_0 and output_1',
     good='%0:2 = tosa.custom ...',
 )
 ELEMENT_FORMAT_MISMATCH = rule(
-    "VKS514", "element-type-format-mismatch", Severity.ERROR,
+    "VKS514",
     summary="A tensor's element type and the resource's `vkformat` disagree (float vs "
             "integer, width, or floating-point encoding such as bf16 vs f16).",
     why="The runtime hands the tensor's bytes to the shader as vkformat says; a f32 tensor "
@@ -90,7 +91,7 @@ ELEMENT_FORMAT_MISMATCH = rule(
          '"VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM"',
 )
 ELEMENT_REINTERPRETED = rule(
-    "VKS515", "element-type-reinterpreted", Severity.WARNING,
+    "VKS515",
     summary="A tensor's integer element type and `vkformat` have the same width but read "
             "the bits differently (signed vs unsigned, or normalized).",
     why="Legal, and sometimes intended, but an i8 tensor read through R8_UINT turns -1 "
@@ -99,7 +100,7 @@ ELEMENT_REINTERPRETED = rule(
     good='tensor<4xi8>  with  "input_0_vkformat": "VK_FORMAT_R8_SINT"',
 )
 RANK_MISMATCH = rule(
-    "VKS516", "tensor-rank-mismatch", Severity.ERROR,
+    "VKS516",
     summary="The rank of an operand or result differs from the rank of the shader's tensor "
             "at that binding.",
     why="A tensor resource has a fixed rank in the shader (OpTypeTensorARM); binding a "
@@ -108,7 +109,7 @@ RANK_MISMATCH = rule(
     good='tensor<8x8xf32>  bound to  OpTypeTensorARM %float %uint_2',
 )
 SHAPE_MISMATCH = rule(
-    "VKS517", "tensor-shape-mismatch", Severity.ERROR,
+    "VKS517",
     summary="A static dimension of an operand or result differs from the shape the shader "
             "declares for its tensor.",
     why="A shader tensor type with a shape only accepts tensors of exactly that shape.",
@@ -116,7 +117,7 @@ SHAPE_MISMATCH = rule(
     good='tensor<1x64xf32>  bound to a shader tensor of shape [1, 64]',
 )
 DISPATCH_COVERAGE = rule(
-    "VKS518", "dispatch-does-not-cover-output", Severity.ERROR,
+    "VKS518",
     summary="The invocations the runtime launches (workgroup_sizes times the shader's local "
             "size) are fewer than a result has elements (workgroup-semantics = "
             "\"dispatch\", the default).",
@@ -129,7 +130,7 @@ DISPATCH_COVERAGE = rule(
     good='"workgroup_sizes": [16, 1, 1]  // 16 x 64 = 1024 invocations',
 )
 UNSUPPORTED_TENSOR_TYPE = rule(
-    "VKS530", "unsupported-tensor-type", Severity.ERROR,
+    "VKS530",
     summary="An operand or result type is one TOSA's verifier rejects: not a tensor "
             "(`memref<...>`), a zero-size dimension, or a `complex` or `index` element type.",
     why="tosa.custom takes TOSA-conformant tensors of numbers; the reference converter runs "
@@ -139,7 +140,7 @@ UNSUPPORTED_TENSOR_TYPE = rule(
     good="tosa.custom %a {...} : (tensor<1x64xf32>) -> tensor<1x64xf32>",
 )
 UNUSED_RESULT = rule(
-    "VKS531", "unused-result-loses-binding", Severity.ERROR,
+    "VKS531",
     summary="A result of the custom op is not used by anything in the model.",
     why="The reference converter drops a result nothing consumes from the VGF: its output "
         "binding disappears, the shader writes into a resource that is not bound, and a "
@@ -148,7 +149,7 @@ UNUSED_RESULT = rule(
     good="%0:2 = tosa.custom %a {...} ...   return %0#0, %0#1 : ...",
 )
 REPEATED_OPERAND = rule(
-    "VKS532", "repeated-operand-loses-binding", Severity.ERROR,
+    "VKS532",
     summary="The same value is passed as two operands of the custom op.",
     why="The reference converter gives one value one binding in the VGF: the second input "
         "binding disappears and the shader reads an unbound resource there.",
@@ -156,7 +157,7 @@ REPEATED_OPERAND = rule(
     good="%b = tosa.identity %a ...   tosa.custom %a, %b {...} ...",
 )
 RESULTS_RETURNED_SWAPPED = rule(
-    "VKS520", "results-returned-swapped", Severity.ERROR,
+    "VKS520",
     summary="The function returns the results of one multi-result custom op in another "
             "order than the op produces them: on the reference runtime they come back "
             "swapped.",
@@ -190,7 +191,7 @@ _UNSIGNED_STORAGE = {"UINT", "UNORM", "USCALED", "SRGB"}
 _ENCODING_RE = re.compile(r"_FPENCODING_([A-Z0-9]+)_ARM$")
 
 
-def _format_signature(info: registry.FormatInfo) -> tuple[str, int, str | None] | None:
+def _format_signature(info: vulkan.FormatInfo) -> tuple[str, int, str | None] | None:
     if not info.is_plain or info.numeric is None:
         return None
     widths = {c.bits for c in info.components}
@@ -214,7 +215,7 @@ def example_format(element: str) -> str | None:
     name = f"VK_FORMAT_R{bits}_{numeric}"
     if encoding:
         name += f"_FPENCODING_{encoding}_ARM"
-    return name if registry.format_info(name) is not None else None
+    return name if vulkan.format_info(name) is not None else None
 
 
 def compare_element(element: str, vkformat: str) -> Severity | None:
@@ -222,7 +223,7 @@ def compare_element(element: str, vkformat: str) -> Severity | None:
     reinterpretation; ERROR for a real mismatch. Unknown element types and formats are
     not judged (None)."""
     wanted = _ELEMENTS.get(element)
-    info = registry.format_info(vkformat)
+    info = vulkan.format_info(vkformat)
     if wanted is None or info is None:
         return None
     have = _format_signature(info)
@@ -538,7 +539,7 @@ def _units(resource: ResourceView | None, tensor: TensorType) -> tuple[int, str]
     its elements, or the texels of a multi-component vkformat (one per invocation)."""
     elements = math.prod(tensor.static_shape or ())
     vkformat = resource.str_value("vkformat") if resource is not None else None
-    info = registry.format_info(vkformat) if vkformat else None
+    info = vulkan.format_info(vkformat) if vkformat else None
     count = texels(elements, len(info.components)) if info is not None else elements
     if count == elements:
         return elements, "elements"

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic, Severity, rename_key
 from ..keys import REQUIRED_KEYS, KeyKind, KeyProblem
+from ..rule_registry import rule
 from ..view import AttributeView
 
 MISSING_REQUIRED = rule(
-    "VKS110", "missing-required-key", Severity.ERROR,
+    "VKS110",
     summary="`entry_point` or `workgroup_sizes` is missing.",
     why="The spec requires both; without them the converter cannot create the dispatch.",
     bad='{"entry_point": "main"}',
     good='{"entry_point": "main", "workgroup_sizes": [8, 8, 1]}',
 )
 LEADING_ZERO = rule(
-    "VKS111", "leading-zero-index", Severity.ERROR,
+    "VKS111",
     summary="A resource index is written with a leading zero (`input_01_binding`).",
     why="The spec forbids leading zeros. The reference schema lets such keys through as "
         "unknown properties and the converter then never reads them: the resource "
@@ -26,7 +26,7 @@ LEADING_ZERO = rule(
     good='{"input_1_binding": 0}',
 )
 MALFORMED_RESOURCE_KEY = rule(
-    "VKS112", "malformed-resource-key", Severity.ERROR,
+    "VKS112",
     summary="A key looks like a resource key but does not follow "
             "`(input|output)_<index>_<field>` exactly (case, plural, separators, "
             "misspelled field).",
@@ -36,7 +36,7 @@ MALFORMED_RESOURCE_KEY = rule(
     good='{"input_0_binding": 0}',
 )
 BAD_INDEX = rule(
-    "VKS113", "invalid-resource-index", Severity.ERROR,
+    "VKS113",
     summary="A resource index is missing, negative, or not a decimal integer.",
     why="Indices are non-negative decimal integers that number the op's operands and "
         "results; anything else cannot be matched to a tensor.",
@@ -44,7 +44,7 @@ BAD_INDEX = rule(
     good='{"input_0_binding": 0, "input_1_binding": 1}',
 )
 INDEX_TOO_LARGE = rule(
-    "VKS107", "resource-index-too-large", Severity.ERROR,
+    "VKS107",
     summary="A resource index has more than 19 digits.",
     why="Indices number the op's operands and results, 0..n-1; the converter reads only "
         "those, so an index with 20 or more digits never describes a tensor. The checker "
@@ -53,7 +53,7 @@ INDEX_TOO_LARGE = rule(
     good='{"input_1_binding": 0}',
 )
 MISSPELLED_KEY = rule(
-    "VKS114", "misspelled-key", Severity.ERROR,
+    "VKS114",
     summary="A top-level key is a near miss of a known key (`entrypoint`, `workgroup_size`).",
     why="Unknown keys are kept for forward compatibility, so a misspelled optional key "
         "such as `push_constant` would be ignored without a word.",
@@ -61,7 +61,7 @@ MISSPELLED_KEY = rule(
     good='{"entry_point": "main"}',
 )
 UNKNOWN_KEY = rule(
-    "VKS115", "unknown-key", Severity.INFO,
+    "VKS115",
     summary="A key that the format does not define and that resembles no known key.",
     why="Unknown keys are allowed (forward compatibility) but nothing reads them; this "
         "info helps spot stale or tool-specific keys. Silence it with `ignore = "
@@ -70,7 +70,7 @@ UNKNOWN_KEY = rule(
     good="(remove the key, or ignore VKS115 in [tool.tosa-vkshader])",
 )
 UNKNOWN_RESOURCE_FIELD = rule(
-    "VKS116", "unknown-resource-field", Severity.WARNING,
+    "VKS116",
     summary="A well-formed resource key with a field the format does not define "
             "(`input_0_stride`).",
     why="It may be a field from a newer version of the format, or a typo nobody reads.",
@@ -85,6 +85,9 @@ _PROBLEM_RULES = {
     KeyProblem.TOP_LEVEL_TYPO: MISSPELLED_KEY,
     KeyProblem.INDEX_TOO_LARGE: INDEX_TOO_LARGE,
 }
+# The codes of near-miss keys: each finding carries the rename that repairs it when the
+# one right name is known and free; one without it is a repair only a person can decide.
+NEAR_MISS_CODES = frozenset(found.code for found in _PROBLEM_RULES.values())
 
 
 # Keys the key rules have nothing to say about.
@@ -126,7 +129,8 @@ def check_keys(view: AttributeView) -> Iterator[Diagnostic]:
             assert info.problem is not None  # (every near miss says what is wrong)
             yield _PROBLEM_RULES[info.problem].at(
                 pointer, message, hint=hint, on_key=True, severity=severity,
-                replacement=json.dumps(info.suggestion) if mechanical else None)
+                fix=rename_key(pointer, info.suggestion)
+                if mechanical and info.suggestion is not None else None)
         elif info.kind is KeyKind.RESOURCE_UNKNOWN_FIELD:
             yield UNKNOWN_RESOURCE_FIELD.at(
                 pointer, f"key `{key}`: `{info.field}` is not a resource field",

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..attribute_values import IDENTIFIER, entry_size, split_entry
+from ..diagnostics import Diagnostic, InnerPosition
+from ..rule_registry import rule
 from ..view import AttributeView
 
 GUARANTEED_PUSH_CONSTANT_BYTES = 128
-# Sizes beyond this many digits are not numbers anyone means (and never converted).
-MAX_SIZE_DIGITS = 18
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 PUSH_CONSTANT_SYNTAX = rule(
-    "VKS210", "push-constants-syntax", Severity.ERROR,
+    "VKS210",
     summary='`push_constants` does not follow "name: size, name: size".',
     why="The converter splits the string on commas and colons; an entry without a colon, "
         "a name that is not an identifier or a size that is not a decimal integer gives "
@@ -24,7 +21,7 @@ PUSH_CONSTANT_SYNTAX = rule(
     good='{"push_constants": "scale: 4, bias: 4"}',
 )
 PUSH_CONSTANT_DUPLICATE = rule(
-    "VKS211", "push-constant-duplicate", Severity.ERROR,
+    "VKS211",
     summary="A push-constant name appears twice.",
     why="Each entry is one member of the push-constant block; a repeated name means the "
         "layout is ambiguous.",
@@ -32,7 +29,7 @@ PUSH_CONSTANT_DUPLICATE = rule(
     good='{"push_constants": "scale: 4, bias: 4"}',
 )
 PUSH_CONSTANT_SIZE = rule(
-    "VKS212", "push-constant-size", Severity.ERROR,
+    "VKS212",
     summary="A push-constant size is zero or not a multiple of 4 bytes.",
     why="Push-constant ranges are measured in bytes and Vulkan requires offsets and sizes "
         "that are multiples of 4.",
@@ -40,50 +37,13 @@ PUSH_CONSTANT_SIZE = rule(
     good='{"push_constants": "scale: 4"}',
 )
 PUSH_CONSTANTS_OVER_LIMIT = rule(
-    "VKS213", "push-constants-over-limit", Severity.WARNING,
+    "VKS213",
     summary="The push constants add up to more than 128 bytes.",
     why="Vulkan guarantees only 128 bytes of push constants (maxPushConstantsSize); larger "
         "blocks fail on devices that report the minimum.",
     bad='{"push_constants": "matrix: 64, more: 80"}',
     good='{"push_constants": "matrix: 64, bias: 16"}',
 )
-
-
-@dataclass(frozen=True, slots=True)
-class PushConstantEntry:
-    name: str
-    size: int
-
-
-def _split_entry(chunk: str) -> tuple[str, str] | None:
-    """`name: size` as stripped (name, size text), or None without a colon.
-
-    Plain string operations: the regular expression this replaces took minutes on an
-    entry of a few thousand spaces.
-    """
-    name, colon, size = chunk.partition(":")
-    if not colon:
-        return None
-    return name.strip(), size.strip()
-
-
-def _size(text: str) -> int | None:
-    if text.isascii() and text.isdigit() and len(text) <= MAX_SIZE_DIGITS:
-        return int(text)
-    return None
-
-
-def parse_push_constants(text: str) -> list[PushConstantEntry] | None:
-    """Structured entries, or None when the text does not follow the grammar."""
-    if text.strip() == "":
-        return []
-    entries = []
-    for chunk in text.split(","):
-        entry = _split_entry(chunk)
-        if entry is None or not _IDENTIFIER.fullmatch(entry[0]) or _size(entry[1]) is None:
-            return None
-        entries.append(PushConstantEntry(entry[0], _size(entry[1])))
-    return entries
 
 
 def check_push_constants(view: AttributeView) -> Iterator[Diagnostic]:
@@ -97,7 +57,7 @@ def check_push_constants(view: AttributeView) -> Iterator[Diagnostic]:
     for chunk in text.split(","):
         column = InnerPosition(1, offset + 1 + (len(chunk) - len(chunk.lstrip())))
         offset += len(chunk) + 1
-        entry = _split_entry(chunk)
+        entry = split_entry(chunk)
         if chunk.strip() == "":
             yield PUSH_CONSTANT_SYNTAX.at(pointer, f"`push_constants` {text!r} has an empty "
                                           "entry", hint="remove the extra comma", inner=column)
@@ -108,12 +68,12 @@ def check_push_constants(view: AttributeView) -> Iterator[Diagnostic]:
                 hint='write entries as "name: size", separated by commas', inner=column)
             continue
         name, size_text = entry
-        if not _IDENTIFIER.fullmatch(name):
+        if not IDENTIFIER.fullmatch(name):
             yield PUSH_CONSTANT_SYNTAX.at(
                 pointer, f"push-constant name {name!r} is not an identifier",
                 hint="use letters, digits and underscores, not starting with a digit",
                 inner=column)
-        size = _size(size_text)
+        size = entry_size(size_text)
         if size is None:
             what = (f"a size of {len(size_text)} digits" if size_text.isascii()
                     and size_text.isdigit() else f"size {size_text!r}, not a decimal integer")

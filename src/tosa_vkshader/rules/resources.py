@@ -7,9 +7,11 @@ from collections import defaultdict
 from collections.abc import Iterator
 from functools import lru_cache
 
-from .. import registry
-from ..diagnostics import Diagnostic, Severity, rule
+from .. import vulkan
+from ..attribute_values import SAMPLER_FIELDS
+from ..diagnostics import Applicability, Diagnostic, Fix, Severity, rename_key, replace_value
 from ..keys import REQUIRED_RESOURCE_FIELDS
+from ..rule_registry import rule
 from ..view import AttributeView, ResourceView
 from .value_types import describe
 
@@ -63,41 +65,13 @@ UNSUITABLE_TYPES = {
     "VK_DESCRIPTOR_TYPE_MUTABLE_EXT": (
         Severity.WARNING, "a mutable descriptor has no fixed type the converter can create"),
 }
-# The sampler values the reference JSON Schema lists. The converter also maps the other
-# registry names (VK_FILTER_CUBIC_EXT, ..._MIRROR_CLAMP_TO_EDGE_KHR), but the schema
-# refuses them: errors, whose message says what the converter does.
-SAMPLER_FIELDS: dict[str, tuple[str, ...]] = {
-    "min_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
-    "mag_filter": ("VK_FILTER_NEAREST", "VK_FILTER_LINEAR", "VK_FILTER_CUBIC_IMG"),
-    "address_mode_u": (
-        "VK_SAMPLER_ADDRESS_MODE_REPEAT",
-        "VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT",
-        "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE",
-        "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER",
-        "VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE",
-    ),
-    "border_color": (
-        "VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK",
-        "VK_BORDER_COLOR_INT_TRANSPARENT_BLACK",
-        "VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK",
-        "VK_BORDER_COLOR_INT_OPAQUE_BLACK",
-        "VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE",
-        "VK_BORDER_COLOR_INT_OPAQUE_WHITE",
-        "VK_BORDER_COLOR_FLOAT_CUSTOM_EXT",
-        "VK_BORDER_COLOR_INT_CUSTOM_EXT",
-    ),
-}
-SAMPLER_FIELDS["address_mode_v"] = SAMPLER_FIELDS["address_mode_u"]
-SAMPLER_FIELDS = {k: SAMPLER_FIELDS[k] for k in
-                  ("min_filter", "mag_filter", "address_mode_u", "address_mode_v",
-                   "border_color")}
 REGISTRY_SAMPLER_TABLES = {
     "min_filter": "FILTERS", "mag_filter": "FILTERS", "address_mode_u": "ADDRESS_MODES",
     "address_mode_v": "ADDRESS_MODES", "border_color": "BORDER_COLORS",
 }
 
 INCOMPLETE_RESOURCE = rule(
-    "VKS220", "incomplete-resource", Severity.ERROR,
+    "VKS220",
     summary="A resource index lacks one of binding, descriptorset, vkdescriptortype, "
             "vkformat.",
     why="The reference converter reads all four for every operand and result index and "
@@ -109,7 +83,7 @@ INCOMPLETE_RESOURCE = rule(
          ' "input_0_vkformat": "VK_FORMAT_R32_SFLOAT"}',
 )
 NON_CONTIGUOUS = rule(
-    "VKS221", "non-contiguous-indices", Severity.ERROR,
+    "VKS221",
     summary="Resource indices of one direction do not run 0, 1, 2, ... without gaps.",
     why="Index i describes the op's i-th operand (or result); the converter reads indices "
         "0..n-1, so a gap leaves a tensor without a binding and a stray index is never "
@@ -118,7 +92,7 @@ NON_CONTIGUOUS = rule(
     good='{"input_0_binding": 0, "input_1_binding": 1, ...}',
 )
 BINDING_COLLISION = rule(
-    "VKS222", "binding-collision", Severity.ERROR,
+    "VKS222",
     summary="Two resources use the same (descriptorset, binding).",
     why="One descriptor slot holds one resource: two tensors on the same slot means one of "
         "them is never seen by the shader.",
@@ -126,14 +100,14 @@ BINDING_COLLISION = rule(
     good='{"input_0_binding": 0, "output_0_binding": 1}',
 )
 BINDING_RANGE = rule(
-    "VKS223", "binding-out-of-range", Severity.ERROR,
+    "VKS223",
     summary="A binding or descriptor set is negative or beyond 32 bits.",
     why="Vulkan bindings and set indices are uint32_t.",
     bad='{"input_0_binding": -1}',
     good='{"input_0_binding": 0}',
 )
 MALFORMED_DESCRIPTOR_TYPE = rule(
-    "VKS224", "malformed-descriptor-type", Severity.ERROR,
+    "VKS224",
     summary="`_vkdescriptortype` does not match `VK_DESCRIPTOR_TYPE_[A-Z0-9_]+`.",
     why="The spec requires Vulkan's own enumerant names; short forms such as "
         "`storage_buffer` are not understood by the converter.",
@@ -141,7 +115,7 @@ MALFORMED_DESCRIPTOR_TYPE = rule(
     good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
 )
 UNKNOWN_DESCRIPTOR_TYPE = rule(
-    "VKS225", "unknown-descriptor-type", Severity.ERROR,
+    "VKS225",
     summary="`_vkdescriptortype` is well formed but not a VkDescriptorType in the Vulkan "
             "registry.",
     why="The name must map to a real enumerant; the spec's own example "
@@ -151,7 +125,7 @@ UNKNOWN_DESCRIPTOR_TYPE = rule(
     good='{"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_TENSOR_ARM"}',
 )
 UNKNOWN_FORMAT = rule(
-    "VKS226", "unknown-format", Severity.ERROR,
+    "VKS226",
     summary="`_vkformat` is not a VkFormat in the Vulkan registry.",
     why="The converter maps the name to a VkFormat; an unknown or misspelled name is "
         "refused.",
@@ -159,7 +133,7 @@ UNKNOWN_FORMAT = rule(
     good='{"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"}',
 )
 INVALID_RESOURCE_TYPE = rule(
-    "VKS227", "invalid-resource-type", Severity.WARNING,
+    "VKS227",
     summary='`_type` is not "Tensor", "Image" or "Buffer".',
     why="The spec names Tensor, Image and Buffer. The reference converter never reads "
         "`_type` (the descriptor type decides), so the op still converts and runs; other "
@@ -168,7 +142,7 @@ INVALID_RESOURCE_TYPE = rule(
     good='{"input_0_type": "Image"}',
 )
 RESOURCE_TYPE_CASE = rule(
-    "VKS228", "resource-type-case", Severity.WARNING,
+    "VKS228",
     summary='`_type` is written in a non-canonical case ("TENSOR", "buffer").',
     why="Real payloads mix \"Tensor\" and \"TENSOR\"; consumers that compare exactly will "
         "miss the non-canonical spelling.",
@@ -176,7 +150,7 @@ RESOURCE_TYPE_CASE = rule(
     good='{"input_0_type": "Tensor"}',
 )
 RESOURCE_TYPE_MISMATCH = rule(
-    "VKS229", "resource-type-mismatch", Severity.WARNING,
+    "VKS229",
     summary="`_type` contradicts `_vkdescriptortype` (an Image bound as a storage buffer).",
     why="The reference converter never reads `_type`: the descriptor type decides how the "
         "resource is bound (its own tests write \"TENSOR\" on storage buffers), so the op "
@@ -187,7 +161,7 @@ RESOURCE_TYPE_MISMATCH = rule(
          '"VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"}',
 )
 SAMPLER_NOT_ALLOWED = rule(
-    "VKS230", "sampler-on-unsampled-resource", Severity.WARNING,
+    "VKS230",
     summary="`_sampler` is given for a descriptor type that is not sampled.",
     why="Only sampled images (and samplers) use sampler state. The reference converter "
         "accepts the sampler and nothing uses it; on a storage buffer or tensor it usually "
@@ -198,7 +172,7 @@ SAMPLER_NOT_ALLOWED = rule(
          '"input_0_sampler": {...}}',
 )
 BAD_SAMPLER = rule(
-    "VKS231", "invalid-sampler", Severity.ERROR,
+    "VKS231",
     summary="`_sampler` lacks a field, has an unknown field, or a value that is not a "
             "valid Vulkan enumerant.",
     why="All five fields (min_filter, mag_filter, address_mode_u, address_mode_v, "
@@ -215,7 +189,7 @@ BAD_SAMPLER = rule(
          '"VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"}}',
 )
 FORMAT_DESCRIPTOR_MISMATCH = rule(
-    "VKS232", "format-unusable-with-descriptor", Severity.ERROR,
+    "VKS232",
     summary="The format cannot be used with the descriptor type.",
     why="Tensors (VK_ARM_tensors) use single-component formats; storage images and storage "
         "texel buffers need a format with a SPIR-V image format; buffers and tensors cannot "
@@ -226,7 +200,7 @@ FORMAT_DESCRIPTOR_MISMATCH = rule(
          '"input_0_vkformat": "VK_FORMAT_R8_SINT"}',
 )
 REGISTRY_ALIAS = rule(
-    "VKS240", "registry-alias-name", Severity.ERROR,
+    "VKS240",
     summary="`_vkformat` or `_vkdescriptortype` is a registry alias (`VK_FORMAT_A8_UNORM_KHR`, "
             "`..._INLINE_UNIFORM_BLOCK_EXT`, `..._MUTABLE_VALVE`) instead of the canonical "
             "name.",
@@ -238,7 +212,7 @@ REGISTRY_ALIAS = rule(
     good='{"input_0_vkformat": "VK_FORMAT_A8_UNORM"}',
 )
 UNSUITABLE_DESCRIPTOR = rule(
-    "VKS233", "descriptor-type-unsuitable", Severity.WARNING,
+    "VKS233",
     summary="The descriptor type cannot carry an operand or result of a compute dispatch.",
     why="Input attachments exist only in fragment shaders; samplers, acceleration "
         "structures and mutable descriptors hold no tensor data.",
@@ -283,7 +257,7 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     value = resource.str_value("vkdescriptortype")
     if value is None:
         return None
-    canonical = registry.canonical_descriptor_type(value)
+    canonical = vulkan.canonical_descriptor_type(value)
     if canonical == value and canonical not in UNSUITABLE_TYPES:
         return canonical  # (most resources: nothing to say)
     pointer = resource.pointer("vkdescriptortype", view.base)
@@ -295,14 +269,15 @@ def _descriptor_type(view: AttributeView, resource: ResourceView):
     if canonical is None:
         guess = _guess_descriptor_type(value)
         hint = f"did you mean `{guess}`?" if guess else None
+        fix = _guessed(key, pointer, value, guess)
         if not DESCRIPTOR_TYPE_PATTERN.fullmatch(value):
             yield MALFORMED_DESCRIPTOR_TYPE.at(
                 pointer, f"`{key}` {describe(value)} is not a Vulkan descriptor type name "
-                "(VK_DESCRIPTOR_TYPE_...)", hint=hint)
+                "(VK_DESCRIPTOR_TYPE_...)", hint=hint, fix=fix)
         else:
             yield UNKNOWN_DESCRIPTOR_TYPE.at(
                 pointer, f"`{key}` {describe(value)} is not in the Vulkan registry "
-                f"({registry.REGISTRY_VERSION})", hint=hint)
+                f"({vulkan.REGISTRY_VERSION})", hint=hint, fix=fix)
         return None
     unsuitable = UNSUITABLE_TYPES.get(canonical)
     if unsuitable:
@@ -319,16 +294,16 @@ def _guess_descriptor_type(value: str) -> str | None:
         return "VK_DESCRIPTOR_TYPE_TENSOR_ARM"
     if not text.startswith("VK_DESCRIPTOR_TYPE_"):
         text = "VK_DESCRIPTOR_TYPE_" + text.removeprefix("DESCRIPTOR_TYPE_")
-    if registry.canonical_descriptor_type(text):
+    if vulkan.canonical_descriptor_type(text):
         return text
-    return registry.closest(text, registry.descriptor_type_names(), cutoff=0.8)
+    return vulkan.closest(text, vulkan.descriptor_type_names(), cutoff=0.8)
 
 
 def _format(view: AttributeView, resource: ResourceView):
     value = resource.str_value("vkformat")
     if value is None:
         return None
-    info = registry.format_info(value)
+    info = vulkan.format_info(value)
     if info is not None and info.name != value:
         yield _alias(resource.key("vkformat"), resource.pointer("vkformat", view.base), value,
                      info.name, "format -1")
@@ -337,8 +312,10 @@ def _format(view: AttributeView, resource: ResourceView):
         yield UNKNOWN_FORMAT.at(
             resource.pointer("vkformat", view.base),
             f"`{resource.key('vkformat')}` {describe(value)} is not a VkFormat in the "
-            f"Vulkan registry ({registry.REGISTRY_VERSION})",
-            hint=f"did you mean `{guess}`?" if guess else None)
+            f"Vulkan registry ({vulkan.REGISTRY_VERSION})",
+            hint=f"did you mean `{guess}`?" if guess else None,
+            fix=_guessed(resource.key("vkformat"), resource.pointer("vkformat", view.base),
+                         value, guess))
     return info
 
 
@@ -346,7 +323,18 @@ def _alias(key: str, pointer: str, value: str, canonical: str, written: str) -> 
     return REGISTRY_ALIAS.at(
         pointer, f"`{key}` is {value}, a registry alias of {canonical}: the reference "
         f"converter knows only canonical names and writes {written} into the VGF",
-        hint=f"write `{canonical}`")
+        hint=f"write `{canonical}`",
+        # (the same enumerant under the name the converter knows: nothing else changes)
+        fix=replace_value(pointer, canonical, title=f"`{key}`: {value} written {canonical}"))
+
+
+def _guessed(key: str, pointer: str, value: str, guess: str | None) -> Fix | None:
+    """The fix that writes the name a misspelled one most resembles: a guess, so applied
+    only with `fix --unsafe-fixes`."""
+    if guess is None:
+        return None
+    return replace_value(pointer, guess, title=f"`{key}`: {value!r} replaced by {guess}",
+                         applicability=Applicability.UNSAFE)
 
 
 @lru_cache(maxsize=512)
@@ -354,9 +342,9 @@ def _guess_format(value: str) -> str | None:
     text = value.strip().upper()
     if not text.startswith("VK_FORMAT_"):
         text = "VK_FORMAT_" + text
-    if registry.canonical_format(text):
+    if vulkan.canonical_format(text):
         return text
-    return registry.closest(text, registry.format_names(), cutoff=0.8)
+    return vulkan.closest(text, vulkan.format_names(), cutoff=0.8)
 
 
 def _resource_type(view: AttributeView, resource: ResourceView,
@@ -370,23 +358,28 @@ def _resource_type(view: AttributeView, resource: ResourceView,
         return
     pointer = resource.pointer("type", view.base)
     key = resource.key("type")
+    # What the descriptor type binds: right for the converter, which ignores `_type`; but
+    # which of the two was meant is a guess, so its fix is applied only when asked for.
+    bound = replace_value(pointer, expected, title=f"`{key}`: {value!r} replaced by "
+                          f"{expected!r} (what {descriptor} binds)",
+                          applicability=Applicability.UNSAFE) if expected else None
     if canonical is None:
         yield INVALID_RESOURCE_TYPE.at(
             pointer, f'`{key}` {describe(value)} is not "Tensor", "Image" or "Buffer" (the '
             "reference converter ignores `_type`; other readers will not understand it)",
-            hint=f'use "{KIND_OF_DESCRIPTOR[descriptor]}" for {descriptor}'
-            if descriptor in KIND_OF_DESCRIPTOR else None)
+            hint=f'use "{expected}" for {descriptor}' if expected else None, fix=bound)
         return
     if value != canonical:
         yield RESOURCE_TYPE_CASE.at(pointer, f'`{key}` is "{value}"; the canonical spelling '
                                     f'is "{canonical}"', hint=f'write "{canonical}"',
-                                    replacement=f'"{canonical}"')
+                                    fix=replace_value(pointer, canonical, title=f"`{key}`: "
+                                                      f"{value!r} written {canonical!r}"))
     if expected and expected != canonical:
         yield RESOURCE_TYPE_MISMATCH.at(
             pointer, f'`{key}` is "{value}" but `{resource.key("vkdescriptortype")}` is '
             f"{descriptor}, which binds a {expected.lower()} (the reference converter ignores "
             "`_type` and binds by the descriptor type)",
-            hint=f'use "{expected}"')
+            hint=f'use "{expected}"', fix=bound)
 
 
 def _sampler(view: AttributeView, resource: ResourceView,
@@ -409,17 +402,20 @@ def _sampler(view: AttributeView, resource: ResourceView,
         field_pointer = f"{pointer}/{field}"
         allowed = SAMPLER_FIELDS.get(field)
         if allowed is None:
-            close = registry.closest(field, SAMPLER_FIELDS, cutoff=0.7)
+            close = vulkan.closest(field, SAMPLER_FIELDS, cutoff=0.7)
             yield BAD_SAMPLER.at(field_pointer, f"`{key}` has unknown field `{field}`: the "
                                  "spec's schema allows only the five sampler fields (the "
                                  "reference converter ignores others)",
                                  hint=f"did you mean `{close}`?" if close else
                                  "remove it; the fields are " + ", ".join(SAMPLER_FIELDS),
-                                 on_key=True)
+                                 on_key=True,
+                                 fix=rename_key(field_pointer, close,
+                                                applicability=Applicability.UNSAFE)
+                                 if close and close not in sampler else None)
             continue
         if value in allowed:
             continue
-        table = getattr(registry.vulkan_tables, REGISTRY_SAMPLER_TABLES[field])
+        table = getattr(vulkan.tables, REGISTRY_SAMPLER_TABLES[field])
         canonical = table.get(value) if isinstance(value, str) else None
         if canonical is not None:
             # A registry name the converter maps, outside the reference schema's enum.
@@ -429,22 +425,26 @@ def _sampler(view: AttributeView, resource: ResourceView,
                 f"not list, so it refuses the op (the reference converter maps it, to "
                 f"{canonical})",
                 hint=f"write `{listed}` (the same enumerant, listed by the schema)"
-                if listed else "one of " + ", ".join(allowed))
+                if listed else "one of " + ", ".join(allowed),
+                fix=replace_value(field_pointer, listed, title=f"`{key}.{field}`: {value} "
+                                  f"written {listed}") if listed else None)
             continue
         guess = None
         if isinstance(value, str) and value.strip():
             suffix = "_" + value.strip().upper()
             guess = next((a for a in allowed if a.endswith(suffix)), None) or \
-                registry.closest(value, allowed, cutoff=0.6)
+                vulkan.closest(value, allowed, cutoff=0.6)
         hint = f"did you mean `{guess}`?" if guess else "one of " + ", ".join(allowed)
         yield BAD_SAMPLER.at(field_pointer, f"`{key}.{field}` is {describe(value)}, not a "
                              "Vulkan name for it: the reference converter leaves the field "
                              "unset, so the runtime samples with a default instead",
-                             hint=hint)
+                             hint=hint, fix=_guessed(f"{key}.{field}", field_pointer,
+                                                     value, guess)
+                             if isinstance(value, str) else None)
 
 
 def _format_with_descriptor(view: AttributeView, resource: ResourceView, descriptor: str,
-                            fmt: registry.FormatInfo) -> Iterator[Diagnostic]:
+                            fmt: vulkan.FormatInfo) -> Iterator[Diagnostic]:
     problem = hint = None
     if descriptor in TENSOR_TYPES:
         if not (fmt.is_single_component and fmt.is_plain and fmt.packed is None):
@@ -468,7 +468,7 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
             f"`{resource.key('vkformat')}`: {problem} (descriptor type {descriptor})", hint=hint)
 
 
-def _storable_without_format(fmt: registry.FormatInfo, descriptor: str) -> bool:
+def _storable_without_format(fmt: vulkan.FormatInfo, descriptor: str) -> bool:
     """A storage image the shader declares without a format qualifier (Unknown) takes any
     plain one-, two- or four-component format the device can store
     (shaderStorageImageReadWithoutFormat / WriteWithoutFormat): VK_FORMAT_B8G8R8A8_UNORM
@@ -479,7 +479,7 @@ def _storable_without_format(fmt: registry.FormatInfo, descriptor: str) -> bool:
             and len(fmt.components) in (1, 2, 4))
 
 
-def _storable_twin(fmt: registry.FormatInfo) -> str | None:
+def _storable_twin(fmt: vulkan.FormatInfo) -> str | None:
     """The format a storage image or texel buffer can use instead of ``fmt``: the same
     component width and numeric type, the fewest components from ``fmt``'s up that have a
     SPIR-V image format (RGB has none: VK_FORMAT_R8G8B8_UNORM -> VK_FORMAT_R8G8B8A8_UNORM)."""
@@ -493,7 +493,7 @@ def _storable_twin(fmt: registry.FormatInfo) -> str | None:
         if len(channels) < len(fmt.components):
             continue
         name = "VK_FORMAT_" + "".join(f"{c}{bits}" for c in channels) + f"_{fmt.numeric}"
-        info = registry.format_info(name)
+        info = vulkan.format_info(name)
         if info is not None and info.spirv_image_format is not None:
             return name
     return None

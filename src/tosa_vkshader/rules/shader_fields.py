@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, InnerPosition, Severity, rule
+from ..diagnostics import Diagnostic, InnerPosition
+from ..rule_registry import rule
 from ..spirv_base64 import HEADER_BYTES, decode_spirv, has_magic
 from ..view import AttributeView
 from .value_types import describe
@@ -24,7 +25,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BASE64_ALPHABET = re.compile(r"[A-Za-z0-9+/=]*")
 
 INVALID_ENTRY_POINT = rule(
-    "VKS201", "invalid-entry-point", Severity.ERROR,
+    "VKS201",
     summary="`entry_point` is empty or not an identifier.",
     why="The runtime looks the entry point up by name in the shader module; a name with "
         "spaces, a leading digit or nothing at all can never match.",
@@ -32,7 +33,7 @@ INVALID_ENTRY_POINT = rule(
     good='{"entry_point": "main"}',
 )
 BAD_WORKGROUP_SHAPE = rule(
-    "VKS202", "bad-workgroup-shape", Severity.ERROR,
+    "VKS202",
     summary="`workgroup_sizes` is not exactly three integers >= 1.",
     why="The value becomes a three-dimensional size; a missing dimension, a zero, a "
         "boolean or a float cannot be dispatched.",
@@ -40,7 +41,7 @@ BAD_WORKGROUP_SHAPE = rule(
     good='{"workgroup_sizes": [8, 8, 1]}',
 )
 WORKGROUP_OVER_LIMIT = rule(
-    "VKS203", "workgroup-over-guaranteed-limit", Severity.WARNING,
+    "VKS203",
     summary="`workgroup_sizes`, or the shader's local size, exceeds what every Vulkan "
             "device guarantees.",
     why="Vulkan guarantees a local size of at least 128 x 128 x 64 with 128 invocations in "
@@ -51,14 +52,14 @@ WORKGROUP_OVER_LIMIT = rule(
     good='{"workgroup_sizes": [128, 1, 1]}',
 )
 UNKNOWN_LANGUAGE = rule(
-    "VKS204", "unknown-shader-language", Severity.ERROR,
+    "VKS204",
     summary='`shader_language` is not one of "", "SPIR-V", "GLSL", "HLSL".',
     why="The converter selects the compiler from this exact string.",
     bad='{"shader_language": "glsl"}',
     good='{"shader_language": "GLSL"}',
 )
 LANGUAGE_CODE_PAIRING = rule(
-    "VKS205", "language-without-code", Severity.ERROR,
+    "VKS205",
     summary="`shader_language` and `shader_code` must both be set or both be unset.",
     why="The reference converter refuses an op that has one without the other: code "
         "without a language cannot be compiled, a language without code has nothing to "
@@ -67,7 +68,7 @@ LANGUAGE_CODE_PAIRING = rule(
     good='{"shader_language": "GLSL", "shader_code": "void main() { }"}',
 )
 WORKGROUP_TRUNCATED = rule(
-    "VKS241", "workgroup-size-truncated", Severity.ERROR,
+    "VKS241",
     summary="A `workgroup_sizes` value does not fit in 32 bits (>= 2^32).",
     why="The reference converter stores each value as uint32 without a check: 2^32 becomes "
         "0 and 2^32+1 becomes 1, so the op dispatches something else than written, "
@@ -76,7 +77,7 @@ WORKGROUP_TRUNCATED = rule(
     good='{"workgroup_sizes": [1, 1, 1]}',
 )
 EMPTY_LANGUAGE = rule(
-    "VKS242", "empty-shader-language", Severity.ERROR,
+    "VKS242",
     summary='`shader_language` is `""` while `shader_code` is absent or empty.',
     why='The spec lists `""` as "unspecified", but the reference converter treats any '
         "present, non-null `shader_language` as set: with no code it refuses the op "
@@ -86,7 +87,7 @@ EMPTY_LANGUAGE = rule(
     good='{"entry_point": "main", "workgroup_sizes": [1, 1, 1]}',
 )
 SPIRV_NOT_BASE64 = rule(
-    "VKS206", "spirv-not-base64", Severity.ERROR,
+    "VKS206",
     summary="SPIR-V `shader_code` is not strict base64.",
     why="The converter decodes it with a strict base64 decoder; whitespace, URL-safe "
         "characters or missing padding break the module.",
@@ -94,7 +95,7 @@ SPIRV_NOT_BASE64 = rule(
     good='{"shader_language": "SPIR-V", "shader_code": "AwIjBAAAAQA..."}',
 )
 SPIRV_LENGTH = rule(
-    "VKS207", "spirv-length", Severity.ERROR,
+    "VKS207",
     summary="Decoded SPIR-V is not a whole number of 32-bit words.",
     why="SPIR-V is a stream of 32-bit words; the converter refuses a byte length that is "
         "not a multiple of 4.",
@@ -102,7 +103,7 @@ SPIRV_LENGTH = rule(
     good="(the base64 of the complete .spv file)",
 )
 SPIRV_HEADER = rule(
-    "VKS208", "spirv-header", Severity.ERROR,
+    "VKS208",
     summary="Decoded SPIR-V has no complete 5-word header with the magic number.",
     why="Every SPIR-V module starts with magic 0x07230203, version, generator, bound and "
         "schema; without them it is not SPIR-V (often GLSL text was base64-encoded by "

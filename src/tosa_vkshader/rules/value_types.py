@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic
 from ..keys import TOP_LEVEL_KEYS, KeyKind, classify
+from ..rule_registry import rule
 from ..sources.jsontext import json_type
 from ..view import AttributeView
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 WRONG_TYPE = rule(
-    "VKS200", "wrong-value-type", Severity.ERROR,
+    "VKS200",
     summary="A value has the wrong JSON type (a string where an integer belongs, ...).",
     why="The spec and its JSON Schema give each key a type, and the converter reads each "
         "key with that type; `\"0\"` is not the binding 0, and `true` or `1.0` are not "
@@ -27,7 +28,7 @@ WRONG_TYPE = rule(
 )
 
 NULL_AS_ABSENT = rule(
-    "VKS243", "null-as-absent", Severity.INFO,
+    "VKS243",
     summary="A key the spec does not define has the value `null`; it is read as if the "
             "key were absent.",
     why="The reference converter treats `null` as \"absent\" for every key it reads. For "

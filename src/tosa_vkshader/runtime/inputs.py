@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..sources.context import render_tensor
+from ..op_context import render_tensor
 from .errors import RunError
 from .model import NUMPY_DTYPES, Signature
 from .npyfile import Npy

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .. import registry
+from .. import vulkan
 from ..reference_runner import RUNNER_DESCRIPTOR_REFUSAL
 from .errors import RunError
 
@@ -55,7 +55,7 @@ class Resource:
 
     @property
     def texel_size(self) -> int:
-        info = registry.format_info(self.vk_format)
+        info = vulkan.format_info(self.vk_format)
         assert info is not None  # checked when the interface is read
         return info.block_size
 
@@ -114,7 +114,7 @@ def match_signature(interface: Interface, signature: Signature) -> None:
 
 
 def _require_supported(resource: Resource, what: str) -> None:
-    info = registry.format_info(resource.vk_format)
+    info = vulkan.format_info(resource.vk_format)
     problem = hint = None
     if resource.descriptor_type not in (TENSOR, *IMAGE_TYPES, *BUFFER_TYPES):
         problem = f"its descriptor type is {resource.descriptor_type}: {RUNNER_DESCRIPTOR_REFUSAL}"

@@ -23,7 +23,7 @@ import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .. import registry
+from .. import vulkan
 from .errors import RunError
 from .npyfile import UNSIGNED, Npy, itemsize, npy_bytes, read_npy
 
@@ -74,13 +74,13 @@ def _runnable_twin(fmt: str) -> str:
     """A format the runner takes with the same components and numeric type, more of them
     if needed (R32G32_SFLOAT -> R32G32B32A32_SFLOAT)."""
     listed = f"use one of {', '.join(RUNNER_IMAGE_FORMATS)}"
-    info = registry.format_info(fmt)
+    info = vulkan.format_info(fmt)
     if info is None or not info.components:
         return listed
     bits = info.components[0].bits
     numeric = info.components[-1].numeric
     for name in RUNNER_IMAGE_FORMATS:
-        twin = registry.format_info(name)
+        twin = vulkan.format_info(name)
         if twin is not None and len(twin.components) >= len(info.components) and \
                 twin.components[0].bits == bits and twin.components[-1].numeric == numeric:
             return f"use {name}"

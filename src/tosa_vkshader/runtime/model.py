@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..sources.context import TensorType, storage_element
+from ..op_context import TensorType, storage_element
 from ..sources.escapes import EscapeError, decode_mlir
 from ..sources.mlir_source import CustomOpSite, custom_op_sites, read_functions
 from .errors import RunError

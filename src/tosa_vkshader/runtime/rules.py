@@ -11,10 +11,10 @@ to a warning, say) can silence what the device showed.
 
 from __future__ import annotations
 
-from ..diagnostics import Severity, rule
+from ..rule_registry import rule
 
 RUN_EXTRA_MISSING = rule(
-    "VKS950", "run-toolchain-missing", Severity.ERROR,
+    "VKS950",
     summary="The reference toolchain (Arm ML SDK wheels) or numpy is not installed.",
     why="`run` converts and executes the model with the real model-converter, VGF library, "
         "scenario runner and emulation layers; without them there is nothing to run on.",
@@ -23,7 +23,7 @@ RUN_EXTRA_MISSING = rule(
          "# in a checkout; or pip install 'tosa_vkshader-*.whl[run]'",
 )
 NO_VULKAN_DEVICE = rule(
-    "VKS951", "no-vulkan-device", Severity.ERROR,
+    "VKS951",
     summary="No Vulkan driver (ICD) or loader is installed, so there is no device to run on.",
     why="The scenario runner needs the Vulkan loader (libvulkan1) and at least one driver; "
         "Mesa's lavapipe runs compute shaders on the CPU of any machine.",
@@ -31,7 +31,7 @@ NO_VULKAN_DEVICE = rule(
     good="sudo apt-get install libvulkan1 mesa-vulkan-drivers",
 )
 DEVICE_NOT_FOUND = rule(
-    "VKS952", "device-not-found", Severity.ERROR,
+    "VKS952",
     summary="`--device` names no Vulkan device of this machine.",
     why="Running on another device than the one asked for would report numbers for the "
         "wrong hardware.",
@@ -39,7 +39,7 @@ DEVICE_NOT_FOUND = rule(
     good="tosa-vkshader run --list-devices    # then --device llvmpipe",
 )
 INPUT_MISMATCH = rule(
-    "VKS953", "input-mismatch", Severity.ERROR,
+    "VKS953",
     summary="The inputs do not match the arguments of the model's entry function "
             "(count, element type or shape).",
     why="The runtime copies raw bytes: an input of the wrong type or size would be "
@@ -48,14 +48,14 @@ INPUT_MISMATCH = rule(
     good="np.save('x.npy', np.arange(64, dtype=np.float32))",
 )
 CONVERTER_FAILED = rule(
-    "VKS954", "converter-failed", Severity.ERROR,
+    "VKS954",
     summary="The reference model-converter refused the model (TOSA MLIR to VGF).",
     why="What the converter refuses cannot run anywhere; its own message is shown.",
     bad='%0 = tosa.custom %arg0 {domain_name = "com.arm.VulkanCustomShaders", ...}',
     good='%0 = tosa.custom %arg0 {domain_name = "com.arm.VulkanCustomShader", ...}',
 )
 RUNNER_FAILED = rule(
-    "VKS955", "runner-failed", Severity.ERROR,
+    "VKS955",
     summary="The scenario runner failed on the model (for example its shader compiler "
             "refused the shader, or it crashed).",
     why="The op does not run on the reference runtime; the runner's own error lines are "
@@ -64,7 +64,7 @@ RUNNER_FAILED = rule(
     good="(a shader that compiles and runs; try `tosa-vkshader check` first)",
 )
 RUNNER_TIMEOUT = rule(
-    "VKS956", "runner-timeout", Severity.ERROR,
+    "VKS956",
     summary="The scenario runner did not finish within the time limit and was stopped.",
     why="A huge dispatch shape or a shader that never ends would hang the command; "
         "`run` stops the runner after `--timeout` seconds (60 by default).",
@@ -72,7 +72,7 @@ RUNNER_TIMEOUT = rule(
     good='"workgroup_sizes": [64, 1, 1]',
 )
 PUSH_CONSTANTS_MISMATCH = rule(
-    "VKS957", "push-constants-mismatch", Severity.ERROR,
+    "VKS957",
     summary="`--push-constants` is missing, not needed, or not the size of the shader's "
             "push-constant block.",
     why="The converter drops `push_constants` from the VGF, so the run must supply the "
@@ -82,7 +82,7 @@ PUSH_CONSTANTS_MISMATCH = rule(
     good="np.array([2.0, 0.5], np.float32).tofile('pc.bin')   # 8 bytes",
 )
 HLSL_EMBEDDED = rule(
-    "VKS958", "hlsl-compiled-for-run", Severity.INFO,
+    "VKS958",
     summary="An HLSL shader was compiled by tosa-vkshader and embedded as SPIR-V before "
             "converting.",
     why="The reference runtime cannot compile HLSL (\"HLSL shaders are not supported on "
@@ -92,7 +92,7 @@ HLSL_EMBEDDED = rule(
     good='"shader_language": "SPIR-V"   # tosa-vkshader fix op.json --embed spirv',
 )
 UNSUPPORTED_INTERFACE = rule(
-    "VKS959", "run-unsupported-interface", Severity.ERROR,
+    "VKS959",
     summary="The model has an input or output that `run` cannot feed or read back "
             "(element type without a numpy dtype, dynamic shape, a descriptor type or "
             "format the runtime cannot bind).",
@@ -102,7 +102,7 @@ UNSUPPORTED_INTERFACE = rule(
     good="func.func @main(%arg0: tensor<1x64xf32>)",
 )
 RESULT_MISMATCH = rule(
-    "VKS960", "result-mismatch", Severity.ERROR,
+    "VKS960",
     summary="A result differs from the expected array given with `--expect`.",
     why="The op is clean but computes something else: integers must match exactly, "
         "floats within rtol/atol. The first mismatching index and the largest errors are "
@@ -111,7 +111,7 @@ RESULT_MISMATCH = rule(
     good="tosa-vkshader run relu.mlir -i x.npy -o out --expect np_reference.npy",
 )
 BAD_RUN_MODEL = rule(
-    "VKS961", "run-model-unreadable", Severity.ERROR,
+    "VKS961",
     summary="The model has no entry function that `run` can read (a `func.func` with "
             "tensor arguments and results).",
     why="Inputs are matched to the entry function's arguments and results are written in "
@@ -120,7 +120,7 @@ BAD_RUN_MODEL = rule(
     good="module { func.func @main(%arg0: tensor<64xf32>) -> tensor<64xf32> { ... } }",
 )
 UNWRITTEN_ELEMENTS = rule(
-    "VKS962", "run-elements-unwritten", Severity.ERROR,
+    "VKS962",
     summary="The op ran, but some elements of a result were never written: they still "
             "hold what the output was filled with before the dispatch.",
     why="`run` dispatches the op twice, its outputs filled first with zeros (as the runner "
@@ -136,7 +136,7 @@ UNWRITTEN_ELEMENTS = rule(
     good='"workgroup_sizes": [16, 16, 1]',
 )
 WRITE_PAST_END = rule(
-    "VKS963", "run-write-past-result", Severity.ERROR,
+    "VKS963",
     summary="The shader wrote past the end of a result, into the part of the output buffer "
             "that holds no element of it.",
     why="Where the VGF makes an output buffer larger than its result (a multi-component "
@@ -150,7 +150,7 @@ WRITE_PAST_END = rule(
     good='layout(std430) writeonly buffer Out { float y[]; };   // format R32_SFLOAT',
 )
 READS_OUTPUT = rule(
-    "VKS964", "run-result-depends-on-initial-contents", Severity.WARNING,
+    "VKS964",
     summary="A result differs between two dispatches that differ only in what the output "
             "held before them: the shader reads an output before writing it (or its "
             "invocations race).",
@@ -166,7 +166,7 @@ READS_OUTPUT = rule(
     good="y[i] = x[i];   // or clear it first in a separate pass",
 )
 VALIDATION_LAYER_MISSING = rule(
-    "VKS965", "validation-layer-missing", Severity.ERROR,
+    "VKS965",
     summary="`run --validate` needs the Khronos validation layer, and it is not installed.",
     why="The validation layer checks every Vulkan call the runner makes and, with "
         "GPU-assisted validation, every shader access; without it there is nothing to "
@@ -176,7 +176,7 @@ VALIDATION_LAYER_MISSING = rule(
     good="sudo apt-get install vulkan-validationlayers",
 )
 VALIDATION_ERROR = rule(
-    "VKS966", "validation-error", Severity.ERROR,
+    "VKS966",
     summary="The Khronos validation layer reported an error while the op ran (`run "
             "--validate`).",
     why="An error from the validation layer is a use of Vulkan the specification forbids: "
@@ -189,7 +189,7 @@ VALIDATION_ERROR = rule(
     good="if (gl_GlobalInvocationID.x < 1000u) y[gl_GlobalInvocationID.x] = 1.0;",
 )
 VALIDATION_WARNING = rule(
-    "VKS967", "validation-warning", Severity.WARNING,
+    "VKS967",
     summary="The Khronos validation layer reported a warning while the op ran (`run "
             "--validate`).",
     why="Warnings are uses of Vulkan that are allowed but likely wrong or slow; they are "

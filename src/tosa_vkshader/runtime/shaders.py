@@ -52,14 +52,14 @@ def has_hlsl(model: RunModel) -> bool:
 def embed_hlsl(model: RunModel, options: Options) -> tuple[str, list[Diagnostic]]:
     """The model's text with each HLSL op's shader compiled and embedded as SPIR-V, as
     ``fix --embed spirv`` does, and a note for each."""
-    from ..codegen.emit import mlir_string
-    from ..codegen.fix import fix_attributes
+    from ..embed import with_spirv
+    from ..sources.escapes import mlir_string
 
     changes, notes = [], []
     for op in model.ops:
         if op.attrs is None or op.attrs.get("shader_language") != "HLSL":
             continue
-        fixed = fix_attributes(dict(op.attrs), embed_spirv=True, options=options)
+        fixed = with_spirv(dict(op.attrs), options)
         if fixed is None:  # cannot happen after a clean check; keep the runtime's verdict
             continue
         changes.append((op, mlir_string(json.dumps(fixed))[1:-1]))

@@ -56,7 +56,8 @@ class Verdict:
         """The options of the run (as :func:`runtime_reading` makes them); RunError with
         the configuration's diagnostics when it cannot be read (exit 2)."""
         if self._options is None:
-            from ..config import ConfigError, Options
+            from ..config import Options
+            from ..config_file import ConfigError
 
             try:
                 loaded = self._source() if callable(self._source) else self._source

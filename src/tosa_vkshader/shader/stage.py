@@ -28,6 +28,8 @@ from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..compile import CompileRequest
+
 
 def request_for(attributes: Any, base: str = "") -> ShaderRequest | None:
     """The shader fields of one attribute object, or None when it carries no shader code
@@ -78,20 +80,29 @@ def _compile(requests: Sequence[ShaderRequest | None], compiled: list[int], opti
              modules: list[tuple[bytes, Any] | None],
              outcomes: list[ShaderOutcome | None]) -> None:
     """Compile every GLSL/HLSL request of the run in one batch."""
-    from ..compile import CompileRequest, compile_many
+    from ..compile import compile_many
 
     batch = []
     for k in compiled:
         request = requests[k]
         assert request is not None
-        batch.append(CompileRequest(
-            request.code, request.language,  # type: ignore[arg-type]
-            request.entry_point if request.entry_point is not None else "main",
-            code_pointer=request.code_pointer, entry_pointer=request.entry_pointer))
+        batch.append(compile_request(request))
     for k, result in zip(compiled, compile_many(batch, options), strict=True):
         outcomes[k] = ShaderOutcome(None, list(result.diagnostics))
         if result.spirv is not None:
             modules[k] = (result.spirv, result.compiler)
+
+
+def compile_request(request: ShaderRequest) -> CompileRequest:
+    """What the compiler is asked for a GLSL/HLSL shader request (the entry point
+    defaults to ``main``)."""
+    from ..compile import CompileRequest
+
+    return CompileRequest(
+        # (only GLSL/HLSL requests are compiled: never SPIR-V here)
+        request.code, request.language,  # type: ignore[arg-type]
+        request.entry_point if request.entry_point is not None else "main",
+        code_pointer=request.code_pointer, entry_pointer=request.entry_pointer)
 
 
 def _entry(request: ShaderRequest) -> str | None:

@@ -10,18 +10,29 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
 
-from ..diagnostics import Diagnostic, Location
-from .context import OpContext
+from ..diagnostics import Diagnostic, Edit, Fix, Location, Part
+from ..op_context import OpContext
 from .jsontext import JsonDocument
 
 if TYPE_CHECKING:
-    from typing import Any, Protocol
+    from typing import Any
 
     class Lines(Protocol):
         def line_text(self, line: int) -> str: ...
+
+
+class Locator(Protocol):
+    """Places an op's diagnostics (their pointers, relative to its attributes) and the
+    edits of their fixes in the op's file."""
+
+    def __call__(self, diagnostic: Diagnostic) -> Location | None: ...
+
+    def edit(self, edit: Edit) -> Edit | None:
+        """``edit`` with its range in the file and its text as the file writes it; None
+        when it has no place there."""
 
 
 @dataclass(slots=True)
@@ -123,6 +134,45 @@ class OffsetMap:
         return self._host[index] + self._length[index]
 
 
+# -- where a fix's edit goes in the JSON text of an op's attributes (see diagnostics.Fix):
+# offsets in that text and the JSON to put there; the op's locator then maps them into the
+# file (through the escapes of a string that holds the attributes) and writes the JSON as
+# that string does.
+
+def edit_offsets(document: JsonDocument, pointer: str, edit: Edit
+                 ) -> tuple[int, int, str] | None:
+    """``(start, end, JSON text)`` in ``document.text`` for ``edit``, whose place is the
+    member at ``pointer`` (the edit's own pointer below the op's attributes); None when
+    the document has no such member."""
+    span = document.span(pointer)
+    if span is None:
+        return None
+    text = document.text
+    newline = "\r\n" if "\r\n" in text else "\n"
+    if edit.part is Part.VALUE:
+        # A value over several lines is laid out under the line it starts on.
+        indent = _indentation(text, span.value_start)
+        return (span.value_start, span.value_end,
+                edit.content.replace("\n", newline + indent))
+    if span.key_start is None or span.key_end is None:
+        return None  # (the attribute object itself, or an array's item: no key)
+    if edit.part is Part.KEY:
+        return span.key_start, span.key_end, edit.content
+    # A new member after this one, laid out like it: on a line of its own with the same
+    # indentation when this one has a line of its own, else on the same line.
+    line_start = text.rfind("\n", 0, span.key_start) + 1
+    own_line = not text[line_start:span.key_start].strip()
+    separator = f",{newline}{text[line_start:span.key_start]}" if own_line else ", "
+    return span.value_end, span.value_end, separator + edit.content
+
+
+def _indentation(text: str, offset: int) -> str:
+    """The white space that starts the line ``offset`` is on."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line = text[line_start:offset]
+    return line[:len(line) - len(line.lstrip(" \t"))]
+
+
 @dataclass(slots=True)
 class EmbeddedLocator:
     """Locates pointers in JSON text that sits, escaped, inside a string of a file."""
@@ -131,6 +181,8 @@ class EmbeddedLocator:
     host: TextFile
     # Builds the position map; called once, when the first diagnostic is placed.
     build_offsets: Callable[[], OffsetMap]
+    # Writes JSON text as the string holding it does (with its escapes).
+    escape: Callable[[str], str]
     _offsets: OffsetMap | None = field(default=None, repr=False)
 
     def offsets(self) -> OffsetMap:
@@ -153,6 +205,17 @@ class EmbeddedLocator:
     def at_offset(self, offset: int) -> Location:
         return self.host.location(self.offsets().host(offset))
 
+    def edit(self, edit: Edit) -> Edit | None:
+        found = edit_offsets(self.document, edit.pointer, edit)
+        if found is None:
+            return None
+        start, end, content = found
+        mapping = self.offsets()
+        # (an insertion goes right after the character before it, escape and all)
+        host_start = mapping.host(start) if end > start else mapping.host_end(start)
+        where = self.host.location(host_start, max(host_start, mapping.host_end(end)))
+        return replace(edit, range=where, text=self.escape(content))
+
 
 @dataclass(slots=True)
 class PrefixLocator:
@@ -165,6 +228,22 @@ class PrefixLocator:
         return self.document.locate(self.prefix + diagnostic.pointer,
                                     on_key=diagnostic.on_key, inner=diagnostic.inner)
 
+    def edit(self, edit: Edit) -> Edit | None:
+        return edit_in_document(self.document, self.prefix, edit)
+
+
+def edit_in_document(document: JsonDocument, prefix: str, edit: Edit) -> Edit | None:
+    """``edit`` placed in the JSON file ``document`` whose object at ``prefix`` holds
+    the op's attributes."""
+    found = edit_offsets(document, prefix + edit.pointer, edit)
+    if found is None:
+        return None
+    start, end, content = found
+    line, column = document.offset_to_line_col(start)
+    end_line, end_column = document.offset_to_line_col(end)
+    return replace(edit, range=Location(document.path, line, column, end_line, end_column),
+                   text=content)
+
 
 @dataclass(slots=True)
 class FixedLocator:
@@ -174,6 +253,9 @@ class FixedLocator:
 
     def __call__(self, diagnostic: Diagnostic) -> Location | None:
         return self.location
+
+    def edit(self, edit: Edit) -> Edit | None:
+        return None  # (a flatbuffer's op has no text to edit)
 
 
 @dataclass(slots=True)
@@ -193,17 +275,36 @@ class Op:
     context: OpContext | None = None
     # Maps a diagnostic (its pointer, relative to the attributes) to a place in the file;
     # when None, ``document`` is searched for ``pointer``.
-    locator: Callable[[Diagnostic], Location | None] | None = field(default=None, repr=False)
+    locator: Locator | None = field(default=None, repr=False)
 
     def locate(self, diagnostic: Diagnostic) -> Location | None:
         if self.locator is not None:
             return self.locator(diagnostic)
+        document = self._document()
+        if document is None:
+            return None
+        return document.locate(diagnostic.pointer, on_key=diagnostic.on_key,
+                               inner=diagnostic.inner)
+
+    def place_fix(self, fix: Fix) -> Fix | None:
+        """``fix`` with every edit placed in the op's file, or None when one of them has
+        no place there."""
+        edits = []
+        for edit in fix.edits:
+            if self.locator is not None:
+                placed = self.locator.edit(edit)
+            else:
+                document = self._document()
+                placed = edit_in_document(document, "", edit) if document is not None else None
+            if placed is None:
+                return None
+            edits.append(placed)
+        return replace(fix, edits=tuple(edits))
+
+    def _document(self) -> JsonDocument | None:
         if self.document is None and self.render is not None:
             self.document = self.render()
-        if self.document is None:
-            return None
-        return self.document.locate(diagnostic.pointer, on_key=diagnostic.on_key,
-                                    inner=diagnostic.inner)
+        return self.document
 
 
 @dataclass(slots=True)

@@ -6,11 +6,9 @@ from collections.abc import Callable
 
 from ..config import Options
 from ..diagnostics import Diagnostic, Location
-from .base import Op
-from .context import OpContext
+from ..op_context import OpContext
+from .base import Locator, Op
 from .jsontext import JsonDocument, parse_json
-
-Locator = Callable[[Diagnostic], Location | None]
 
 
 def embedded_op(

@@ -1,4 +1,5 @@
-"""Decoding string literals of a host file, and mapping decoded positions back.
+"""Decoding string literals of a host file, mapping decoded positions back, and writing
+text as such a literal writes it.
 
 Attributes embedded in a model are a string inside another syntax: an MLIR string
 attribute (escapes ``\\22``, ``\\"``, ``\\\\``, ``\\n``, ``\\t`` and ``\\XX`` bytes that
@@ -8,7 +9,9 @@ fast; the position map is built only when a diagnostic has to be placed in the f
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 
 from .base import OffsetMap
 
@@ -161,6 +164,8 @@ def _utf8_offsets(text: str, start: int, end: int) -> OffsetMap:
 
 
 _JSON_PLAIN = re.compile(r'[^"\\]*')
+# (`_JSON_PLAIN` matches at every position, the empty string at worst: never None)
+_json_plain: Callable[[str, int], re.Match[str]] = _JSON_PLAIN.match  # type: ignore[assignment]
 # One decoded character of a JSON string: a surrogate pair, a \u escape, another escape.
 _JSON_ESCAPE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.")
@@ -172,7 +177,7 @@ def json_string_offsets(text: str, quote: int) -> OffsetMap:
     inner = 0
     pos = quote + 1
     while pos < len(text):
-        stop = _JSON_PLAIN.match(text, pos).end()
+        stop = _json_plain(text, pos).end()
         if stop > pos:
             mapping.verbatim(inner, pos, stop - pos)
             inner += stop - pos
@@ -184,3 +189,34 @@ def json_string_offsets(text: str, quote: int) -> OffsetMap:
         inner += 1
         pos = stop + length
     return mapping
+
+
+def mlir_string(text: str) -> str:
+    """``text`` as an MLIR string literal: quotes and backslashes escaped, every byte that
+    is not printable ASCII written ``\\XX`` (UTF-8 bytes), as ``mlir-opt`` prints them."""
+    out = ['"']
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 0x20 <= byte < 0x7F:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:02X}")
+    out.append('"')
+    return "".join(out)
+
+
+def mlir_escape(text: str, literal: str) -> str:
+    """``text`` written inside the MLIR string literal whose contents are ``literal``: as
+    :func:`mlir_string` writes it, with quotes written ``\\22`` where the literal writes
+    them so."""
+    written = mlir_string(text)[1:-1]
+    if "\\22" in literal and '\\"' not in literal:
+        return written.replace('\\"', "\\22")
+    return written
+
+
+def json_escape(text: str) -> str:
+    """``text`` written inside a JSON string literal."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]

@@ -1,11 +1,12 @@
 """Rules about reaching the input at all."""
 
-from ..diagnostics import Diagnostic, Location, Severity, rule
+from ..diagnostics import Diagnostic, Location
 from ..fsutil import InputRefused
+from ..rule_registry import rule
 from .jsontext import NOT_UTF8, TOO_LARGE
 
 UNREADABLE = rule(
-    "VKS900", "unreadable-file", Severity.ERROR,
+    "VKS900",
     summary="A file named on the command line cannot be read.",
     why="A path that does not exist or cannot be opened is usually a typo in a hook or CI "
         "configuration; it must not pass silently.",
@@ -14,14 +15,14 @@ UNREADABLE = rule(
 )
 
 NOT_REGULAR = rule(
-    "VKS941", "not-a-regular-file", Severity.ERROR,
+    "VKS941",
     summary="A path names a named pipe (FIFO), a device or a socket instead of a file.",
     why="Reading one may block for ever or never end; only regular files are read.",
     bad="tosa-vkshader check /dev/zero",
     good="tosa-vkshader check attrs/conv.json",
 )
 LINK_LEAVES_FOLDER = rule(
-    "VKS940", "link-leaves-folder", Severity.INFO,
+    "VKS940",
     summary="A symbolic link found while walking a folder points outside it; it is not "
             "followed.",
     why="Checking a folder must read only what is in it: a link to another place (a "

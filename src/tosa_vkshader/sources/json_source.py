@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from ..config import Options
 from ..diagnostics import Diagnostic
+from ..op_context import OpContext, TensorType, domain_kind, parse_type
 from .base import EmbeddedLocator, Op, PrefixLocator, SourceFile, TextFile
-from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
 from .jsontext import JsonDocument, json_type, parse_json
 from .reading_rules import MALFORMED_OP_OBJECT, MISSING_ATTRS
@@ -105,7 +105,7 @@ class _Reader:
 
         op, problems = embedded_op(
             text, self.path, self.options, place_offset=place_offset, context=context,
-            locator_for=lambda document: EmbeddedLocator(document, host, offsets))
+            locator_for=lambda document: EmbeddedLocator(document, host, offsets, _json_escape))
         self.source.diagnostics.extend(problems)
         if op is not None:
             self.source.ops.append(op)
@@ -164,9 +164,16 @@ class _Lazy:
         return self._value
 
 
+# (the escapes module is loaded only for attributes given as a string, when a finding or
+# a fix's edit is placed in it)
 def _json_string_offsets(text: str, quote: int):
-    """The position map of an op's attributes string (its module imported when a finding
-    has to be placed through the string's escapes)."""
+    """The position map of an op's attributes string."""
     from .escapes import json_string_offsets
 
     return json_string_offsets(text, quote)
+
+
+def _json_escape(text: str) -> str:
+    from .escapes import json_escape
+
+    return json_escape(text)

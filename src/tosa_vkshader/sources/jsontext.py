@@ -13,7 +13,7 @@ import json
 import math
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -22,10 +22,9 @@ from ..diagnostics import (
     Diagnostic,
     InnerPosition,
     Location,
-    Severity,
     pointer_join,
-    rule,
 )
+from ..rule_registry import rule
 
 if TYPE_CHECKING:
     from typing import Any
@@ -36,14 +35,14 @@ _SMALL_TEXT = 64 * 1024  # see JsonDocument.offset_to_line_col
 _FEW_LINES = 64  # see JsonDocument.line_text
 
 INVALID_JSON = rule(
-    "VKS100", "invalid-json", Severity.ERROR,
+    "VKS100",
     summary="The file is not valid JSON.",
     why="Nothing else can be checked until the text parses; the converter would refuse it.",
     bad='{"entry_point": "main",}',
     good='{"entry_point": "main"}',
 )
 NOT_UTF8 = rule(
-    "VKS101", "not-utf8", Severity.ERROR,
+    "VKS101",
     summary="The file is not UTF-8 text.",
     why="JSON exchanged between tools must be UTF-8 (RFC 8259); other encodings are read "
         "differently by different consumers.",
@@ -51,7 +50,7 @@ NOT_UTF8 = rule(
     good="(the same text saved as UTF-8)",
 )
 DUPLICATE_KEY = rule(
-    "VKS103", "duplicate-key", Severity.ERROR,
+    "VKS103",
     summary="The same key appears twice in one object.",
     why="JSON permits it but leaves the meaning open: some readers keep the first value, "
         "others the last, so the shader may be bound differently than the file suggests.",
@@ -59,7 +58,7 @@ DUPLICATE_KEY = rule(
     good='{"input_0_binding": 0}',
 )
 TOO_DEEP = rule(
-    "VKS104", "nesting-too-deep", Severity.ERROR,
+    "VKS104",
     summary="The JSON nests deeper than the configured limit (64 by default).",
     why="Attribute objects are at most three levels deep; deeper nesting is a mistake or "
         "an attack on the parser.",
@@ -67,7 +66,7 @@ TOO_DEEP = rule(
     good='{"entry_point": "main", "workgroup_sizes": [1, 1, 1]}',
 )
 TOO_LARGE = rule(
-    "VKS105", "file-too-large", Severity.ERROR,
+    "VKS105",
     summary="The file is larger than the configured limit (16 MiB by default).",
     why="Attribute files hold one shader; a file this size is not one and would stall the "
         "check.",
@@ -75,14 +74,14 @@ TOO_LARGE = rule(
     good="(one attribute object with its shader)",
 )
 NON_STANDARD_NUMBER = rule(
-    "VKS106", "non-standard-number", Severity.ERROR,
+    "VKS106",
     summary="NaN, Infinity or -Infinity appear in the JSON.",
     why="They are not JSON (RFC 8259) and most parsers outside Python reject them.",
     bad='{"workgroup_sizes": [NaN, 1, 1]}',
     good='{"workgroup_sizes": [8, 1, 1]}',
 )
 LONE_SURROGATE = rule(
-    "VKS120", "lone-surrogate", Severity.ERROR,
+    "VKS120",
     summary="A string or key holds a `\\uD800`-`\\uDFFF` escape that is not half of a "
             "surrogate pair.",
     why="A lone surrogate is not a Unicode character: the reference converter's JSON parser "
@@ -92,7 +91,7 @@ LONE_SURROGATE = rule(
     good='{"note": "\\ud83d\\ude00"}',
 )
 NUMBER_OUT_OF_RANGE = rule(
-    "VKS121", "number-out-of-range", Severity.ERROR,
+    "VKS121",
     summary="A number is beyond the range of a double (about 1.8e308).",
     why="The reference converter's JSON parser rejects the whole attribute object on a "
         "number it cannot hold as a double, whichever key it is in, unknown keys included; "
@@ -111,14 +110,18 @@ def _surrogate() -> re.Pattern[str]:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-class _NonStandardConstant(ValueError):
+class NonStandardConstant(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in JSON text: Python's reader takes them,
+    JSON (and the reference converter's parser) does not."""
+
     def __init__(self, name: str) -> None:
-        super().__init__(name)
+        super().__init__(f"{name} is not a JSON number")
         self.name = name
 
 
-def _reject_constant(name: str) -> Any:
-    raise _NonStandardConstant(name)
+def reject_constant(name: str) -> Any:
+    """``parse_constant`` for a JSON decoder that reads only JSON."""
+    raise NonStandardConstant(name)
 
 
 @dataclass(slots=True)
@@ -176,7 +179,7 @@ class JsonDocument:
         found = self._spans.get(pointer)
         if found is None:
             if pointer == "":
-                start = _WS.match(self.text, 0).end()
+                start = _white(self.text, 0).end()
                 # Valid JSON: nothing but white space follows the value.
                 end = len(self.text.rstrip(" \t\n\r"))
                 found = self._spans[""] = (None, None, start, end)
@@ -194,7 +197,7 @@ class JsonDocument:
         """Every key that appears twice in one object, as (object pointer, key); objects
         under a duplicated key are searched too, though no pointer reaches them."""
         duplicates: list[tuple[str, str]] = []
-        start = _WS.match(self.text, 0).end()
+        start = _white(self.text, 0).end()
         pending = [(start, "")]
         while pending:
             pos, pointer = pending.pop()
@@ -265,7 +268,7 @@ class JsonDocument:
         if inner is not None and self.text[span.value_start] == '"':
             start = _inner_offset(self.text, span.value_start, inner)
             return start, start
-        if on_key and span.key_start is not None:
+        if on_key and span.key_start is not None and span.key_end is not None:
             return span.key_start, span.key_end
         return span.value_start, span.value_end
 
@@ -306,7 +309,7 @@ class _Reading(threading.local):
         self.long_number = False
         self.decoder = json.JSONDecoder(object_pairs_hook=self._object, parse_int=self._int,
                                         parse_float=self._float,
-                                        parse_constant=_reject_constant)
+                                        parse_constant=reject_constant)
 
     def _int(self, digits: str) -> int:
         if len(digits) > 19:  # (with its sign) might be beyond a double
@@ -329,7 +332,8 @@ class _Reading(threading.local):
 _READING = _Reading()
 
 
-def _find_depth_violation(value: Any, limit: int) -> bool:
+def nests_deeper(value: Any, limit: int) -> bool:
+    """Whether a JSON value nests containers deeper than ``limit`` levels."""
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -384,7 +388,7 @@ def parse_json(
         diag = INVALID_JSON.at("", f"invalid JSON: {message}",
                                hint=_syntax_hint(text, exc.pos))
         return None, [diag.located(Location(path, exc.lineno, exc.colno))]
-    except _NonStandardConstant as exc:
+    except NonStandardConstant as exc:
         offset = _find_constant(text, exc.name)
         line, col = doc.offset_to_line_col(offset)
         diag = NON_STANDARD_NUMBER.at("", f"`{exc.name}` is not a JSON number",
@@ -398,7 +402,7 @@ def parse_json(
         return None, [diag.located(Location(path, 1, 1))]
     # Nesting needs brackets: only walk the value when there are enough of them.
     brackets = text.count("[") + text.count("{")
-    if brackets > max_depth and _find_depth_violation(doc.value, max_depth):
+    if brackets > max_depth and nests_deeper(doc.value, max_depth):
         diag = TOO_DEEP.at("", f"JSON nests deeper than {max_depth} levels")
         return None, [diag.located(Location(path, 1, 1))]
     saw_duplicate, saw_long_number = reading.duplicate, reading.long_number
@@ -463,7 +467,9 @@ def _overflows_double(number: int) -> bool:
 
 
 def _lone_surrogate(pointer: str, what: str, text: str, *, on_key: bool = False) -> Diagnostic:
-    char = _surrogate().search(text).group()
+    found = _surrogate().search(text)
+    assert found is not None  # (called for a text that holds one)
+    char = found.group()
     return LONE_SURROGATE.at(
         pointer, f"the {what} at `{pointer}` holds a lone surrogate escape "
                  f"`\\u{ord(char):04x}`; the reference converter's JSON parser rejects the "
@@ -490,14 +496,17 @@ def _syntax_hint(text: str, pos: int) -> str | None:
 # -- the position scanner ---------------------------------------------------------------
 
 _WS = re.compile(r"[ \t\n\r]*")
+# `_WS` matches at every position (the empty string at worst): its match is never None.
+_white: Callable[[str, int], re.Match[str]] = _WS.match  # type: ignore[assignment]
 # The C decoder's pieces: a string from just after its opening quote, and any value (with
-# NaN and Infinity, which Python's json.dumps writes into rendered documents).
-_scanstring = json.decoder.scanstring
-_scan_value = json.scanner.make_scanner(json.JSONDecoder())
+# NaN and Infinity, which Python's json.dumps writes into rendered documents). Both are in
+# CPython's json since 2.6; typeshed does not list them.
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
+_scan_value = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 
 
 def _member_pointer(container: str, key: str | int) -> str:
-    if type(key) is int or ("~" not in key and "/" not in key):
+    if isinstance(key, int) or ("~" not in key and "/" not in key):
         return f"{container}/{key}"
     return pointer_join(container, key)
 
@@ -510,7 +519,7 @@ def _members(text: str, pos: int
     opening = text[pos]
     if opening not in "{[":
         return
-    white, scan_key, scan_value = _WS.match, _scanstring, _scan_value
+    white, scan_key, scan_value = _white, _scanstring, _scan_value
     pos = white(text, pos + 1).end()
     if opening == "{":
         while text[pos] != "}":

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..config import Options
+from ..op_context import OpContext, TensorType, domain_kind, parse_type
 from .base import EmbeddedLocator, SourceFile, TextFile
-from .context import OpContext, TensorType, domain_kind, parse_type
 from .embedded import embedded_op
-from .escapes import EscapeError, decode_mlir, mlir_offsets
+from .escapes import EscapeError, decode_mlir, mlir_escape, mlir_offsets
 from .io import decode_text
 from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX
 
@@ -311,7 +311,8 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
     op_, problems = embedded_op(
         json_text, source.path, options, context=context,
         place_offset=lambda offset: host.location(offsets().host(offset)),
-        locator_for=lambda document: EmbeddedLocator(document, host, offsets))
+        locator_for=lambda document: EmbeddedLocator(
+            document, host, offsets, lambda json_text: mlir_escape(json_text, text[start:end])))
     source.diagnostics.extend(problems)
     if op_ is not None:
         source.ops.append(op_)

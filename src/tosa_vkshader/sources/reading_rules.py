@@ -7,10 +7,10 @@ the rules stage above it.
 
 from __future__ import annotations
 
-from ..diagnostics import Severity, rule
+from ..rule_registry import rule
 
 MLIR_SYNTAX = rule(
-    "VKS500", "unreadable-custom-op", Severity.ERROR,
+    "VKS500",
     summary="A `tosa.custom` op in an MLIR file cannot be read: its attribute dictionary, "
             "a string escape or its type signature is malformed.",
     why="What cannot be read cannot be checked; tosa-opt and the converter would refuse the "
@@ -20,7 +20,7 @@ MLIR_SYNTAX = rule(
          ': (...) -> ...',
 )
 TOSA_FILE = rule(
-    "VKS501", "invalid-tosa-file", Severity.ERROR,
+    "VKS501",
     summary="A `.tosa` file is not a TOSA flatbuffer, or its tables are damaged.",
     why="The converter reads the same flatbuffer; a truncated or foreign file fails there "
         "too, and none of its custom ops can be checked.",
@@ -28,7 +28,7 @@ TOSA_FILE = rule(
     good="model.tosa written by tosa-opt --tosa-serialize",
 )
 MISSING_ATTRS = rule(
-    "VKS502", "missing-implementation-attrs", Severity.ERROR,
+    "VKS502",
     summary="A Vulkan shader custom op has no `implementation_attrs`, or it is not a string "
             "(MLIR, .tosa) or a string or object (op-level JSON).",
     why="The shader, its entry point and its resource bindings all live in "
@@ -38,7 +38,7 @@ MISSING_ATTRS = rule(
          'implementation_attrs = "{...}"}',
 )
 MALFORMED_OP_OBJECT = rule(
-    "VKS505", "malformed-op-object", Severity.ERROR,
+    "VKS505",
     summary="A field of an op-level JSON object has the wrong type (`domain_name` or "
             "`operator_name` not a string, `inputs`/`outputs` not a list of tensor types).",
     why="The op object is read like the model it stands for; a field of the wrong type "
@@ -48,7 +48,7 @@ MALFORMED_OP_OBJECT = rule(
          '{...}}',
 )
 READER_MISSING = rule(
-    "VKS930", "model-reader-missing", Severity.ERROR,
+    "VKS930",
     summary="A `.tosa` file was given but the TOSA flatbuffer reader (the `tosa` package of "
             "tosa-tools) is not installed.",
     why="The file cannot be checked without it, and passing it silently would let a broken "

@@ -22,7 +22,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Severity, rule
+from ..rule_registry import rule
 
 if TYPE_CHECKING:
     from .jsontext import JsonDocument
@@ -69,7 +69,7 @@ def _quoted_op_key() -> re.Pattern[str]:
 
 
 NOT_AN_OP_DOCUMENT = rule(
-    "VKS935", "not-an-op-document", Severity.INFO,
+    "VKS935",
     summary="A JSON file named on the command line is not an op document: it was skipped.",
     why="Hooks and scripts pass every `*.json` of a repository; `package.json` or "
         "`tsconfig.json` are not ops and must not block a commit. A file is skipped when its "

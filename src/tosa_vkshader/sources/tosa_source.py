@@ -18,8 +18,8 @@ from typing import Any
 
 from ..config import Options
 from ..diagnostics import Location
+from ..op_context import OpContext, TensorType, domain_kind, render_tensor
 from .base import FixedLocator, SourceFile
-from .context import OpContext, TensorType, domain_kind, render_tensor
 from .embedded import embedded_op
 from .reading_rules import MISSING_ATTRS, READER_MISSING, TOSA_FILE
 

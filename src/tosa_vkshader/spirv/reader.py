@@ -14,7 +14,8 @@ import struct
 import sys
 from array import array
 
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic
+from ..rule_registry import rule
 from .grammar import MAGIC, OP, RESULT_WORD, op_name, ops_of_class
 from .module import (
     Constant,
@@ -27,7 +28,7 @@ from .module import (
 )
 
 NOT_SPIRV = rule(
-    "VKS400", "spirv-bad-header", Severity.ERROR,
+    "VKS400",
     summary="The SPIR-V binary has no valid header (magic number, length, version).",
     why="Without the 5-word header and the magic number 0x07230203 the bytes are not a "
         "SPIR-V module; the driver rejects it at vkCreateShaderModule.",
@@ -35,7 +36,7 @@ NOT_SPIRV = rule(
     good='"shader_language": "SPIR-V", "shader_code": "AwIjBwAGAQAL..."',
 )
 MALFORMED = rule(
-    "VKS401", "spirv-malformed-instruction", Severity.ERROR,
+    "VKS401",
     summary="A SPIR-V instruction has a zero word count or runs past the end of the module.",
     why="A truncated or corrupted module (a cut base64 string, a bad copy) cannot be parsed "
         "past that point; everything after it is lost.",
@@ -43,7 +44,7 @@ MALFORMED = rule(
     good="the complete module, exactly as the compiler wrote it",
 )
 ID_BOUND = rule(
-    "VKS402", "spirv-id-out-of-bound", Severity.ERROR,
+    "VKS402",
     summary="A result id is 0 or not below the id bound declared in the header.",
     why="The header's bound tells consumers how many ids to allocate; ids beyond it make "
         "the module invalid and may crash naive consumers.",
@@ -51,7 +52,7 @@ ID_BOUND = rule(
     good="header bound 26, instruction defines %25",
 )
 BAD_TYPE = rule(
-    "VKS403", "spirv-bad-type", Severity.ERROR,
+    "VKS403",
     summary="A type refers to a type that is not declared before it (a cycle or a dangling "
             "reference), or an id is defined twice.",
     why="SPIR-V requires types to be declared before use (except through forward pointers); "

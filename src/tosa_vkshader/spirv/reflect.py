@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .. import registry
+from .. import vulkan
 from .grammar import enum_name, enum_value
 from .module import Module, Type, Variable
 from .records import (
@@ -47,8 +47,8 @@ _READS = {"load": (True, False), "store": (False, True), "atomic-load": (True, F
 @cache
 def _vk_format_by_spirv() -> dict[str, str]:
     table: dict[str, str] = {}
-    for name in registry.format_names():
-        info = registry.format_info(name)
+    for name in vulkan.format_names():
+        info = vulkan.format_info(name)
         if info is not None and info.spirv_image_format:
             table.setdefault(info.spirv_image_format, info.name)
     return table

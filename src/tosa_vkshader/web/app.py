@@ -20,6 +20,8 @@ import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from typing import Any
 
@@ -32,8 +34,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import __version__
 from ..config import Options
+from ..version import __version__
 from .batch import Batcher
 from .body import BodyWatch, read_body
 from .cache import Answer, AnswerCache, OpMemo, VettedShaders, is_stable
@@ -111,102 +113,141 @@ def _page() -> bytes:
     return resources.files(__package__).joinpath("static/index.html").read_bytes()
 
 
+@dataclass(slots=True)
+class Linter:
+    """What the routes share: the server's options (requests may change what is reported,
+    never what touches the server) and limits, the worker pools, the answer cache, the
+    watch over body reads, the batcher of lint requests and the page."""
+
+    base: Options
+    limits: Limits
+    # Processes that check shaders; and one for large lint-only requests, so they never
+    # queue behind compiles (and never stall the event loop).
+    pool: WorkerPool
+    lint_pool: WorkerPool
+    cache: AnswerCache
+    watch: BodyWatch
+    batcher: Batcher
+    page: bytes
+
+
+def _linter(request: Request) -> Linter:
+    linter: Linter = request.app.state.linter
+    return linter
+
+
+@asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    linter: Linter = app.state.linter
+    await asyncio.gather(linter.pool.start(), linter.lint_pool.start())
+    try:
+        yield
+    finally:
+        await asyncio.gather(linter.pool.close(), linter.lint_pool.close())
+
+
+async def lint_first(linter: Linter, batch_func: Callable[[list[Any]], list[Any]],
+                     pool_func: Callable[[list[Any]], list[Any]], job: Any, size: int) -> Any:
+    """The answer of a lint job, or what a worker must do for it. Checking a large body
+    with thousands of bad keys takes long enough to stall every other request if done in
+    the event loop: a lint worker takes it. Small ones are checked in the loop, together
+    with those that arrive with them."""
+    if size > linter.limits.inline_body:
+        result = await in_pool(linter.lint_pool, pool_func, job)
+        return result if isinstance(result, NeedsWorker) else json_answer(result)
+    return await linter.batcher.run(batch_func, job, size)
+
+
+async def check(linter: Linter, body: Body) -> tuple[Answer, bool]:
+    """``POST /v1/check`` (a LintRoute handler)."""
+    job = check_job(body, linter.base, linter.limits)
+    answer = await lint_first(linter, lint_answers, lint_only, job, len(body.data))
+    if not isinstance(answer, NeedsWorker):
+        return answer, True
+    # Shader code for a worker. Its answer is kept when it compiled nothing and depends on
+    # no moment (cache.py); the embedded SPIR-V it read is then vetted, and checked in
+    # the event loop from now on.
+    result = await in_pool(linter.pool, run_checks, job)
+    stable = is_stable(result)
+    if stable:
+        VETTED.add(answer.spirv)
+    return json_answer(result), stable and not answer.compiles
+
+
+async def fix(linter: Linter, body: Body) -> tuple[Answer, bool]:
+    """``POST /v1/fix`` (a LintRoute handler)."""
+    job = fix_job(body, linter.base, linter.limits)
+    answer = await lint_first(linter, fix_answers, run_fixes, job, len(body.data))
+    return answer, True
+
+
+async def json_object(request: Request) -> dict[str, Any]:
+    """The request's body: a JSON object, within the limits."""
+    linter = _linter(request)
+    media = media_of(request.headers.get("content-type"), (JSON_MEDIA,))
+    data = await read_body(request.receive, request.headers.get("content-length"),
+                           linter.limits, linter.watch)
+    body_media(media, data, (JSON_MEDIA,))
+    return parse_body(data, linter.limits)
+
+
+async def new(request: Request) -> Response:
+    linter = _linter(request)
+    job = new_job(await json_object(request), linter.base, linter.limits)
+    return SafeJSONResponse(await in_pool(linter.pool, run_news, job))
+
+
+async def reflect(request: Request) -> Response:
+    job = reflect_job(await json_object(request))
+    return SafeJSONResponse(await in_pool(_linter(request).pool, run_reflects, job))
+
+
+async def rule(request: Request) -> Response:
+    document = rule_document(request.path_params["code"])
+    if document is None:
+        raise Problem("not-found", f"no rule {request.path_params['code']!r}")
+    if "text/html" in request.headers.get("accept", ""):
+        return Response(rule_html(document), media_type="text/html; charset=utf-8",
+                        headers=PAGE_HEADERS)
+    return JSONResponse(document)
+
+
+async def healthz(request: Request) -> Response:
+    linter = _linter(request)
+    pool = linter.pool
+    return JSONResponse({"status": "ok", "version": __version__,
+                         "run": request.app.state.run_enabled,
+                         "workers": {"size": pool.size, "busy": pool.busy,
+                                     "waiting": pool.waiting, "restarts": pool.restarts},
+                         "cache": linter.cache.stats(),
+                         "memo": {**OP_MEMO.stats(), "vetted_shaders": len(VETTED)}})
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(openapi_document())
+
+
+async def index(request: Request) -> Response:
+    return Response(_linter(request).page, media_type="text/html; charset=utf-8",
+                    headers=PAGE_HEADERS)
+
+
+async def problems(request: Request) -> Response:
+    return Response(problems_html(), media_type="text/html; charset=utf-8",
+                    headers=PAGE_HEADERS)
+
+
 def create_app(options: Options | None = None, *, limits: Limits | None = None,
                workers: int | None = None, cors_origins: tuple[str, ...] = (),
                run: RunLimits | None = None) -> Starlette:
     """The web linter. ``options`` is the server's configuration (requests may change what
     is reported, never what touches the server); ``workers`` processes check shaders;
     ``run``: serve ``POST /v1/run`` within those limits (off when None)."""
-    base = options or Options()
     limits = limits or Limits()
-    pool = WorkerPool(workers or os.cpu_count() or 1, limits)
-    # Large lint-only requests get a worker of their own, so they never queue behind
-    # compiles (and never stall the event loop).
-    lint_pool = WorkerPool(1, limits)
-    page = _page()
-    cache = AnswerCache(limits.cache_entries, limits.cache_bytes)
-    watch = BodyWatch(limits.body_timeout)
-    batcher = Batcher()
-
-    async def json_object(request: Request) -> dict[str, Any]:
-        media = media_of(request.headers.get("content-type"), (JSON_MEDIA,))
-        data = await read_body(request.receive, request.headers.get("content-length"),
-                               limits, watch)
-        body_media(media, data, (JSON_MEDIA,))
-        return parse_body(data, limits)
-
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await asyncio.gather(pool.start(), lint_pool.start())
-        try:
-            yield
-        finally:
-            await asyncio.gather(pool.close(), lint_pool.close())
-
-    async def lint_first(batch_func: Callable[[list[Any]], list[Any]],
-                         pool_func: Callable[[list[Any]], list[Any]], job: Any,
-                         size: int) -> Any:
-        # Checking a large body with thousands of bad keys takes long enough to stall
-        # every other request if done in the event loop: a lint worker takes it. Small
-        # ones are checked in the loop, together with those that arrive with them.
-        if size > limits.inline_body:
-            result = await in_pool(lint_pool, pool_func, job)
-            return result if isinstance(result, NeedsWorker) else json_answer(result)
-        return await batcher.run(batch_func, job, size)
-
-    async def check(body: Body) -> tuple[Answer, bool]:
-        job = check_job(body, base, limits)
-        answer = await lint_first(lint_answers, lint_only, job, len(body.data))
-        if not isinstance(answer, NeedsWorker):
-            return answer, True
-        # Shader code for a worker. Its answer is kept when it compiled nothing and
-        # depends on no moment (cache.py); the embedded SPIR-V it read is then vetted,
-        # and checked in the event loop from now on.
-        result = await in_pool(pool, run_checks, job)
-        stable = is_stable(result)
-        if stable:
-            VETTED.add(answer.spirv)
-        return json_answer(result), stable and not answer.compiles
-
-    async def fix(body: Body) -> tuple[Answer, bool]:
-        job = fix_job(body, base, limits)
-        answer = await lint_first(fix_answers, run_fixes, job, len(body.data))
-        return answer, True
-
-    async def new(request: Request) -> Response:
-        job = new_job(await json_object(request), base, limits)
-        return SafeJSONResponse(await in_pool(pool, run_news, job))
-
-    async def reflect(request: Request) -> Response:
-        job = reflect_job(await json_object(request))
-        return SafeJSONResponse(await in_pool(pool, run_reflects, job))
-
-    async def rule(request: Request) -> Response:
-        document = rule_document(request.path_params["code"])
-        if document is None:
-            raise Problem("not-found", f"no rule {request.path_params['code']!r}")
-        if "text/html" in request.headers.get("accept", ""):
-            return Response(rule_html(document), media_type="text/html; charset=utf-8",
-                            headers=PAGE_HEADERS)
-        return JSONResponse(document)
-
-    async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "version": __version__, "run": run is not None,
-                             "workers": {"size": pool.size, "busy": pool.busy,
-                                         "waiting": pool.waiting, "restarts": pool.restarts},
-                             "cache": cache.stats(),
-                             "memo": {**OP_MEMO.stats(), "vetted_shaders": len(VETTED)}})
-
-    async def openapi(request: Request) -> Response:
-        return JSONResponse(openapi_document())
-
-    async def index(request: Request) -> Response:
-        return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
-
-    async def problems(request: Request) -> Response:
-        return Response(problems_html(), media_type="text/html; charset=utf-8",
-                        headers=PAGE_HEADERS)
-
+    linter = Linter(options or Options(), limits,
+                    WorkerPool(workers or os.cpu_count() or 1, limits), WorkerPool(1, limits),
+                    AnswerCache(limits.cache_entries, limits.cache_bytes),
+                    BodyWatch(limits.body_timeout), Batcher(), _page())
     middleware = []
     if cors_origins:
         middleware.append(Middleware(CORSMiddleware, allow_origins=list(cors_origins),
@@ -214,12 +255,17 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
                                      allow_headers=["content-type"], max_age=600))
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         Problem: _problem_response, HTTPException: _http_problem, Exception: _server_error}
+
+    def lint_route(path: str, handler: Callable[[Linter, Body], Awaitable[tuple[Answer, bool]]]
+                   ) -> Route:
+        return Route(path, LintRoute(path, partial(handler, linter), limits, linter.cache,
+                                     linter.watch), methods=["POST"])
+
     app = Starlette(
         routes=[
             # The lint routes first: they are what a playground calls on every pause.
-            Route("/v1/check", LintRoute("/v1/check", check, limits, cache, watch),
-                  methods=["POST"]),
-            Route("/v1/fix", LintRoute("/v1/fix", fix, limits, cache, watch), methods=["POST"]),
+            lint_route("/v1/check", check),
+            lint_route("/v1/fix", fix),
             Route("/", index, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),
@@ -227,17 +273,16 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             Route("/v1/reflect", reflect, methods=["POST"]),
             Route("/v1/rules/{code}", rule, methods=["GET"]),
             Route(PROBLEMS_PATH, problems, methods=["GET"]),
+            *([Route("/v1/run", run_route(linter.base, limits, linter.watch, run),
+                     methods=["POST"])] if run is not None else []),
             Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
-            *([Route("/v1/run", run_route(base, limits, watch, run), methods=["POST"])]
-              if run is not None else []),
         ],
         middleware=middleware,
         exception_handlers=handlers,
         lifespan=lifespan,
     )
-    app.state.pool = pool
-    app.state.lint_pool = lint_pool
-    app.state.cache = cache
+    app.state.linter = linter
+    app.state.run_enabled = run is not None
     return app
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
-from ..sources.jsontext import pretty_json
+from ..sources.jsontext import nests_deeper, pretty_json, reject_constant
 from .jobs import CheckJob, FixJob, NewJob, ReflectJob
 from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
@@ -57,25 +57,8 @@ class Body:
     value: Any = None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _too_deep(value: Any, limit: int) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(node, dict):
-            stack.extend((child, depth + 1) for child in node.values())
-        elif isinstance(node, list):
-            stack.extend((child, depth + 1) for child in node)
-    return False
-
-
 # One decoder for every body: json.loads with a hook builds a new one for each call.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_constant=reject_constant)
 
 
 def parse_json_body(data: bytes, limits: Limits) -> Any:
@@ -90,7 +73,7 @@ def parse_json_body(data: bytes, limits: Limits) -> Any:
                       "levels") from None
     except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise Problem("invalid-request", f"the body is not JSON: {exc}") from None
-    if data.count(b"[") + data.count(b"{") > depth_limit and _too_deep(value, depth_limit):
+    if data.count(b"[") + data.count(b"{") > depth_limit and nests_deeper(value, depth_limit):
         raise Problem("invalid-request", f"the JSON nests deeper than {depth_limit} levels")
     return value
 

@@ -13,11 +13,14 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..api import Report, read_source, source_of
+from ..api import read_source
 from ..check import check_sources, finish
+from ..checked import Report
 from ..config import Options
-from ..diagnostics import Diagnostic, Location, Severity, rule
+from ..diagnostics import Diagnostic, Location
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
+from ..rule_registry import rule
+from ..sources.read import source_of
 from .cache import UNSTABLE_CODES, OpMemo, VettedShaders
 from .ops import Prepared, single
 
@@ -25,7 +28,7 @@ REQUEST_PATH = "<request>"
 MAX_DIAGNOSTICS = 1000
 
 TRUNCATED = rule(
-    "VKS931", "web-diagnostics-truncated", Severity.INFO,
+    "VKS931",
     summary="The web endpoint returned only the first 1000 diagnostics of a request.",
     why="A document with tens of thousands of problems would make a response of many "
         "megabytes that no page can show; errors are kept first, so `ok` stays right. "
@@ -233,18 +236,18 @@ def lint_only(jobs: list[CheckJob], vetted: VettedShaders | None = None,
 def run_fixes(jobs: list[FixJob]) -> list[dict[str, Any]]:
     """``tosa-vkshader fix --diff`` for each request: the fixed document, the diff, what
     was changed and what could not be fixed. Never compiles (no ``--embed``)."""
-    from ..codegen.fix import fix_text
+    from ..codegen.repair import repair
 
     results = []
     for job in jobs:
-        result = fix_text(job.text, REQUEST_PATH, options=job.options)
+        result = repair(job.text, REQUEST_PATH, job.options, shaders=False)
         results.append({
             "ok": result.ok,
             "changed": result.changed,
             "fixed": result.fixed,
             "diff": result.diff(),
             "changes": list(result.changes),
-            "diagnostics": [diagnostic_to_dict(d) for d in result.diagnostics],
+            "diagnostics": [diagnostic_to_dict(d) for d in result.problems],
         })
     return results
 

@@ -21,7 +21,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .. import __version__
+from ..version import __version__
 from .body import BodyWatch, Receive, read_body
 from .cache import Answer, AnswerCache
 from .envelope import FORM_MEDIA, JSON_MEDIA, TEXT_MEDIA, Body, looks_like_json, parse_json_body

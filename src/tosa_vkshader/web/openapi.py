@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from .. import __version__
 from ..devices.targets import SHIPPED
+from ..version import __version__
 from .options import REQUEST_OPTIONS, TARGET_ENVS
 from .problems import PROBLEMS
 
@@ -175,6 +175,24 @@ SCHEMAS: dict[str, Any] = {
                 "description": "for embedded SPIR-V, the instruction a finding comes from",
                 "example": "OpDecorate %dst Binding 1"},
             "hint": {"type": ["string", "null"]},
+            "fixable": {"type": "boolean", "description": "has a safe fix"},
+            "fix": {
+                "type": ["object", "null"],
+                "description": "the repair the rule knows: its edits are ranges of the text "
+                               "that was checked (1-based, columns in code points, end "
+                               "exclusive) and the text that replaces each; apply them "
+                               "last first, all or none",
+                "properties": {
+                    "title": {"type": "string"},
+                    "applicability": {"enum": ["safe", "unsafe", "display-only"]},
+                    "edits": {"type": "array", "items": {
+                        "type": "object",
+                        "properties": {
+                            "start": {"type": "object", "properties": {
+                                "line": {"type": "integer"}, "column": {"type": "integer"}}},
+                            "end": {"type": "object", "properties": {
+                                "line": {"type": "integer"}, "column": {"type": "integer"}}},
+                            "text": {"type": "string"}}}}}},
             "docs": {"type": "string", "description": "the command that prints the "
                      "rule's documentation (also served at /v1/rules/{code})",
                      "example": "tosa-vkshader rule VKS112"},

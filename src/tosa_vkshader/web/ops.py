@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..api import Report
+from ..checked import Report
 from ..diagnostics import Diagnostic
 from ..sources.base import SourceFile
 

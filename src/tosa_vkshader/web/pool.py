@@ -64,7 +64,7 @@ def _worker_main(conn: Connection, nice: int, memory_limit: int | None) -> None:
 
 def _children(pid: int) -> list[int]:
     """Processes whose parent is ``pid`` (from /proc; empty where there is none)."""
-    found = []
+    found: list[int] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -255,6 +255,8 @@ class WorkerPool:
 
     async def _dispatch(self, worker: _Worker) -> None:
         loop = asyncio.get_running_loop()
+        ready = self._ready
+        assert ready is not None, "start() the pool first"
         while True:
             batch = await self._take()
             self.busy += 1
@@ -267,11 +269,11 @@ class WorkerPool:
                     if not batch[0].future.done():
                         batch[0].future.set_exception(exc)
                     continue
-                async with self._ready:  # find the culprit: each job again, on its own
+                async with ready:  # find the culprit: each job again, on its own
                     for pending in reversed(batch):
                         pending.alone = True
                         self._queue.appendleft(pending)
-                    self._ready.notify_all()
+                    ready.notify_all()
             else:
                 for pending, result in zip(batch, results, strict=True):
                     if not pending.future.done():

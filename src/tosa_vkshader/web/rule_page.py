@@ -6,28 +6,19 @@ The text is the rule's own (``rule(...)`` in the module that checks it), the sam
 
 from __future__ import annotations
 
-from functools import cache
 from html import escape
 from typing import Any
 
-from ..diagnostics import RULES
-
-
-@cache
-def _all_rules_loaded() -> bool:
-    from ..rules_doc import load_all_rules
-
-    load_all_rules()
-    return True
+from ..rule_registry import find
+from ..rules_doc import documented
 
 
 def rule_document(code_or_name: str) -> dict[str, Any] | None:
     """The rule named by its code (any case) or its name, or None."""
-    _all_rules_loaded()
-    found = RULES.get(code_or_name.upper()) or next(
-        (r for r in RULES.values() if r.name == code_or_name.lower()), None)
-    if found is None:
+    entry = find(code_or_name)
+    if entry is None:
         return None
+    found = documented(entry)
     return {"code": found.code, "name": found.name, "severity": found.severity.label,
             "group": found.group, "summary": found.summary, "why": found.why,
             "bad": found.bad, "good": found.good, "docs": found.docs}

@@ -318,15 +318,9 @@
     return escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
   }
 
-  function pointerKey(pointer) {
-    const last = pointer.split("/").pop() || "";
-    return last.replace(/~1/g, "/").replace(/~0/g, "~");
-  }
-
+  // A diagnostic's own fix (its edits located in the op text), when `fix` applies it.
   function fixableAt(d) {
-    if (!fix || !fix.changed || !d.hint || !d.pointer) return false;
-    const key = `\`${pointerKey(d.pointer)}\``;
-    return fix.changes.some((change) => change.includes(key));
+    return Boolean(d && d.fix && d.fix.applicability === "safe" && d.fix.edits.length);
   }
 
   function renderList() {
@@ -355,7 +349,7 @@
           : "") +
         (d.hint
           ? `<p class="hint"><span class="hint-label">fix</span><span>${inlineCode(d.hint)}</span>` +
-            (fixableAt(d) ? `<button type="button" class="apply-fix">apply fix</button>` : "") +
+            (fixableAt(d) ? `<button type="button" class="apply-fix" title="${escapeHtml(d.fix.title)}">apply fix</button>` : "") +
             `</p>`
           : "");
       list.appendChild(item);
@@ -405,7 +399,7 @@
   list.addEventListener("click", (event) => {
     if (event.target.closest("a")) return; // the rule link opens the rule's page
     if (event.target.closest("button.apply-fix")) {
-      applyFix();
+      applyDiagnosticFix(diagnostics[Number(event.target.closest("li.diag").dataset.index)]);
       return;
     }
     const item = event.target.closest("li.diag");
@@ -519,13 +513,6 @@
     }
     if (mine !== sequence || source.value !== text || !answer.response.ok) return;
     fix = answer.body;
-    // Offer it on the items already listed (redrawing them would lose focus and hover).
-    for (const item of list.children) {
-      const hint = item.querySelector(".hint");
-      if (hint && !hint.querySelector(".apply-fix") && fixableAt(diagnostics[Number(item.dataset.index)])) {
-        hint.insertAdjacentHTML("beforeend", `<button type="button" class="apply-fix">apply fix</button>`);
-      }
-    }
     applyAll.hidden = !fix.changed;
     if (fix.changed) applyAll.textContent = `Apply fixes (${fix.changes.length})`;
   }
@@ -547,6 +534,23 @@
       replaceOpText(fixed);
       check();
     }
+  }
+
+  // One diagnostic's fix: its edits (line/column ranges of the text that was checked,
+  // columns in code points) applied to the op text, last first.
+  function applyDiagnosticFix(d) {
+    if (!fixableAt(d)) return;
+    const text = source.value;
+    const starts = lineStarts(text);
+    const edits = d.fix.edits
+      .map((e) => ({ start: offsetAt(text, starts, e.start.line, e.start.column),
+                     end: offsetAt(text, starts, e.end.line, e.end.column), text: e.text }))
+      .sort((a, b) => b.start - a.start);
+    let fixed = text;
+    for (const e of edits) fixed = fixed.slice(0, e.start) + e.text + fixed.slice(e.end);
+    fix = null;
+    replaceOpText(fixed);
+    check();
   }
 
   function schedule() {

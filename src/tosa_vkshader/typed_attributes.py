@@ -10,16 +10,26 @@ API for tools that build or inspect ops, and the source of the published schema.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
+from .attribute_values import SAMPLER_FIELDS, parse_push_constants
 from .keys import RESOURCE_FIELDS, TOP_LEVEL_KEYS, KeyKind, classify, resource_key, split_nulls
-from .registry import vulkan_tables
-from .rules.push_constants import parse_push_constants
-from .rules.resources import SAMPLER_FIELDS
+from .vulkan import tables as vulkan_tables
 
 MAX_UINT32 = 2**32 - 1
+
+# The sampler's Vulkan names, from the table the rules check them against. (A Literal made
+# from a table is what pydantic validates; mypy reads only literals, so it sees str.)
+if TYPE_CHECKING:
+    Filter: TypeAlias = str
+    AddressMode: TypeAlias = str
+    BorderColor: TypeAlias = str
+else:
+    Filter = Literal[SAMPLER_FIELDS["min_filter"]]
+    AddressMode = Literal[SAMPLER_FIELDS["address_mode_u"]]
+    BorderColor = Literal[SAMPLER_FIELDS["border_color"]]
 
 EntryPoint = Annotated[StrictStr, Field(
     pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", description=TOP_LEVEL_KEYS["entry_point"],
@@ -58,15 +68,13 @@ class SamplerConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    min_filter: Literal[SAMPLER_FIELDS["min_filter"]] = Field(  # type: ignore[valid-type]
-        description="Minification filter (VkFilter).")
-    mag_filter: Literal[SAMPLER_FIELDS["mag_filter"]] = Field(  # type: ignore[valid-type]
-        description="Magnification filter (VkFilter).")
-    address_mode_u: Literal[SAMPLER_FIELDS["address_mode_u"]] = Field(  # type: ignore[valid-type]
+    min_filter: Filter = Field(description="Minification filter (VkFilter).")
+    mag_filter: Filter = Field(description="Magnification filter (VkFilter).")
+    address_mode_u: AddressMode = Field(
         description="Addressing mode in U (VkSamplerAddressMode).")
-    address_mode_v: Literal[SAMPLER_FIELDS["address_mode_v"]] = Field(  # type: ignore[valid-type]
+    address_mode_v: AddressMode = Field(
         description="Addressing mode in V (VkSamplerAddressMode).")
-    border_color: Literal[SAMPLER_FIELDS["border_color"]] = Field(  # type: ignore[valid-type]
+    border_color: BorderColor = Field(
         description="Border colour for CLAMP_TO_BORDER (VkBorderColor).")
 
 
@@ -167,6 +175,7 @@ class Attributes(BaseModel):
             if info.kind is KeyKind.TOP_LEVEL:
                 top[key] = value
             elif info.kind in (KeyKind.RESOURCE, KeyKind.RESOURCE_UNKNOWN_FIELD):
+                assert info.direction and info.index is not None and info.field
                 fields = grouped.setdefault((info.direction, info.index), {"extra": {}})
                 if info.kind is KeyKind.RESOURCE:
                     fields[info.field] = value

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..diagnostics import Location
+from .diagnostics import Location
 
 VULKAN_DOMAIN = "com.arm.VulkanCustomShader"
 
@@ -126,7 +126,7 @@ class OpContext:
     returned: tuple[int, ...] | None = None
     # Where op-level things are ("operator_name", "domain_name", "op"), for diagnostics
     # about them: they are not inside the attribute object, so no pointer reaches them.
-    places: dict[str, Location] = field(default_factory=dict)
+    places: dict[str, Location | None] = field(default_factory=dict)
     # The same as offsets into the file, turned into places only when a diagnostic needs
     # one (line/column cost a pass over a large model's text): ``locate(start, end)``.
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)

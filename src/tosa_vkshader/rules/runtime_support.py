@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import registry
-from ..diagnostics import Diagnostic, Severity, rule
+from .. import vulkan
+from ..diagnostics import Diagnostic
 from ..reference_runner import (
     NOT_RUN,
     PROVEN_TYPES,
     RUNNER_DESCRIPTOR_REFUSAL,
     scenario_sampler,
 )
+from ..rule_registry import rule
 from ..view import AttributeView
 from .resources import REGISTRY_SAMPLER_TABLES, UNSUITABLE_TYPES
 
 PUSH_CONSTANTS_DROPPED = rule(
-    "VKS250", "push-constants-dropped", Severity.WARNING,
+    "VKS250",
     summary="`push_constants` is declared, but the reference converter does not carry it "
             "into the VGF.",
     why="The VGF gets no push-constant range; whoever runs the model must supply the size "
@@ -33,7 +34,7 @@ PUSH_CONSTANTS_DROPPED = rule(
          'or pass the value in a buffer',
 )
 UNIFORM_BUFFER_AS_STORAGE = rule(
-    "VKS251", "uniform-buffer-bound-as-storage", Severity.ERROR,
+    "VKS251",
     summary="A resource is a `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`: the reference runtime "
             "binds it as a storage buffer and the uniform block reads zeros.",
     why="The converter keeps descriptor type 6 in the VGF but the runtime creates storage "
@@ -45,7 +46,7 @@ UNIFORM_BUFFER_AS_STORAGE = rule(
          '// readonly buffer Params { float scale; }',
 )
 DESCRIPTOR_TYPE_NOT_RUN = rule(
-    "VKS252", "descriptor-type-not-run", Severity.ERROR,
+    "VKS252",
     summary="The descriptor type is accepted by the converter but the reference runtime "
             "refuses to run it (storage texel buffers, sampled images without a sampler, "
             "dynamic buffers).",
@@ -61,7 +62,7 @@ DESCRIPTOR_TYPE_NOT_RUN = rule(
          '// or a STORAGE_IMAGE / TENSOR_ARM',
 )
 DESCRIPTOR_TYPE_UNPROVEN = rule(
-    "VKS253", "descriptor-type-unproven", Severity.WARNING,
+    "VKS253",
     summary="The descriptor type is accepted by the converter, but running it on the "
             "reference runtime is unproven.",
     why="Only storage buffers, storage images, combined image samplers and tensors "
@@ -72,7 +73,7 @@ DESCRIPTOR_TYPE_UNPROVEN = rule(
     good='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER"',
 )
 HLSL_NOT_RUN = rule(
-    "VKS254", "hlsl-not-run", Severity.WARNING,
+    "VKS254",
     summary="`shader_language` is \"HLSL\": the converter accepts it, but the reference "
             "runtime cannot compile HLSL.",
     why="The converter stores the HLSL text in the VGF unchanged; the scenario runner stops "
@@ -84,7 +85,7 @@ HLSL_NOT_RUN = rule(
 )
 
 SAMPLER_NOT_HONOURED = rule(
-    "VKS255", "sampler-not-honoured", Severity.WARNING,
+    "VKS255",
     summary="`_sampler` asks for something the reference scenario runner cannot set up: "
             "different address modes for u and v, MIRROR_CLAMP_TO_EDGE, a cubic filter or a "
             "custom border colour.",
@@ -125,7 +126,7 @@ def _descriptor_types(view: AttributeView) -> Iterator[Diagnostic]:
         # Only canonical names: an alias or an unknown name is reported by the value rules
         # (the converter does not map them at all).
         if text is None or text in PROVEN_TYPES \
-                or registry.canonical_descriptor_type(text) != text:
+                or vulkan.canonical_descriptor_type(text) != text:
             continue  # (most resources: a proven type, nothing to say)
         pointer = resource.pointer("vkdescriptortype", view.base)
         key = resource.key("vkdescriptortype")
@@ -171,7 +172,7 @@ def _well_formed(sampler: dict[str, object]) -> bool:
     aliases such as VK_FILTER_CUBIC_IMG too)."""
     for field, table in REGISTRY_SAMPLER_TABLES.items():
         value = sampler.get(field)
-        if not isinstance(value, str) or value not in getattr(registry.vulkan_tables, table):
+        if not isinstance(value, str) or value not in getattr(vulkan.tables, table):
             return False
     return True
 

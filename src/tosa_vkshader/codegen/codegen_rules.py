@@ -9,10 +9,10 @@ written.
 
 from __future__ import annotations
 
-from ..diagnostics import Severity, rule
+from ..rule_registry import rule
 
 NO_COMPUTE_ENTRY = rule(
-    "VKS600", "no-compute-entry-point", Severity.ERROR,
+    "VKS600",
     summary="The shader has no GLCompute entry point (or not the one asked for).",
     why="A custom op's shader runs as a compute pipeline; attributes for a vertex or "
         "fragment shader, or for an entry point the module does not export, could never "
@@ -21,7 +21,7 @@ NO_COMPUTE_ENTRY = rule(
     good="tosa-vkshader new blur.comp                 # OpEntryPoint GLCompute %main",
 )
 AMBIGUOUS_ENTRY = rule(
-    "VKS601", "ambiguous-entry-point", Severity.ERROR,
+    "VKS601",
     summary="The module has several compute entry points and none was chosen.",
     why="Each entry point can declare different bindings and a different local size; "
         "picking one silently would describe a shader the user may not mean.",
@@ -29,7 +29,7 @@ AMBIGUOUS_ENTRY = rule(
     good="tosa-vkshader new two_entry_points.spv --entry-point forward",
 )
 FORMAT_NOT_INFERRED = rule(
-    "VKS602", "format-not-inferred", Severity.ERROR,
+    "VKS602",
     summary="The VkFormat of a binding cannot be read from the shader; give it with "
             "`--format-of`.",
     why="Sampled images and uniform texel buffers declare no format (Unknown), and a "
@@ -39,7 +39,7 @@ FORMAT_NOT_INFERRED = rule(
     good="tosa-vkshader new sample.comp --format-of tex=VK_FORMAT_R8G8B8A8_UNORM",
 )
 FORMAT_OF_CONFLICT = rule(
-    "VKS603", "format-of-conflict", Severity.ERROR,
+    "VKS603",
     summary="`--format-of` gives one binding two formats, or a format the shader "
             "contradicts (a storage image's declared format, a tensor's element type).",
     why="The attributes can hold one format per resource; a storage image's format "
@@ -48,7 +48,7 @@ FORMAT_OF_CONFLICT = rule(
     good="--format-of src=VK_FORMAT_R32_SFLOAT",
 )
 FORMAT_OF_UNKNOWN = rule(
-    "VKS604", "format-of-unmatched", Severity.ERROR,
+    "VKS604",
     summary="A `--format-of` key names no binding of the entry point, names several, or "
             "its value is not a VkFormat.",
     why="A format meant for one binding must not silently go nowhere (a typo in the "
@@ -57,7 +57,7 @@ FORMAT_OF_UNKNOWN = rule(
     good="--format-of tex=VK_FORMAT_R8G8B8A8_UNORM",
 )
 UNBINDABLE = rule(
-    "VKS605", "binding-not-describable", Severity.ERROR,
+    "VKS605",
     summary="The entry point uses a descriptor the attribute format cannot describe as an "
             "input or output (a standalone sampler, an acceleration structure, an input "
             "attachment, two variables on one binding).",
@@ -68,7 +68,7 @@ UNBINDABLE = rule(
     good="layout(binding = 0) uniform sampler2D img;  // combined image sampler",
 )
 DESCRIPTOR_ARRAY = rule(
-    "VKS606", "descriptor-array", Severity.WARNING,
+    "VKS606",
     summary="A binding is an array of descriptors; it is described as one input/output.",
     why="The runtime binds one tensor per input or output, so only one element of the "
         "array is backed by the op's operand; the shader must not read the others.",
@@ -76,7 +76,7 @@ DESCRIPTOR_ARRAY = rule(
     good="layout(binding = 0) buffer Part0 { float v[]; } part0;  // one binding per tensor",
 )
 UNUSED_BINDING = rule(
-    "VKS607", "unused-binding-left-out", Severity.INFO,
+    "VKS607",
     summary="A binding the entry point never uses is left out of the attributes.",
     why="Inputs and outputs are the op's operands and results; a declaration the entry "
         "point does not use needs no tensor.",
@@ -84,7 +84,7 @@ UNUSED_BINDING = rule(
     good="(no input_N/output_N for binding 2)",
 )
 WORKGROUP_UNKNOWN = rule(
-    "VKS608", "workgroup-sizes-unknown", Severity.ERROR,
+    "VKS608",
     summary="`workgroup_sizes` cannot be derived: the shader's local size is not a "
             "constant, or `--workgroup-sizes` is not three positive integers.",
     why="Without a local size neither reading of workgroup_sizes can be computed: the "
@@ -94,7 +94,7 @@ WORKGROUP_UNKNOWN = rule(
     good="tosa-vkshader new tiled.comp --workgroup-sizes 16,16,1",
 )
 WORKGROUP_CONTRADICTS = rule(
-    "VKS609", "workgroup-sizes-contradict-shader", Severity.ERROR,
+    "VKS609",
     summary="`--workgroup-sizes` differs from the shader's local size under "
             "workgroup-semantics = \"local-size\".",
     why="Under the spec's reading workgroup_sizes is the local size, so it must equal the "
@@ -103,7 +103,7 @@ WORKGROUP_CONTRADICTS = rule(
     good="--workgroup-sizes 8,8,1",
 )
 SPECIALIZABLE_LOCAL_SIZE = rule(
-    "VKS610", "local-size-specializable", Severity.INFO,
+    "VKS610",
     summary="The local size comes from specialization constants; `workgroup_sizes` uses "
             "the size the pipeline gets without specialization.",
     why="The attribute format has no way to pass specialization constants, so the "
@@ -112,7 +112,7 @@ SPECIALIZABLE_LOCAL_SIZE = rule(
     good="layout(local_size_x = 8) in;",
 )
 LOCAL_SIZE_ONE = rule(
-    "VKS614", "local-size-one", Severity.INFO,
+    "VKS614",
     summary="The shader's local size is 1 x 1 x 1: one invocation per workgroup.",
     why="GPUs run a workgroup's invocations in SIMD groups of 8 to 64 lanes (subgroups: 16 "
         "on Mali, 32 on NVIDIA and Apple, 64 on Adreno and AMD). A workgroup of one "
@@ -124,7 +124,7 @@ LOCAL_SIZE_ONE = rule(
     good="layout(local_size_x = 64) in;  // and index with gl_GlobalInvocationID.x",
 )
 EMBED_UNAVAILABLE = rule(
-    "VKS611", "embed-source-unavailable", Severity.ERROR,
+    "VKS611",
     summary="`--embed source` was asked for a SPIR-V module, which has no source to embed.",
     why="Only GLSL and HLSL files have source text; a .spv can only be embedded as base64 "
         "SPIR-V.",
@@ -132,7 +132,7 @@ EMBED_UNAVAILABLE = rule(
     good="tosa-vkshader new kernel.spv --embed spirv",
 )
 PUSH_CONSTANT_PADDING = rule(
-    "VKS612", "push-constant-padding", Severity.INFO,
+    "VKS612",
     summary="The push-constant block has gaps between members; `push_constants` gets "
             "padding entries so that every member keeps its offset.",
     why="`push_constants` lists sizes, not offsets: a gap left out would shift every later "
@@ -141,7 +141,7 @@ PUSH_CONSTANT_PADDING = rule(
     good='"push_constants": "scale: 4, pad_4: 12, offset: 16"',
 )
 SHADER_UNREADABLE = rule(
-    "VKS613", "shader-file-unreadable", Severity.ERROR,
+    "VKS613",
     summary="The shader file cannot be read, or its kind (GLSL, HLSL, SPIR-V) is not known "
             "from its suffix.",
     why="`new` compiles .comp/.glsl (GLSL) and .hlsl (HLSL) files and reads .spv modules; "
@@ -150,7 +150,7 @@ SHADER_UNREADABLE = rule(
     good="tosa-vkshader new shader.comp",
 )
 BAD_TENSOR_TYPE = rule(
-    "VKS615", "bad-tensor-type", Severity.ERROR,
+    "VKS615",
     summary="An `--operands`/`--results` entry is not a ranked or unranked MLIR tensor type "
             "with a known element type.",
     why="The op's operands and results become real MLIR types and .tosa tensors; "
@@ -159,7 +159,7 @@ BAD_TENSOR_TYPE = rule(
     good="--operands 'tensor<1x16x16x4xi8>'",
 )
 NOT_SERIALIZABLE = rule(
-    "VKS616", "type-not-serializable", Severity.ERROR,
+    "VKS616",
     summary="An operand or result type cannot be written to a .tosa file (a dynamic or "
             "unranked shape, an element type TOSA has no DType for).",
     why="TOSA flatbuffer tensors have static shapes and a fixed set of element types.",
@@ -167,7 +167,7 @@ NOT_SERIALIZABLE = rule(
     good="--operands 'tensor<1x16xf32>'",
 )
 ATTRIBUTES_INVALID = rule(
-    "VKS617", "attributes-invalid-for-emit", Severity.ERROR,
+    "VKS617",
     summary="The attributes given to `emit` (or to the Python API) do not pass `check`.",
     why="An op is only rendered from attributes that check clean; the checker's own "
         "diagnostics say what is wrong.",
@@ -175,7 +175,7 @@ ATTRIBUTES_INVALID = rule(
     good='{"entry_point": "main", "workgroup_sizes": [8, 8, 1], ...}',
 )
 TOSA_TOOLS_MISSING = rule(
-    "VKS618", "tosa-serializer-missing", Severity.ERROR,
+    "VKS618",
     summary="Writing a .tosa file needs `tosa_serializer` from tosa-tools, which is not "
             "installed.",
     why="The .tosa form is a flatbuffer written by the reference serializer; without it "
@@ -184,7 +184,7 @@ TOSA_TOOLS_MISSING = rule(
     good="pip install tosa-tools   # or, in a checkout: pip install '.[tosa]'",
 )
 FIX_AMBIGUOUS = rule(
-    "VKS620", "fix-ambiguous", Severity.ERROR,
+    "VKS620",
     summary="A problem `fix` would repair has no single mechanical repair (a near-miss key "
             "with no unambiguous target, or whose target key already exists); the file is "
             "left untouched.",
@@ -194,7 +194,7 @@ FIX_AMBIGUOUS = rule(
     good='{"input_1_binding": 1}   // decide by hand which value is right',
 )
 FIX_UNREADABLE = rule(
-    "VKS621", "fix-unreadable", Severity.ERROR,
+    "VKS621",
     summary="`fix` cannot read the file as one JSON attribute object; nothing is changed.",
     why="Repairs are made on the parsed object and written back whole; a file that does "
         "not parse cannot be rewritten without losing what is in it.",
@@ -202,7 +202,7 @@ FIX_UNREADABLE = rule(
     good='{"entry_point": "main"}',
 )
 FIX_EMBED_FAILED = rule(
-    "VKS622", "fix-embed-failed", Severity.ERROR,
+    "VKS622",
     summary="`fix --embed spirv` could not compile the shader; the file is left untouched.",
     why="Embedding replaces the source by its SPIR-V: without a module there is nothing to "
         "embed, and the source must stay.",
@@ -210,7 +210,7 @@ FIX_EMBED_FAILED = rule(
     good='"shader_language": "GLSL", "shader_code": "void main() {}"',
 )
 WORKGROUP_COMPUTED = rule(
-    "VKS521", "workgroup-sizes-from-shapes", Severity.INFO,
+    "VKS521",
     summary="`new` was given the op's result types: it says which reading of "
             "`workgroup_sizes` it wrote and how many invocations cover which result.",
     why="workgroup_sizes is read two ways: the spec's wording calls it the local size, the "

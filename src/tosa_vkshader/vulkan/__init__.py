@@ -1,8 +1,5 @@
-"""Facts from the Vulkan registry, read from generated tables (never from vk.xml at run time).
-
-Its records are named tuples, not ``records.record`` classes: `run` reads texel sizes from
-here before it starts the scenario runner, while the converter works, and ``records``
-imports ``typing`` (3 ms, a third of the converter's time).
+"""Facts from the Vulkan registry (vk.xml), read from generated tables (``tables.py``,
+made by ``python -m tosa_vkshader.vulkan.generate``; never from vk.xml at run time).
 """
 
 from __future__ import annotations
@@ -10,7 +7,7 @@ from __future__ import annotations
 from collections import namedtuple
 from functools import cache
 
-from . import vulkan_tables as _t
+from . import tables as _t
 
 REGISTRY_VERSION: str = _t.REGISTRY_VERSION
 
@@ -88,7 +85,7 @@ def closest(word: str, candidates, *, cutoff: float = 0.75) -> str | None:
 
 
 # One way a Vulkan device can enable a SPIR-V capability or extension; see the comment
-# above SPIRV_CAPABILITY_ENABLES in vulkan_tables.py for the shapes.
+# above SPIRV_CAPABILITY_ENABLES in tables.py for the shapes.
 Enable = tuple
 
 
