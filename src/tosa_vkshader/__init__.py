@@ -15,7 +15,15 @@ from .version import __version__
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import Report, check_file, check_paths, targets_summary, validate, validate_file
+    from .api import (
+        Report,
+        check_file,
+        check_paths,
+        check_text,
+        targets_summary,
+        validate,
+        validate_file,
+    )
     from .config import Options
     from .config_file import load_options
     from .diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
@@ -29,8 +37,8 @@ if TYPE_CHECKING:
 # script, which imports this package first) must not pay for the checker, and the
 # pydantic models cost more than checking a thousand files.
 _LAZY = {
-    **dict.fromkeys(("Report", "check_file", "check_paths", "targets_summary", "validate",
-                     "validate_file"), "api"),
+    **dict.fromkeys(("Report", "check_file", "check_paths", "check_text", "targets_summary",
+                     "validate", "validate_file"), "api"),
     "Options": "config",
     "load_options": "config_file",
     **dict.fromkeys(("Applicability", "Diagnostic", "Edit", "Fix", "Location", "Severity"),
@@ -63,6 +71,6 @@ __all__ = [
     "RULES", "Applicability", "Attributes", "Diagnostic", "Edit", "Fix", "Location",
     "Options", "PreparedModel", "PushConstant", "PushConstants", "Report", "Resource",
     "RunError", "RunResult", "SamplerConfig", "Severity", "apply_fixes", "check_file",
-    "check_paths", "load_options", "prepare", "run", "targets_summary", "validate",
-    "validate_file", "__version__",
+    "check_paths", "check_text", "load_options", "prepare", "run", "targets_summary",
+    "validate", "validate_file", "__version__",
 ]

@@ -154,6 +154,37 @@ def check_file(path: str | os.PathLike[str], options: Options | None = None, *,
 validate_file = check_file
 
 
+def check_text(text: str, path: str, options: Options | None = None, *,
+               config: ConfigResolver | None = None) -> Report | None:
+    """Check the text of the file at ``path`` as it is being edited (an editor's unsaved
+    buffer): read as ``check`` reads the file (:func:`read_source`), with ``options``, or
+    those of the ``[tool.tosa-vkshader]`` nearest to ``path`` (``config``), or the
+    defaults. None for a file ``check`` passes over when it walks a folder: one its
+    ``exclude`` patterns name, or one that is not an op document (``package.json``).
+    Raises :class:`~tosa_vkshader.config.ConfigError` for an unusable configuration."""
+    options = config.options_for(path) if config is not None else options or Options()
+    if _excluded(path, options.exclude):
+        return None
+    if not path.lower().endswith(".mlir"):  # JSON: the reader enforces the size limit
+        source = read_source(text.encode("utf-8", "surrogatepass"), path, options)
+    elif len(text) > (limit := options.size_limit(path)) // 4 \
+            and (size := len(text.encode("utf-8", "surrogatepass"))) > limit:
+        from .fsutil import InputRefused
+        from .sources.base import SourceFile
+        from .sources.io import refusal
+
+        refused = InputRefused(path, f"the text is {size} bytes; the limit is {limit} bytes",
+                               too_large=True)
+        source = SourceFile(path, diagnostics=[refusal(path, refused)])
+    else:
+        source = read_source(text, path, options)
+    if source.skipped is not None:
+        return None
+    from .check import check_source
+
+    return Report(path, check_source(source, options), source)
+
+
 def iter_files(paths: Iterable[str | os.PathLike[str]],
                options: Options | Callable[[str], Options]) -> Iterator[str]:
     """Files to check: given files as they are, folders walked for attribute files and
@@ -388,5 +419,5 @@ def _not_followed(path: str, root: str) -> SourceFile:
         hint="name the link's target on the command line to check it")])
 
 
-__all__ = ["Options", "Report", "check_file", "check_paths", "iter_files", "load_options",
-           "read_source", "targets_summary", "validate", "validate_file"]
+__all__ = ["Options", "Report", "check_file", "check_paths", "check_text", "iter_files",
+           "load_options", "read_source", "targets_summary", "validate", "validate_file"]
