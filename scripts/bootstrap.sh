@@ -11,6 +11,8 @@ apt_packages=(glslc spirv-cross)
 # Vulkan 1.3 device on the CPU), vulkaninfo (device profiles) and the Khronos validation
 # layer (`run --validate`).
 apt_packages+=(libvulkan1 mesa-vulkan-drivers vulkan-tools vulkan-validationlayers)
+# The language server's editor test drives Debian's Neovim headless (tests/test_lsp_neovim.py).
+apt_packages+=(neovim)
 # The web tests drive Debian's chromium through its chromedriver (no browser download);
 # TOSA_VKSHADER_WITH_BROWSER=0 skips installing them on machines that never run those.
 [ "${TOSA_VKSHADER_WITH_BROWSER:-1}" = 1 ] && apt_packages+=(chromium chromium-driver)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import EXIT_OK, EXIT_USAGE
+from ._common import EXIT_USAGE
 
 
 def register(subparsers) -> None:
@@ -31,5 +31,4 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from ..lsp.app import serve
 
-    serve()
-    return EXIT_OK
+    return serve()  # 0 after the client's shutdown request, else 1 (as the protocol asks)

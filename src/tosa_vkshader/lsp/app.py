@@ -7,8 +7,9 @@ from . import features
 from .server import Session
 
 
-def serve() -> None:
-    """Serve stdin/stdout until the client says exit."""
+def serve() -> int:
+    """Serve stdin/stdout until the client says exit; the exit status (0 after a
+    shutdown request, else 1)."""
     session = Session()
     features.register(session)
-    session.run()
+    return session.run()

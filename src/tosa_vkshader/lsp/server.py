@@ -107,6 +107,7 @@ class Session:
         self.lint_lane = ThreadPoolExecutor(1, thread_name_prefix="tosa-vkshader-lint")
         self.shader_lane = ThreadPoolExecutor(1, thread_name_prefix="tosa-vkshader-shader")
         self.pull = False
+        self.shut_down = False  # the client asked for shutdown (before exit, as it should)
         self._tokens = count(1)
         self._register()
 
@@ -202,6 +203,7 @@ class Session:
             self._recheck_shaders_of(path, refind=True)
 
     def _shutdown(self, params: None) -> None:
+        self.shut_down = True
         for lane in (self.lint_lane, self.shader_lane):
             lane.shutdown(wait=False, cancel_futures=True)
 
@@ -384,13 +386,16 @@ class Session:
 
         return source_of(snapshot.text, self.options_for(snapshot.path), snapshot.path)
 
-    def run(self) -> None:
-        """Serve stdin/stdout until the client says exit."""
+    def run(self) -> int:
+        """Serve stdin/stdout until the client says exit (or goes away); the exit status
+        the protocol asks for: 0 after a shutdown request, else 1."""
         stdin, stdout = _protocol_streams()
         try:
             self.server.start_io(stdin, stdout)
         finally:
-            self._shutdown(None)
+            for lane in (self.lint_lane, self.shader_lane):
+                lane.shutdown(wait=False, cancel_futures=True)
+        return 0 if self.shut_down else 1
 
 
 def _protocol_streams() -> tuple[Any, Any]:
