@@ -20,7 +20,7 @@ import asyncio
 import os
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,20 +65,25 @@ class Settings:
     configuration: str | None = None
 
     def update(self, values: Any) -> None:
+        """Take the settings the client gives (unknown names and unusable values are
+        left as they were)."""
+        if isinstance(values, dict) and isinstance(values.get(NAME), dict):
+            values = values[NAME]
         if not isinstance(values, dict):
             return
-        values = values.get(NAME, values)
-        for item in fields(self):
-            camel = "".join(w.capitalize() if k else w
-                            for k, w in enumerate(item.name.split("_")))
-            value = values.get(camel) if isinstance(values, dict) else None
-            expected = type(getattr(self, item.name))
-            if value is None or item.name == "configuration" and not isinstance(value, str):
-                continue
-            if expected is float and type(value) in (int, float) and value >= 0:
-                setattr(self, item.name, float(value))
-            elif expected is not float and isinstance(value, expected):
-                setattr(self, item.name, value)
+        if isinstance(values.get("unsafeFixes"), bool):
+            self.unsafe_fixes = values["unsafeFixes"]
+        for name, field_name in (("debounce", "debounce"),
+                                 ("progressDelay", "progress_delay")):
+            value = values.get(name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                    and 0 <= value <= 60:
+                setattr(self, field_name, float(value))
+        if values.get("diagnosticMode") in ("auto", "push"):
+            self.diagnostic_mode = values["diagnosticMode"]
+        if isinstance(values.get("configuration"), str) or values.get("configuration", 0) \
+                is None:
+            self.configuration = values["configuration"] or None
 
 
 @dataclass(slots=True)
@@ -127,14 +132,16 @@ class Session:
 
     def handle(self, method: str, handler: Callable[[Any], Any],
                options: Any = None) -> None:
-        """Answer ``method`` with ``handler(params)`` (a coroutine function or not)."""
+        """Answer ``method`` with ``handler(params)`` (a coroutine function or not).
+        (pygls registers functions, not bound methods: each gets one of its own.)"""
         if asyncio.iscoroutinefunction(handler):
-            async def answer(params):  # (pygls registers functions, not bound methods)
+            async def answer_later(params: Any) -> Any:
                 return await handler(params)
+            self.server.feature(method, options)(answer_later)
         else:
-            def answer(params):
+            def answer(params: Any) -> Any:
                 return handler(params)
-        self.server.feature(method, options)(answer)
+            self.server.feature(method, options)(answer)
 
     def _initialize(self, params: types.InitializeParams) -> None:
         self.settings.update(params.initialization_options)
