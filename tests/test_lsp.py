@@ -48,6 +48,14 @@ def _expected(folder: Path, name: str) -> list[tuple[str, int, int]]:
     return sorted(found)
 
 
+def _opened(client: RecordingClient, folder: Path, fixture: Path = LEADING_ZERO,
+            name: str = "op.json", language: str = "json") -> tuple[Path, str]:
+    """A copy of a fixture in the workspace, opened in the editor: (path, uri)."""
+    path = folder / name
+    shutil.copy(fixture, path)
+    return path, open_document(client, path, language=language)
+
+
 def _sidecar_pair(folder: Path) -> tuple[Path, Path]:
     """scale.comp and its sidecar scale.json, made from the GLSL fixture whose output is
     declared at binding 1 while the shader writes binding 2."""
@@ -63,9 +71,7 @@ def _sidecar_pair(folder: Path) -> tuple[Path, Path]:
 async def test_json_diagnostics_at_their_range_then_cleared_by_the_fix(
         client: RecordingClient, tmp_path: Path):
     await initialize(client, tmp_path)
-    op = tmp_path / "op.json"
-    shutil.copy(LEADING_ZERO, op)
-    document = open_document(client, op)
+    op, document = _opened(client, tmp_path)
     found = await diagnostics(client, document, 1)
     assert spans(found) == [("VKS111", 3, 2, 3, 20)]  # the key `"input_00_binding"`
     assert found[0].severity is types.DiagnosticSeverity.Error
@@ -80,9 +86,9 @@ async def test_json_diagnostics_at_their_range_then_cleared_by_the_fix(
 async def test_mlir_diagnostics_inside_the_escaped_attribute_string(
         client: RecordingClient, tmp_path: Path):
     await initialize(client, tmp_path)
-    model = tmp_path / "pretty.mlir"
-    shutil.copy(FIXTURES / "models" / "pretty.mlir", model)
-    found = await diagnostics(client, open_document(client, model, language="mlir"), 1)
+    model, document = _opened(client, tmp_path, FIXTURES / "models" / "pretty.mlir",
+                              "pretty.mlir", "mlir")
+    found = await diagnostics(client, document, 1)
     assert sorted((code, line, start) for code, line, start, _, _ in spans(found)) \
         == _expected(FIXTURES / "models", "pretty.mlir")
     leading_zero = next(d for d in found if d.code == "VKS111")
@@ -153,9 +159,7 @@ async def test_a_broken_document_gets_one_diagnostic_and_the_server_stays_up(
 async def test_hover_shows_the_rule_and_what_the_key_means(
         client: RecordingClient, tmp_path: Path):
     await initialize(client, tmp_path)
-    op = tmp_path / "op.json"
-    shutil.copy(LEADING_ZERO, op)
-    document = open_document(client, op)
+    op, document = _opened(client, tmp_path)
     await diagnostics(client, document, 1)
 
     async def hover(line: int, character: int) -> str:
@@ -178,9 +182,8 @@ async def test_hover_shows_the_rule_and_what_the_key_means(
 
 async def test_hover_on_a_key_inside_an_mlir_string(client: RecordingClient, tmp_path: Path):
     await initialize(client, tmp_path)
-    model = tmp_path / "pretty.mlir"
-    shutil.copy(FIXTURES / "models" / "pretty.mlir", model)
-    document = open_document(client, model, language="mlir")
+    model, document = _opened(client, tmp_path, FIXTURES / "models" / "pretty.mlir",
+                              "pretty.mlir", "mlir")
     lines = model.read_text().split("\n")
     line = next(k for k, text in enumerate(lines) if "mask_i8" in text)
     character = lines[line].index('input_0_vkformat\\"')
@@ -222,9 +225,7 @@ async def test_completion_of_keys_a_resource_lacks_and_of_vulkan_names(
 async def test_definition_goes_to_the_shader_declaration_of_the_binding(
         client: RecordingClient, tmp_path: Path):
     await initialize(client, tmp_path)
-    op = tmp_path / "op.json"
-    shutil.copy(WRONG_BINDING, op)
-    document = open_document(client, op)
+    op, document = _opened(client, tmp_path, WRONG_BINDING)
     lines = op.read_text().split("\n")
     key_line = next(k for k, text in enumerate(lines) if '"input_0_binding"' in text)
     found = await within(client.text_document_definition_async(types.DefinitionParams(
@@ -293,9 +294,7 @@ async def test_a_shader_file_an_op_of_the_workspace_embeds(
 async def test_a_long_check_shows_progress(client: RecordingClient, tmp_path: Path):
     await initialize(client, tmp_path, progressDelay=0, capabilities=types.ClientCapabilities(
         window=types.WindowClientCapabilities(work_done_progress=True)))
-    op = tmp_path / "op.json"
-    shutil.copy(WRONG_BINDING, op)
-    await diagnostics(client, open_document(client, op), 1)
+    await diagnostics(client, _opened(client, tmp_path, WRONG_BINDING)[1], 1)
     kinds = [[report.kind for report in reports]
              for reports in client.progress_reports.values()]
     assert kinds == [["begin", "end"]]
@@ -304,10 +303,8 @@ async def test_a_long_check_shows_progress(client: RecordingClient, tmp_path: Pa
 async def test_a_stale_result_is_dropped_for_the_newer_version(
         client: RecordingClient, tmp_path: Path):
     await initialize(client, tmp_path)
-    op = tmp_path / "op.json"
-    shutil.copy(WRONG_BINDING, op)
+    op, document = _opened(client, tmp_path, WRONG_BINDING)
     text = op.read_text()
-    document = open_document(client, op)
     await diagnostics(client, document, 1)
     # Two versions at once: the first (a compile error) is superseded before it is
     # published, whether or not its compile had started.
@@ -330,10 +327,8 @@ async def test_a_compile_never_holds_up_other_documents(
         "\n    float y = M40;")
     heavy = tmp_path / "heavy.json"
     heavy.write_text(json.dumps(slow, indent=2))
-    light = tmp_path / "light.json"
-    shutil.copy(LEADING_ZERO, light)
     heavy_document = open_document(client, heavy)
-    light_document = open_document(client, light)
+    light_document = _opened(client, tmp_path, LEADING_ZERO, "light.json")[1]
     assert [d.code for d in await diagnostics(client, light_document, 1)] == ["VKS111"]
     hover = await within(client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(light_document), types.Position(3, 5))), 1.5)
@@ -348,9 +343,7 @@ async def test_pull_diagnostics_for_a_client_that_asks(
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities())))
     assert result.capabilities.diagnostic_provider is not None
-    op = tmp_path / "op.json"
-    shutil.copy(LEADING_ZERO, op)
-    document = open_document(client, op)
+    op, document = _opened(client, tmp_path)
     report = await within(client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(types.TextDocumentIdentifier(document))))
     assert report.kind == "full"

@@ -79,6 +79,13 @@ class MinimalClient:
                     uri is None or message["params"].get("uri") == uri):
                 return message["params"]
 
+    def initialize(self, params: dict | None = None) -> dict:
+        """The handshake; the server's answer to initialize."""
+        answer = self.answer(self.send("initialize", {
+            "processId": None, "capabilities": {}, **(params or {})}, request=True))
+        self.send("initialized", {})
+        return answer
+
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
@@ -93,11 +100,8 @@ def test_garbage_on_the_wire_then_diagnostics_and_a_clean_exit(tmp_path: Path):
     op.write_text((FIXTURES / "invalid" / "leading-zero-index.json").read_text())
     client = MinimalClient(tmp_path)
     try:
-        answer = client.answer(client.send("initialize", {
-            "processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}},
-            request=True))
+        answer = client.initialize({"rootUri": tmp_path.as_uri()})
         assert answer["result"]["serverInfo"]["name"] == "tosa-vkshader"
-        client.send("initialized", {})
         # Not JSON, JSON that is no message, and a request for a method nobody knows.
         client.send_bytes(b"Content-Length: 9\r\n\r\n{not json")
         client.send_bytes(b"Content-Length: 2\r\n\r\n[]")
@@ -119,8 +123,7 @@ def test_garbage_on_the_wire_then_diagnostics_and_a_clean_exit(tmp_path: Path):
 def test_exit_without_shutdown_is_exit_status_1(tmp_path: Path):
     client = MinimalClient(tmp_path)
     try:
-        client.answer(client.send("initialize", {"processId": None, "capabilities": {}},
-                                  request=True))
+        client.initialize()
         client.send("exit")
         assert client.process.wait(TIMEOUT) == 1  # what the protocol asks for
     finally:
@@ -130,8 +133,7 @@ def test_exit_without_shutdown_is_exit_status_1(tmp_path: Path):
 def test_the_client_going_away_ends_the_server(tmp_path: Path):
     client = MinimalClient(tmp_path)
     try:
-        client.answer(client.send("initialize", {"processId": None, "capabilities": {}},
-                                  request=True))
+        client.initialize()
         assert client.process.stdin is not None
         client.process.stdin.close()
         client.process.wait(TIMEOUT)
