@@ -102,11 +102,19 @@ def test_garbage_on_the_wire_then_diagnostics_and_a_clean_exit(tmp_path: Path):
     try:
         answer = client.initialize({"rootUri": tmp_path.as_uri()})
         assert answer["result"]["serverInfo"]["name"] == "tosa-vkshader"
-        # Not JSON, JSON that is no message, and a request for a method nobody knows.
-        client.send_bytes(b"Content-Length: 9\r\n\r\n{not json")
-        client.send_bytes(b"Content-Length: 2\r\n\r\n[]")
+        # Lines without a header, a length that is no number, bytes that are no UTF-8,
+        # not JSON, JSON that is no message, a method nobody knows.
+        for junk in (b"hello world\r\n\r\n", b"Content-Length: abc\r\n\r\n{}",
+                     b"\x00\xff\xfe garbage \r\n", b"Content-Length: 5\r\n\r\n\xff\xfe\x00\x01\x02",
+                     b"Content-Length: 9\r\n\r\n{not json", b"Content-Length: 2\r\n\r\n[]"):
+            client.send_bytes(junk)
         unknown = client.send("tosa/nothing", {}, request=True)
         assert "error" in client.answer(unknown)
+        # A request about a document the editor never opened: no answer to give.
+        hover = client.send("textDocument/hover", {"textDocument": {"uri": op.as_uri()},
+                                                   "position": {"line": 3, "character": 4}},
+                            request=True)
+        assert client.answer(hover)["result"] is None
         client.send("textDocument/didOpen", {"textDocument": {
             "uri": op.as_uri(), "languageId": "json", "version": 1, "text": op.read_text()}})
         found = client.notification("textDocument/publishDiagnostics", op.as_uri())

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -254,8 +255,11 @@ class Session:
         return self.config.options_for(path)
 
     def snapshot(self, uri: str) -> Snapshot | None:
-        """The document as the editor has it now; None when it is not one of ours."""
-        document = self.server.workspace.get_text_document(uri)
+        """The document as the editor has it now; None when it is not one of ours, or
+        not open in the editor (only open documents are answered for)."""
+        document = self.server.workspace.text_documents.get(unquote(uri))
+        if document is None:
+            return None
         path = path_for(to_fs_path(uri) if uri.startswith("file:") else None,
                         document.language_id, self.root or os.getcwd())
         kind = kind_of(path) if path is not None else None
