@@ -13,6 +13,7 @@ import pytest_lsp
 from lsp_helpers import (
     CONFIG,
     RecordingClient,
+    apply_edits,
     change_document,
     diagnostics,
     initialize,
@@ -28,6 +29,7 @@ from conftest import FIXTURES
 
 pytestmark = pytest.mark.asyncio
 
+FIX_ALL_KIND = "source.fixAll.tosa-vkshader"
 LEADING_ZERO = FIXTURES / "invalid" / "leading-zero-index.json"
 WRONG_BINDING = FIXTURES / "glsl" / "invalid" / "glsl-wrong-binding.json"
 
@@ -385,3 +387,106 @@ async def test_each_file_gets_the_configuration_nearest_to_it(
         [types.FileEvent(uri(config), types.FileChangeType.Changed)]))
     await until(lambda: [d.code for d in client.diagnostics[uri(broken / "op.json")]]
                 == ["VKS111"])
+
+
+UNSAFE = """{
+  "entry_point": "main",
+  "workgroup_sizes": [8, 8, 1],
+  "input_00_binding": 0,
+  "input_0_descriptorset": 0,
+  "input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+  "input_0_vkformat": "VK_FORMAT_R32_SFLAOT",
+  "output_0_binding": 1,
+  "output_0_descriptorset": 0,
+  "output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+  "output_0_vkformat": "VK_FORMAT_R32_SFLOAT"
+}
+"""
+
+
+async def _actions(client: RecordingClient, document: str, where: types.Range,
+                   found: list[types.Diagnostic], only: list[str] | None = None,
+                   ) -> list[types.CodeAction]:
+    answer = await within(client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(document), where,
+        types.CodeActionContext(found, only=only))))
+    return [a for a in answer or [] if isinstance(a, types.CodeAction)]
+
+
+def _edits(action: types.CodeAction, document: str) -> list[types.TextEdit]:
+    assert action.edit is not None
+    if action.edit.document_changes:
+        return [edit for change in action.edit.document_changes
+                if isinstance(change, types.TextDocumentEdit)
+                and change.text_document.uri == document
+                for edit in change.edits if isinstance(edit, types.TextEdit)]
+    return list((action.edit.changes or {})[document])
+
+
+async def test_a_quick_fix_applied_checks_clean(client: RecordingClient, tmp_path: Path):
+    # (a client that takes versioned edits: they name the version they were made for)
+    await initialize(client, tmp_path, capabilities=types.ClientCapabilities(
+        workspace=types.WorkspaceClientCapabilities(
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True))))
+    op, document = _opened(client, tmp_path)
+    found = await diagnostics(client, document, 1)
+    actions = await _actions(client, document, found[0].range, found)
+    assert [(a.title, a.kind, a.is_preferred) for a in actions
+            if a.kind == types.CodeActionKind.QuickFix] == [
+        ("renamed `input_00_binding` to `input_0_binding` (VKS111)",
+         types.CodeActionKind.QuickFix, True)]
+    assert actions[0].edit is not None and actions[0].edit.document_changes
+    versioned = actions[0].edit.document_changes[0]
+    assert isinstance(versioned, types.TextDocumentEdit) and versioned.text_document.version == 1
+    fixed = apply_edits(op.read_text(), _edits(actions[0], document))
+    assert '"input_0_binding": 0' in fixed
+    change_document(client, document, fixed, 2)
+    assert await diagnostics(client, document, 2) == []
+
+
+async def test_unsafe_fixes_only_when_the_setting_asks(client: RecordingClient,
+                                                        tmp_path: Path):
+    await initialize(client, tmp_path)
+    op = tmp_path / "op.json"
+    op.write_text(UNSAFE)
+    document = open_document(client, op)
+    found = await diagnostics(client, document, 1)
+    assert sorted(d.code for d in found) == ["VKS111", "VKS226"]
+    guess = next(d for d in found if d.code == "VKS226")
+    assert [a for a in await _actions(client, document, guess.range, [guess])
+            if a.kind == types.CodeActionKind.QuickFix] == []
+    # Fix all takes the safe fix only: the guessed format is still reported.
+    fix_all = await _actions(client, document, guess.range, [], ["source.fixAll"])
+    assert [a.kind for a in fix_all] == ["source.fixAll.tosa-vkshader"]
+    change_document(client, document, apply_edits(UNSAFE, _edits(fix_all[0], document)), 2)
+    assert [d.code for d in await diagnostics(client, document, 2)] == ["VKS226"]
+
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        {"tosa-vkshader": {"unsafeFixes": True}}))
+    change_document(client, document, UNSAFE, 3)
+    found = await diagnostics(client, document, 3)
+    guess = next(d for d in found if d.code == "VKS226")
+    offered = [a for a in await _actions(client, document, guess.range, [guess])
+               if a.kind == types.CodeActionKind.QuickFix]
+    assert [a.title for a in offered] == [
+        "`input_0_vkformat`: 'VK_FORMAT_R32_SFLAOT' replaced by VK_FORMAT_R32_SFLOAT "
+        "(VKS226, unsafe)"]
+    fix_all = await _actions(client, document, guess.range, [], [FIX_ALL_KIND])
+    change_document(client, document, apply_edits(UNSAFE, _edits(fix_all[0], document)), 4)
+    assert await diagnostics(client, document, 4) == []
+
+
+async def test_fix_all_inside_an_mlir_string(client: RecordingClient, tmp_path: Path):
+    await initialize(client, tmp_path)
+    model, document = _opened(client, tmp_path, FIXTURES / "models" / "pretty.mlir",
+                              "pretty.mlir", "mlir")
+    before = {d.code for d in await diagnostics(client, document, 1)}
+    fix_all = await _actions(client, document, types.Range(types.Position(0, 0),
+                                                           types.Position(0, 0)),
+                             [], ["source"])
+    assert [a.kind for a in fix_all] == ["source.fixAll.tosa-vkshader"]
+    change_document(client, document,
+                    apply_edits(model.read_text(), _edits(fix_all[0], document)), 2)
+    after = {d.code for d in await diagnostics(client, document, 2)}
+    assert "VKS111" in before and "VKS111" not in after
+    assert after  # what has no mechanical repair is still there

@@ -1,7 +1,8 @@
 """`tosa-vkshader lsp` in a real editor: Debian's Neovim, headless, runs the server the
-way docs/editors.md sets it up, shows its diagnostics, its hover and applies its quick
-fix. Neovim 0.7 (Debian 12) has ``vim.lsp.start_client``; ``vim.lsp.start`` (0.8+) is
-the same with the attaching done for you."""
+way docs/editors.md sets it up, shows its diagnostics and its hover, and applies its quick
+fix (the server then checks the changed buffer clean). Neovim 0.7 (Debian 12) has
+``vim.lsp.start_client``; ``vim.lsp.start`` (0.8+) is the same with the attaching done
+for you."""
 
 from __future__ import annotations
 
@@ -42,6 +43,27 @@ local hover = vim.lsp.buf_request_sync(0, "textDocument/hover", {
 for _, answer in pairs(hover or {}) do
   if answer.result then result.hover = answer.result.contents.value end
 end
+-- What vim.lsp.buf.code_action() asks for the diagnostic under the cursor.
+local first = vim.diagnostic.get(0)[1]
+local range = { start = { line = first.lnum, character = first.col },
+                ["end"] = { line = first.end_lnum, character = first.end_col } }
+local actions = vim.lsp.buf_request_sync(0, "textDocument/codeAction", {
+  textDocument = { uri = vim.uri_from_bufnr(0) },
+  range = range,
+  context = { diagnostics = { { range = range, message = first.message, severity = 1,
+                                code = "VKS111", source = first.source } },
+              only = { "quickfix" } },
+}, 15000)
+
+for _, answer in pairs(actions or {}) do
+  if answer.err then error(vim.inspect(answer.err)) end
+  for _, action in ipairs(answer.result or {}) do
+    result.action = action.title
+    vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
+  end
+end
+result.fixed_line = vim.api.nvim_buf_get_lines(0, 3, 4, false)[1]
+result.cleared = vim.wait(15000, function() return #vim.diagnostic.get(0) == 0 end, 20)
 vim.lsp.stop_client(client)
 result.stopped = vim.wait(15000, function() return vim.lsp.client_is_stopped(client) end, 20)
 end
@@ -58,7 +80,7 @@ vim.cmd("qa!")
 
 
 @pytest.mark.slow
-def test_neovim_shows_the_diagnostics_and_the_hover(tmp_path: Path):
+def test_neovim_shows_the_diagnostics_and_the_hover_and_applies_the_fix(tmp_path: Path):
     assert NVIM is not None, "Neovim is missing: scripts/bootstrap.sh installs Debian's neovim"
     op = tmp_path / "op.json"
     shutil.copy(FIXTURES / "invalid" / "leading-zero-index.json", op)
@@ -75,4 +97,7 @@ def test_neovim_shows_the_diagnostics_and_the_hover(tmp_path: Path):
     assert result["diagnostics"] == [
         {"code": "VKS111", "lnum": 3, "col": 2, "end_lnum": 3, "end_col": 20}]
     assert "VKS111 leading-zero-index" in result["hover"]
+    assert result["action"] == "renamed `input_00_binding` to `input_0_binding` (VKS111)"
+    assert result["fixed_line"] == '  "input_0_binding": 0,'
+    assert result["cleared"] is True  # Neovim sent the change; the server checked it clean
     assert result["stopped"] is True

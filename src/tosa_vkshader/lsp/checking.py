@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..config import ConfigError
+from ..config_file import ConfigError
 from ..diagnostics import Location
 from .convert import related, to_protocol
 from .positions import Lines
 from .shaders import check_shader
 
 if TYPE_CHECKING:
-    from ..api import Report
-    from ..config import ConfigResolver, Options
+    from ..checked import Report
+    from ..config import Options
+    from ..config_file import ConfigResolver
     from ..diagnostics import Diagnostic
     from .documents import Snapshot
     from .shaders import ShaderUser

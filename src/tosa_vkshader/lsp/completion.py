@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from .. import registry
+from .. import vulkan
 from ..keys import (
     DIRECTIONS,
     REQUIRED_RESOURCE_FIELDS,
@@ -97,18 +97,18 @@ def value_items(key: str) -> list[types.CompletionItem]:
     """The values a key takes, when they are names from a list."""
     field = key.rsplit("_", 1)[-1] if RESOURCE_KEY_RE.match(key) else key
     if field == "vkformat":
-        names = [n for n in registry.format_names() if registry.canonical_format(n) == n]
+        names = [n for n in vulkan.format_names() if vulkan.canonical_format(n) == n]
         kind = types.CompletionItemKind.EnumMember
     elif field == "vkdescriptortype":
-        names = [n for n in registry.descriptor_type_names()
-                 if registry.canonical_descriptor_type(n) == n]
+        names = [n for n in vulkan.descriptor_type_names()
+                 if vulkan.canonical_descriptor_type(n) == n]
         kind = types.CompletionItemKind.EnumMember
     elif field == "type":
         names, kind = list(_RESOURCE_TYPES), types.CompletionItemKind.Value
     elif field == "shader_language":
         names, kind = list(_LANGUAGES), types.CompletionItemKind.Value
     else:
-        from ..rules.resources import SAMPLER_FIELDS
+        from ..attribute_values import SAMPLER_FIELDS
 
         names, kind = list(SAMPLER_FIELDS.get(key, ())), types.CompletionItemKind.EnumMember
     return [types.CompletionItem(name, kind=kind) for name in names]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .actions import FIX_ALL, KINDS, fix_all, quick_fixes, wanted
 from .completion import completions
 from .convert import uri_of
 from .cursor import key_at, locate, op_at
@@ -27,6 +28,8 @@ def register(session: Session) -> None:
     session.handle(types.TEXT_DOCUMENT_COMPLETION, partial(_complete, session),
                    types.CompletionOptions(trigger_characters=['"', "_"]))
     session.handle(types.TEXT_DOCUMENT_DEFINITION, partial(_definition, session))
+    session.handle(types.TEXT_DOCUMENT_CODE_ACTION, partial(_code_actions, session),
+                   types.CodeActionOptions(code_action_kinds=KINDS))
 
 
 def _contains(range_: types.Range, position: types.Position) -> bool:
@@ -112,3 +115,32 @@ async def _definition(session: Session, params: types.DefinitionParams
         return None
     path, range_ = found
     return types.Location(snapshot.uri if path == snapshot.path else uri_of(path), range_)
+
+
+async def _code_actions(session: Session, params: types.CodeActionParams
+                        ) -> list[types.CodeAction] | None:
+    """Quick fixes for the diagnostics in the range, and fix all, for the version of the
+    document the editor has (none while its check is still to come)."""
+    snapshot = session.snapshot(params.text_document.uri)
+    if snapshot is None or snapshot.kind is not Kind.OPS:
+        return None
+    checked = await session.current(snapshot.uri)
+    if checked is None or checked.report is None \
+            or checked.snapshot.version != snapshot.version:
+        return None
+    unsafe = session.settings.unsafe_fixes
+    workspace = session.server.client_capabilities.workspace
+    versioned = bool(workspace is not None and workspace.workspace_edit is not None
+                     and workspace.workspace_edit.document_changes)
+    only = list(params.context.only) if params.context.only else None
+    actions: list[types.CodeAction] = []
+    if wanted(types.CodeActionKind.QuickFix, only):
+        actions += quick_fixes(checked, params.range, unsafe, versioned)
+    if wanted(FIX_ALL, only) and any(d.fix is not None and d.fix.applies(unsafe)
+                                     for d in checked.found):
+        options = session.options_for(snapshot.path)
+        whole = await session.in_lane("shader_code" in snapshot.text,
+                                      lambda: fix_all(checked, options, unsafe, versioned))
+        if whole is not None:
+            actions.append(whole)
+    return actions

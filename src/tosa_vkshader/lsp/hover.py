@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import registry
+from .. import vulkan
 from ..keys import (
     EXTENSION_KEYS,
     REQUIRED_RESOURCE_FIELDS,
@@ -27,15 +27,11 @@ _LANGUAGES = ("GLSL", "HLSL", "SPIR-V")
 
 def rule_of(code: str) -> Rule | None:
     """A rule's documentation, by code."""
-    from ..diagnostics import RULES
+    from ..rule_registry import find
+    from ..rules_doc import documented
 
-    found = RULES.get(code)
-    if found is None:  # (a rule no check of this process has reported yet)
-        from ..rules_doc import load_all_rules
-
-        load_all_rules()
-        found = RULES.get(code)
-    return found
+    entry = find(code)
+    return documented(entry) if entry is not None else None
 
 
 def rule_markdown(code: str) -> str | None:
@@ -78,19 +74,19 @@ def _values(field: str, value: object) -> str:
     if field == "vkdescriptortype":
         from ..rules.resources import KIND_OF_DESCRIPTOR, UNSUITABLE_TYPES
 
-        names = registry.descriptor_type_names()
+        names = vulkan.descriptor_type_names()
         text = "\n\nValues: " + ", ".join(f"`{n}`" for n in names if
-                                          registry.canonical_descriptor_type(n) == n) + "."
+                                          vulkan.canonical_descriptor_type(n) == n) + "."
         if isinstance(value, str) and value in KIND_OF_DESCRIPTOR:
             text += f"\n\n`{value}` is a {KIND_OF_DESCRIPTOR[value].lower()} resource."
         if isinstance(value, str) and value in UNSUITABLE_TYPES:
             text += f" It cannot carry an operand or result: {UNSUITABLE_TYPES[value][1]}."
         return text
     if field == "vkformat":
-        count = sum(1 for n in registry.format_names() if registry.canonical_format(n) == n)
+        count = sum(1 for n in vulkan.format_names() if vulkan.canonical_format(n) == n)
         text = (f"\n\nValues: one of the {count} `VK_FORMAT_*` names of the Vulkan registry "
-                f"({registry.REGISTRY_VERSION}).")
-        info = registry.format_info(value) if isinstance(value, str) else None
+                f"({vulkan.REGISTRY_VERSION}).")
+        info = vulkan.format_info(value) if isinstance(value, str) else None
         if info is not None:
             parts = " ".join(f"{c.channel}{c.bits} {c.numeric}" for c in info.components)
             text += (f"\n\n`{info.name}`: {info.block_size} bytes per texel block"
@@ -100,7 +96,7 @@ def _values(field: str, value: object) -> str:
         return "\n\nValues: " + ", ".join(f"`{v}`" for v in _RESOURCE_TYPES) + \
             " (matched without regard to case)."
     if field == "sampler":
-        from ..rules.resources import SAMPLER_FIELDS
+        from ..attribute_values import SAMPLER_FIELDS
 
         rows = "\n".join(f"- `{name}`: " + ", ".join(f"`{v}`" for v in values)
                          for name, values in SAMPLER_FIELDS.items())

@@ -30,8 +30,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from .. import __version__
-from ..config import ConfigResolver
+from ..config_file import ConfigResolver
+from ..version import __version__
 from .checking import Checked, check_op_document, check_shader_document
 from .documents import Kind, Snapshot, kind_of, path_for
 from .shaders import find_users, sidecar_of
@@ -393,7 +393,7 @@ class Session:
 
     def read_source(self, snapshot: Snapshot) -> SourceFile:
         """The document read into ops as `check` reads it (nothing checked)."""
-        from ..api import source_of
+        from ..sources.read import source_of
 
         return source_of(snapshot.text, self.options_for(snapshot.path), snapshot.path)
 

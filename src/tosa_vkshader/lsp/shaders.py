@@ -92,7 +92,7 @@ def find_users(shader_path: str, roots: Iterable[str], options_for: Callable[[st
     """The ops that carry the shader file: its sidecar's, else the ops under ``roots``
     whose ``shader_code`` is the file's saved text. ``text_of`` gives a file's text (the
     editor's, when it is open there; None: unreadable)."""
-    from ..api import source_of
+    from ..sources.read import source_of
 
     sidecar = sidecar_of(shader_path)
     if sidecar is not None:
@@ -141,7 +141,7 @@ def _op_files(roots: Iterable[str], options_for: Callable[[str], Options]) -> li
     """The JSON and MLIR files under the folders, as `check` walks them (``exclude``
     honoured), at most MAX_SCANNED_FILES."""
     from ..api import iter_files
-    from ..config import ConfigError
+    from ..config_file import ConfigError
 
     found: list[str] = []
     try:
@@ -161,8 +161,8 @@ def check_shader(shader_path: str, text: str, users: list[ShaderUser],
     """The findings about the shader ``text`` (the editor's) of every op that carries
     it, each op checked with the configuration of its own file; the op's key each comes
     from is placed in the op's file in the position ``encoding``."""
-    from ..api import source_of
     from ..check import check_ops
+    from ..sources.read import source_of
 
     language = SHADER_LANGUAGES[os.path.splitext(shader_path)[1].lower()]
     lines = text.split("\n")
