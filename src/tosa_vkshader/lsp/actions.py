@@ -2,7 +2,7 @@
 a quick fix for each diagnostic under the cursor, and fix all for the file
 (``source.fixAll.tosa-vkshader``), which is `fix` on the editor's text. A fix whose
 applicability is unsafe is offered only with the setting ``unsafeFixes``; a display-only
-one never (its title is in the diagnostic's hint already)."""
+one is never applied by a tool, so never offered."""
 
 from __future__ import annotations
 
