@@ -58,7 +58,7 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     target device, VKS7xx, is devices/: check.py runs it beside these.)"""
     from dataclasses import replace
 
-    from ..crosscheck import FORMAT_MISMATCH, compare
+    from .crosscheck import FORMAT_MISMATCH, compare
     from .context import check_context_against_shader, element_conflicts
     from .restate import restated
     from .shader_fields import check_local_size_limits

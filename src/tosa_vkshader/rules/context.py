@@ -502,7 +502,7 @@ def element_conflicts(view: AttributeView, shader: Shader) -> dict[str, str]:
 def _shader_element_format(element_type: str | None) -> str | None:
     """The single-component VkFormat of a shader tensor's element type (``int8``,
     ``float16``, ``bool``), as the cross-check reads it."""
-    from ..crosscheck import scalar_format
+    from .crosscheck import scalar_format
 
     return scalar_format(element_type) if element_type else None
 

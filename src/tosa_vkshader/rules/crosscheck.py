@@ -12,16 +12,16 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import vulkan
-from .diagnostics import Diagnostic, Severity
-from .dispatch import invocations
-from .rule_registry import rule
-from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
-from .view import AttributeView, ResourceView
+from .. import vulkan
+from ..diagnostics import Diagnostic, Severity
+from ..dispatch import invocations
+from ..rule_registry import rule
+from ..spirv.records import DescriptorBinding, PushConstantBlock, Reflection
+from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
-    from .shader import Shader
-    from .shader.places import ShaderPlaces
+    from ..shader import Shader
+    from ..shader.places import ShaderPlaces
 
 ENTRY_POINT_MISSING = rule(
     "VKS410",
@@ -703,7 +703,7 @@ def compare(view: AttributeView, shader: Shader) -> Comparison:
     (nothing when the shader could not be reflected: its findings say why)."""
     if shader.reflection is None:
         return Comparison([], {})
-    from .shader.places import places_for
+    from ..shader.places import places_for
 
     check = _Check(view, shader.reflection, places_for(shader, view.attrs))
     check.entry_point()
