@@ -151,8 +151,8 @@ def test_a_file_that_is_not_a_shader(tmp_path):
 
 
 def test_emitting_tosa_without_the_tosa_tools(monkeypatch):
-    op = op_from_shader(SHADERS / "copy_f32.spv")
     types = (["tensor<64xf32>"], ["tensor<64xf32>"])
+    op = op_from_shader(SHADERS / "copy_f32.spv", operands=types[0], results=types[1])
     with monkeypatch.context() as without:
         without.setitem(sys.modules, "tosa_serializer", None)  # as if not installed
         with pytest.raises(CodegenError) as info:

@@ -144,6 +144,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS423", "push-constants-missing",                 ERROR,   "rules.crosscheck"),
     ("VKS424", "resource-unused",                        INFO,    "rules.crosscheck"),
     ("VKS430", "workgroup-sizes-equals-local-size",      INFO,    "rules.crosscheck"),
+    ("VKS431", "shared-memory-without-barrier",          WARNING, "rules.coverage"),
     # -- 5xx: Model context (MLIR / TOSA)
     ("VKS500", "unreadable-custom-op",                   ERROR,   "sources.reading_rules"),
     ("VKS501", "invalid-tosa-file",                      ERROR,   "sources.reading_rules"),
@@ -160,9 +161,11 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS515", "element-type-reinterpreted",             WARNING, "rules.context"),
     ("VKS516", "tensor-rank-mismatch",                   ERROR,   "rules.context"),
     ("VKS517", "tensor-shape-mismatch",                  ERROR,   "rules.context"),
-    ("VKS518", "dispatch-does-not-cover-output",         ERROR,   "rules.context"),
+    ("VKS518", "dispatch-does-not-cover-output",         ERROR,   "rules.coverage"),
     ("VKS520", "results-returned-swapped",               ERROR,   "rules.context"),
     ("VKS521", "workgroup-sizes-from-shapes",            INFO,    "codegen.codegen_rules"),
+    ("VKS522", "write-past-result",                      ERROR,   "rules.coverage"),
+    ("VKS523", "coverage-not-decided",                   INFO,    "rules.coverage"),
     ("VKS530", "unsupported-tensor-type",                ERROR,   "rules.context"),
     ("VKS531", "unused-result-loses-binding",            ERROR,   "rules.context"),
     ("VKS532", "repeated-operand-loses-binding",         ERROR,   "rules.context"),
@@ -189,6 +192,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS620", "fix-ambiguous",                          ERROR,   "codegen.codegen_rules"),
     ("VKS621", "fix-unreadable",                         ERROR,   "codegen.codegen_rules"),
     ("VKS622", "fix-embed-failed",                       ERROR,   "codegen.codegen_rules"),
+    ("VKS623", "no-exact-dispatch",                      ERROR,   "codegen.codegen_rules"),
     # -- 7xx: Target device
     ("VKS700", "device-lacks-capability",                ERROR,   "devices.rules"),
     ("VKS701", "device-lacks-extension",                 ERROR,   "devices.rules"),

@@ -532,7 +532,7 @@ class _Check:
         if not (isinstance(sizes, list) and len(sizes) == 3
                 and all(type(v) is int and v >= 1 for v in sizes)):
             return
-        shader = list(local.values)
+        shader = [v for v in local.values if v is not None]
         spec = ""
         if local.specializable:
             spec = (" (specialization constants: the pipeline gets these defaults unless "
@@ -596,7 +596,7 @@ class _Check:
         if not used:
             self.out.append(PUSH_CONSTANT_MISSING.at(
                 self.view.pointer("push_constants"),
-                f"push_constants declares {total} bytes ({text.strip()}) but entry point "
+                f"push_constants declares {total} bytes ({str(text).strip()}) but entry point "
                 f"{self.r.entry_point!r} uses no push-constant block",
                 hint="remove push_constants, or check that this is the right shader",
                 severity=Severity.WARNING, shader_place=self.places.push_constants()))

@@ -1,0 +1,727 @@
+"""What a dispatch writes into each result, and the dispatch that writes each one exactly.
+
+Given the analysis of a module (:class:`~.records.ShaderAccess`), the local size, a
+dispatch (workgroup counts) and the results as the runtime lays them out
+(:class:`Extent`), each write is worked out as a set: the invocation variables take their
+ranges (``wg.x`` in ``[0, dispatched)``, ``lid.x`` in ``[0, local size)``, loop counters
+as far as their loop's test allows), the guards narrow them (a guard on part of the
+address, ``gid.x < width``, narrows that part; one on the whole address clips it), and
+the address's terms are summed as sets of intervals. A buffer is measured in bytes, an
+image in texels, a tensor in elements; each result's union is compared with its extent:
+
+- ``complete``: the writes whose guards are all understood cover every unit;
+- ``missing``: even counting every write as if all its guards held, some units are never
+  written (proven only when no write to the result has an unknown address);
+- ``overruns``: a write whose guards are all understood reaches past the result;
+  ``risky``: one that may, depending on what the analysis cannot read (push constants,
+  data, conditions it does not follow).
+
+:func:`covering_dispatch` reads the address's structure for the smallest workgroup count
+along each axis (``index = gid.y * W + gid.x``: x must reach W, y the rows), then checks
+that dispatch with :func:`judge`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from . import intervals as iv
+from .forms import Poly, is_runtime
+from .records import Access, Condition, ShaderAccess
+
+AXES = "xyz"
+MAX_GROUPS = 65535  # maxComputeWorkGroupCount every Vulkan device supports
+
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """A resource as the reference runtime lays it out: ``shape`` is the op's tensor;
+    a buffer holds ``elements x element_bytes`` bytes of data in an allocation of
+    ``elements x texel_bytes`` (a vec4 format on a float tensor is four times the data)."""
+
+    set: int
+    binding: int
+    kind: str  # "buffer", "image", "tensor"
+    shape: tuple[int, ...]
+    element_bytes: int = 4
+    texel_bytes: int = 4
+    label: str = ""  # "result 0 (tensor<64x64xf32>)"
+
+    @property
+    def elements(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def allocation_bytes(self) -> int:
+        return max(self.elements * self.texel_bytes, self.elements * self.element_bytes)
+
+    @property
+    def axes(self) -> tuple[int, ...] | None:
+        """The extent of each coordinate an access gives: bytes for a buffer, (width,
+        height) for an image (from NHWC), the shape for a tensor."""
+        if self.kind == "buffer":
+            return (self.elements * self.element_bytes,)
+        if self.kind == "image":
+            shape = self.shape
+            if len(shape) == 4 and shape[0] == 1:
+                return (shape[2], shape[1])
+            if len(shape) in (2, 3):
+                return (shape[1], shape[0])
+            return None
+        return self.shape
+
+    @property
+    def units(self) -> int:
+        """What coverage counts: elements, texels (pixels of an image)."""
+        axes = self.axes
+        if self.kind == "buffer" or axes is None:
+            return self.elements
+        return math.prod(axes)
+
+    @property
+    def unit_name(self) -> str:
+        return "texels" if self.kind == "image" else "elements"
+
+    def constants(self) -> dict[str, int]:
+        """The values of the size queries of this resource."""
+        found: dict[str, int] = {}
+        axes = self.axes or ()
+        key = f"{self.set}.{self.binding}"
+        if self.kind == "image":
+            for axis, value in enumerate(axes):
+                found[f"isz.{key}.{axis}"] = value
+        elif self.kind == "tensor":
+            for dimension, value in enumerate(self.shape):
+                found[f"tsz.{key}.{dimension}"] = value
+        return found
+
+    def array_length(self, offset: int, stride: int) -> int:
+        """``.length()`` of the runtime array at ``offset`` in the allocation."""
+        return max(0, (self.elements * self.texel_bytes - offset) // stride) if stride else 0
+
+    def coordinate(self, unit: int) -> tuple[int, ...]:
+        """The result index of a unit (a buffer's element, an image's texel)."""
+        if self.kind == "image":
+            axes = self.axes or (1, 1)
+            x, y = unit % axes[0], unit // axes[0]
+            return (0, y, x) if len(self.shape) == 4 else (y, x)
+        index = []
+        for size in reversed(self.shape):
+            index.append(unit % size)
+            unit //= size
+        return tuple(reversed(index))
+
+
+@dataclass(frozen=True, slots=True)
+class Overrun:
+    access: Access
+    units: int  # how many elements (texels) past the result
+    detail: str  # which invocations, or why it may happen
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One result under one dispatch."""
+
+    extent: Extent
+    writes: tuple[Access, ...]
+    complete: bool = False
+    missing: int | None = None  # units provably never written
+    first_missing: tuple[int, ...] | None = None
+    overruns: tuple[Overrun, ...] = ()
+    risky: tuple[Overrun, ...] = ()
+    unknown: str | None = None  # why completeness cannot be decided
+    past: int = 0  # units the overruns write outside the result, all writes together
+
+
+@dataclass(slots=True)
+class _Written:
+    """One write under one dispatch: the units of the result it covers (row-major), how
+    many fall outside, and what made it inexact."""
+
+    access: Access
+    inside: iv.Intervals | None = None
+    outside: int = 0
+    beyond: iv.Intervals = ()  # a buffer's units outside the result (for the union)
+    exact: bool = True
+    why: str | None = None  # what the analysis could not read (inexact or unknown)
+    runtime: bool = False  # the unknown part is runtime data
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class _Space:
+    """The variables of one write and the factors they have been grouped into."""
+
+    domains: dict[str, iv.Intervals]
+    # factor -> (its variables with their coefficients, its value set)
+    factors: list[tuple[dict[str, int], iv.Intervals]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.factors = [({name: 1}, values) for name, values in self.domains.items()]
+
+    def factor_of(self, name: str) -> int:
+        return next(k for k, (members, _v) in enumerate(self.factors) if name in members)
+
+    def in_factors(self, form: Poly) -> dict[int, int] | None:
+        """``form``'s linear part as factor -> multiple of that factor's combination
+        (None when it is not a whole multiple of each factor it touches)."""
+        linear = form.linear()
+        found: dict[int, int] = {}
+        for k in {self.factor_of(name) for name in linear}:
+            members = self.factors[k][0]
+            first, unit = next(iter(members.items()))
+            if linear.get(first, 0) % unit:
+                return None
+            ratio = linear.get(first, 0) // unit
+            if ratio == 0 or any(linear.get(name, 0) != ratio * c
+                                 for name, c in members.items()):
+                return None
+            found[k] = ratio
+        return found
+
+    def apply(self, guard: Condition, coordinates: list[Poly]) -> str | None:
+        """Narrow the factors by ``guard``; the reason when it cannot be used."""
+        touched = self.in_factors(guard.form)
+        if touched is None:
+            return "a condition that mixes invocation IDs the address uses differently"
+        if not touched:
+            return None
+        uses = [self.in_factors(c) for c in coordinates]
+        if any(u is None for u in uses):
+            return "an address the analysis cannot split"
+        keys = sorted(touched, key=lambda k: abs(touched[k]))
+        # Each coordinate must use these factors in the guard's proportions, or not at all.
+        for use in uses:
+            assert use is not None
+            parts = {k: use.get(k, 0) for k in keys}
+            if not any(parts.values()):
+                continue
+            if any(parts[k] * touched[keys[0]] != parts[keys[0]] * touched[k] for k in keys):
+                return "a condition on part of an address term"
+        values = iv.normal([(0, 1)])
+        for k in keys:
+            summed = iv.sum_set(values, touched[k], self.factors[k][1])
+            if summed is None:
+                return "too many separate pieces to follow"
+            values = summed
+        allowed = _satisfying(values, guard.form.constant, guard.op)
+        combination: dict[str, int] = {}
+        for k in keys:
+            for name, c in self.factors[k][0].items():
+                combination[name] = c * touched[k]
+        self.factors = [f for k, f in enumerate(self.factors) if k not in touched]
+        self.factors.append((combination, allowed))
+        return None
+
+    def coordinate_set(self, form: Poly, width: int) -> iv.Intervals | None:
+        use = self.in_factors(form)
+        if use is None:
+            return None
+        values = iv.normal([(form.constant, form.constant + max(width, 1))])
+        for k in sorted(use, key=lambda k: abs(use[k])):
+            summed = iv.sum_set(values, use[k], self.factors[k][1])
+            if summed is None:
+                return None
+            values = summed
+        return values
+
+
+def _satisfying(values: iv.Intervals, constant: int, op: str) -> iv.Intervals:
+    """The values w with ``w + constant op 0``."""
+    if op == "<":
+        return iv.clip(values, None, -constant)
+    if op == "<=":
+        return iv.clip(values, None, -constant + 1)
+    if op == "==":
+        return iv.clip(values, -constant, -constant + 1)
+    hole = -constant  # "!="
+    return iv.normal([*iv.clip(values, None, hole), *iv.clip(values, hole + 1, None)])
+
+
+# -- the environment of one dispatch --------------------------------------------------------
+
+@dataclass(slots=True)
+class _Dispatch:
+    analysis: ShaderAccess
+    groups: tuple[int, int, int]
+    extents: Sequence[Extent]
+    constants: dict[str, Poly] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for axis, count in zip(AXES, self.groups, strict=True):
+            self.constants[f"nwg.{axis}"] = Poly.const(count)
+        for extent in self.extents:
+            for name, value in extent.constants().items():
+                self.constants[name] = Poly.const(value)
+
+    def resolve(self, form: Poly) -> Poly:
+        """``form`` with the dispatch and the resources' sizes filled in."""
+        more = {s: self._length(s) for s in form.symbols if s.startswith("len.")}
+        return form.substitute({**self.constants,
+                                **{k: v for k, v in more.items() if v is not None}}) or form
+
+    def _length(self, symbol: str) -> Poly | None:
+        _len, set_, binding, offset, stride = symbol.split(".")
+        for extent in self.extents:
+            if (extent.set, extent.binding) == (int(set_), int(binding)) \
+                    and extent.kind == "buffer":
+                return Poly.const(extent.array_length(int(offset), int(stride)))
+        return None
+
+    def domain(self, name: str, guards: Sequence[Condition]) -> iv.Intervals | None:
+        local = self.analysis.local_size
+        axis = AXES.index(name[-1]) if name[-1] in AXES else -1
+        if name.startswith("wg."):
+            return ((0, self.groups[axis]),)
+        if name.startswith("lid."):
+            return ((0, local[axis]),)
+        listed = dict(self.analysis.value_sets).get(name)
+        if listed is not None:
+            return iv.of_values(listed)
+        if name.startswith("t."):
+            bound = self._iterations(name)
+            return ((0, bound),) if bound is not None else None
+        return None
+
+    def _iterations(self, counter: str) -> int | None:
+        """An upper bound on a loop's iterations from its test (the largest over every
+        invocation), or None."""
+        test = dict(self.analysis.loops).get(counter)
+        if not test:
+            return None
+        best: int | None = None
+        for condition in test:
+            form = self.resolve(condition.form)
+            a = form.coefficient(counter)
+            rest = form - Poly.symbol(counter, a)
+            if a <= 0 or condition.op not in ("<", "<=") or counter in rest.symbols \
+                    or not rest.is_linear:
+                continue
+            low = self._minimum(rest)
+            if low is None:
+                continue
+            # a*t + rest < 0 for every t below the bound: t < -rest/a
+            limit = -low + (1 if condition.op == "<=" else 0)
+            bound = max(0, -(-limit // a))
+            best = bound if best is None else min(best, bound)
+        return best
+
+    def _minimum(self, form: Poly) -> int | None:
+        total = form.constant
+        for name, c in form.linear().items():
+            domain = self.domain(name, ()) if not name.startswith("t.") else None
+            if not domain:
+                return None
+            total += c * (domain[0][0] if c > 0 else domain[-1][1] - 1)
+        return total
+
+
+# -- one write ----------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _Prepared:
+    """One write's variables grouped by its guards, under one dispatch."""
+
+    space: _Space
+    coordinates: list[Poly]
+    skipped: list[str]  # the guards that could not be used, in words
+    never: bool = False  # a guard that never holds
+
+
+def _prepare(access: Access, extent: Extent, env: _Dispatch, found: _Written
+             ) -> _Prepared | None:
+    """The write's space, or None (``found`` then says why)."""
+    axes = extent.axes
+    if access.coordinates is None:
+        found.exact, found.why = False, access.unknown
+        return None
+    if axes is None or len(access.coordinates) != len(axes):
+        found.exact, found.why = False, (
+            f"{len(access.coordinates)} coordinates for a {extent.kind} of shape "
+            f"{list(extent.shape)}")
+        return None
+    coordinates = [env.resolve(c) for c in access.coordinates]
+    runtime = sorted({s for c in coordinates for s in c.symbols if is_runtime(s)})
+    if runtime:
+        found.exact, found.runtime = False, True
+        found.why = f"the address depends on {_names(env.analysis, runtime)}"
+        return None
+    if not all(c.is_linear for c in coordinates):
+        found.exact, found.why = False, "the address multiplies invocation IDs together"
+        return None
+    guards = [Condition(env.resolve(g.form), g.op) for g in access.guards]
+    names = {s for c in coordinates for s in c.symbols}
+    names |= {s for g in guards for s in g.form.symbols if not is_runtime(s)}
+    domains: dict[str, iv.Intervals] = {}
+    for name in sorted(names):
+        domain = env.domain(name, guards)
+        if domain is None:
+            found.exact, found.why = False, f"{_names(env.analysis, [name])} has no known range"
+            return None
+        domains[name] = domain
+    prepared = _Prepared(_Space(domains), coordinates, [])
+    for guard in guards:
+        runtime_guard = sorted(s for s in guard.form.symbols if is_runtime(s))
+        if runtime_guard:
+            prepared.skipped.append(f"a condition on {_names(env.analysis, runtime_guard)}")
+            found.runtime = True
+        elif guard.form.is_const:
+            prepared.never |= not guard.holds(guard.form.constant)
+        elif not guard.form.is_linear:
+            prepared.skipped.append("a condition that multiplies invocation IDs")
+        else:
+            problem = prepared.space.apply(guard, coordinates)
+            if problem is not None:
+                prepared.skipped.append(problem)
+    if access.opaque_guard:
+        prepared.skipped.append("a condition the analysis cannot read (data, or control "
+                                "flow it does not follow)")
+    return prepared
+
+
+def _written(access: Access, extent: Extent, env: _Dispatch) -> _Written:
+    found = _Written(access)
+    prepared = _prepare(access, extent, env, found)
+    if prepared is None:
+        return found
+    found.exact = not prepared.skipped
+    found.why = prepared.skipped[0] if prepared.skipped else None
+    if prepared.never:
+        found.inside, found.outside = (), 0
+        return found
+    space, coordinates = prepared.space, prepared.coordinates
+    axes = extent.axes
+    assert axes is not None
+    widths = [1] * len(coordinates)
+    if extent.kind != "image":
+        widths[-1] = access.width
+    sets = [space.coordinate_set(c, w) for c, w in zip(coordinates, widths, strict=True)]
+    if any(s is None for s in sets) or not _separate(space, coordinates):
+        found.exact, found.why = False, "the coordinates share invocation IDs in a way " \
+                                        "the analysis does not split"
+        return found
+    _measure(found, extent, [s for s in sets if s is not None], axes)
+    if found.outside:
+        found.detail = _who(space, coordinates, axes, env.analysis, widths)
+    return found
+
+
+def _separate(space: _Space, coordinates: list[Poly]) -> bool:
+    used: set[int] = set()
+    for form in coordinates:
+        mine = set(space.in_factors(form) or {})
+        if mine & used:
+            return False
+        used |= mine
+    return True
+
+
+def _measure(found: _Written, extent: Extent, sets: list[iv.Intervals],
+             axes: tuple[int, ...]) -> None:
+    if extent.kind == "buffer":
+        # Coverage counts the result's data; past it is past the buffer the runtime
+        # allocates (larger than the data for a multi-component format on a scalar tensor).
+        data, allocation = axes[0], extent.allocation_bytes
+        inside_bytes = iv.clip(sets[0], 0, data)
+        outside = iv.size(sets[0]) - iv.size(iv.clip(sets[0], 0, allocation))
+        size = extent.element_bytes
+        found.inside = iv.normal((-(-a // size), b // size) for a, b in inside_bytes)
+        found.outside = -(-outside // size)
+        found.beyond = iv.normal((a // size, -(-b // size)) for a, b in (
+            *iv.clip(sets[0], None, 0), *iv.clip(sets[0], allocation, None)))
+        return
+    clipped = [iv.clip(s, 0, axis) for s, axis in zip(sets, axes, strict=True)]
+    found.outside = math.prod(iv.size(s) for s in sets) - math.prod(
+        iv.size(s) for s in clipped)
+    if extent.kind == "image":  # texel (x, y) is unit y * width + x
+        found.inside = iv.sum_set(clipped[0], axes[0], clipped[1])
+        return
+    linear = clipped[-1]
+    stride = 1
+    for dimension in range(len(axes) - 2, -1, -1):
+        stride *= axes[dimension + 1]
+        summed = iv.sum_set(linear, stride, clipped[dimension])
+        if summed is None:
+            found.inside = None
+            return
+        linear = summed
+    found.inside = linear
+
+
+def _who(space: _Space, coordinates: list[Poly], axes: tuple[int, ...],
+         analysis: ShaderAccess, widths: list[int]) -> str:
+    """Which invocations reach past the result, for the simplest case: the address's
+    largest term is a global, workgroup or local ID (the other terms at their
+    smallest)."""
+    for form, axis, width in zip(coordinates, axes, widths, strict=True):
+        terms = _terms(space, form, analysis.local_size)
+        if not terms:
+            continue
+        coefficient, name, values = max(terms, key=lambda t: t[0])
+        if coefficient <= 0 or not values:
+            continue
+        others = form.constant + sum(c * v[0][0] for c, _n, v in terms
+                                     if (c, _n) != (coefficient, name) and v)
+        first = max(values[0][0], -(-(axis - max(width, 1) + 1 - others) // coefficient))
+        top = values[-1][1] - 1
+        if first <= top:
+            return f"{name} from {first} to {top}"
+    return ""
+
+
+def _terms(space: _Space, form: Poly, local: tuple[int, int, int]
+           ) -> list[tuple[int, str, iv.Intervals]]:
+    """(coefficient, name, values) of the address's factors, a workgroup ID and a local
+    ID that make up a global ID counted as that."""
+    use = space.in_factors(form) or {}
+    terms: list[tuple[int, str, iv.Intervals]] = []
+    singles = {next(iter(space.factors[k][0])): k for k in use
+               if len(space.factors[k][0]) == 1}
+    paired: set[int] = set()
+    for k, axis in enumerate(AXES):
+        wg, lid = singles.get(f"wg.{axis}"), singles.get(f"lid.{axis}")
+        if wg is not None and lid is not None and use[wg] == use[lid] * local[k] \
+                and space.factors[wg][1] and space.factors[lid][1] == ((0, local[k]),):
+            count = space.factors[wg][1][-1][1] * local[k]
+            terms.append((use[lid], f"gl_GlobalInvocationID.{axis}", ((0, count),)))
+            paired |= {wg, lid}
+    for k in use:
+        if k not in paired:
+            members, values = space.factors[k]
+            terms.append((use[k], _factor_name(members, analysis_local=local), values))
+    return terms
+
+
+def _factor_name(members: dict[str, int], analysis_local: tuple[int, int, int]) -> str:
+    local = analysis_local
+    for k, axis in enumerate(AXES):
+        if members == {f"wg.{axis}": local[k], f"lid.{axis}": 1} or (
+                local[k] == 1 and members == {f"wg.{axis}": 1}):
+            return f"gl_GlobalInvocationID.{axis}"
+    parts = []
+    for name, c in sorted(members.items()):
+        head, _, rest = name.partition(".")
+        readable = f"{_READABLE[head]}.{rest}" if head in _READABLE else "a loop counter" \
+            if head == "t" else name
+        parts.append(readable if c == 1 else f"{c} * {readable}")
+    return " + ".join(parts)
+
+
+_READABLE = {"wg": "gl_WorkGroupID", "lid": "gl_LocalInvocationID", "nwg": "gl_NumWorkGroups"}
+
+
+def _names(analysis: ShaderAccess, symbols: Sequence[str]) -> str:
+    named = []
+    for symbol in symbols:
+        head, _, rest = symbol.partition(".")
+        if head in _READABLE:
+            named.append(f"{_READABLE[head]}.{rest}")
+        elif head == "t":
+            named.append("a loop counter")
+        else:
+            named.append(analysis.name_of(symbol))
+    return ", ".join(f"`{n}`" if head not in _READABLE else n for n in named)
+
+
+# -- a result ---------------------------------------------------------------------------
+
+def judge(analysis: ShaderAccess, groups: Sequence[int], results: Sequence[Extent],
+          bound: Sequence[Extent] = ()) -> list[Verdict]:
+    """What dispatching ``groups`` workgroups writes into each result; ``bound`` are the
+    other resources (their sizes answer ``.length()`` and ``imageSize()``)."""
+    env = _Dispatch(analysis, tuple(groups), [*results, *bound])  # type: ignore[arg-type]
+    return [_judge_one(analysis, extent, env) for extent in results]
+
+
+def _judge_one(analysis: ShaderAccess, extent: Extent, env: _Dispatch) -> Verdict:
+    writes = tuple(analysis.writes_to(extent.set, extent.binding))
+    if analysis.unknown is not None:
+        return Verdict(extent, writes, unknown=analysis.unknown)
+    if not writes:
+        return Verdict(extent, writes, missing=extent.units, first_missing=extent.coordinate(0))
+    done = [_written(access, extent, env) for access in writes]
+    total = extent.units
+    unknown = next((w for w in done if w.inside is None), None)
+    union = iv.normal(p for w in done if w.inside is not None for p in w.inside)
+    exact = iv.normal(p for w in done if w.inside is not None and w.exact for p in w.inside)
+    complete = iv.first_gap(exact, 0, total) is None
+    missing = first = None
+    if unknown is None:
+        gap = iv.first_gap(union, 0, total)
+        if gap is not None:
+            missing = total - iv.size(iv.clip(union, 0, total))
+            first = extent.coordinate(gap)
+    over = [w for w in done if w.outside and w.exact]
+    overruns = tuple(Overrun(w.access, w.outside, w.detail) for w in over)
+    past = iv.size(iv.normal(p for w in over for p in w.beyond)) \
+        if extent.kind == "buffer" else max((w.outside for w in over), default=0)
+    risky = tuple(Overrun(w.access, w.outside, w.why or "") for w in done
+                  if (w.outside and not w.exact) or (w.inside is None and w.runtime))
+    why = None
+    if not complete and missing is None:
+        reason = unknown or next((w for w in done if not w.exact), None)
+        why = reason.why if reason is not None else None
+    return Verdict(extent, writes, complete, missing, first, overruns, risky, why, past)
+
+
+# -- the dispatch a result needs ---------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Covering:
+    """The workgroup counts derived from the writes' addresses, and what ``judge`` says
+    of them."""
+
+    groups: tuple[int, int, int]
+    verdicts: tuple[Verdict, ...]
+    # invocation axis -> the result and the result axis it walks, for the notes
+    walks: tuple[str, ...]
+
+    @property
+    def exact(self) -> bool:
+        """Every result provably written, nothing provably written past one."""
+        return all(v.complete and not v.overruns for v in self.verdicts)
+
+
+def covering_dispatch(analysis: ShaderAccess, results: Sequence[Extent],
+                      bound: Sequence[Extent] = ()) -> Covering | None:
+    """The smallest workgroup counts whose writes reach every unit of every result, read
+    from the addresses (with their guards); when that reading does not prove itself (a
+    row stride that is ``gl_NumWorkGroups.x * 8``), the usual spreads of one invocation
+    per unit are tried too. None when no write's address is known."""
+    if analysis.unknown is not None:
+        return None
+    # Every axis as large as a device allows: what remains of each term after its guards
+    # is what the results need.
+    env = _Dispatch(analysis, (MAX_GROUPS,) * 3, [*results, *bound])
+    need = [0, 0, 0]
+    walks: list[str] = []
+    known = False
+    for extent in results:
+        axes = extent.axes
+        for access in analysis.writes_to(extent.set, extent.binding):
+            if access.coordinates is None or axes is None:
+                continue
+            known = True
+            if any(_dispatch_dependent(c) for c in access.coordinates):
+                continue  # the stride changes with the dispatch: tried below instead
+            prepared = _prepare(access, extent, env, _Written(access))
+            if prepared is None or prepared.never:
+                continue
+            for k, (form, axis) in enumerate(zip(prepared.coordinates, axes, strict=True)):
+                width = access.width if extent.kind != "image" and k == len(axes) - 1 else 1
+                _needs(analysis, prepared.space, form, axis, width, need, walks, extent, k)
+    if not known:
+        return None
+    candidates: list[tuple[tuple[int, int, int], tuple[str, ...]]] = []
+    if any(need):
+        structural = tuple(min(MAX_GROUPS, max(1, n)) for n in need)
+        ordered = sorted(dict.fromkeys(walks), key=lambda w: w[0])  # x, y, z
+        candidates.append((structural, tuple(ordered)))  # type: ignore[arg-type]
+    units = max(e.units for e in results)
+    for spread in _spreads(analysis.local_size, units):
+        candidates.append((spread, ("one invocation per element",)))
+    first: Covering | None = None
+    for groups, described in dict.fromkeys(candidates):
+        covering = Covering(groups, tuple(judge(analysis, groups, results, bound)), described)
+        if covering.exact:
+            return covering
+        first = first or covering
+    return first
+
+
+def _dispatch_dependent(form: Poly) -> bool:
+    """Whether an invocation ID is multiplied by ``gl_NumWorkGroups`` (not a grid-stride
+    loop's counter, whose step it is)."""
+    return any(any(s.startswith("nwg.") for s in m) and any(
+        s.startswith(("wg.", "lid.")) for s in m) for m, _c in form.terms)
+
+
+def _spreads(local: tuple[int, int, int], units: int) -> list[tuple[int, int, int]]:
+    """One invocation per unit: spread over the axes whose local size is more than one
+    (a square grid for an 8 x 8 shader), or all along x, or all along y."""
+    groups = max(1, -(-units // math.prod(local)))
+    used = [axis for axis in range(3) if local[axis] > 1] or [0]
+    counts = [1, 1, 1]
+    remaining = groups
+    for position, axis in enumerate(used):
+        share = max(1, round(remaining ** (1 / (len(used) - position))))
+        while share ** (len(used) - position) < remaining:
+            share += 1
+        counts[axis] = min(share, MAX_GROUPS)
+        remaining = -(-remaining // share)
+    found = [tuple(counts), (min(groups, MAX_GROUPS), 1, 1), (1, min(groups, MAX_GROUPS), 1)]
+    return list(dict.fromkeys(found))  # type: ignore[arg-type]
+
+
+def _needs(analysis: ShaderAccess, space: _Space, form: Poly, total: int, width: int,
+           need: list[int], walks: list[str], extent: Extent, coordinate: int) -> None:
+    """Along one coordinate: walk the address's factors from the smallest coefficient
+    up; one that holds a workgroup ID must take enough values to reach the next factor
+    (or the end of the result), no more than its guards let it."""
+    use = space.in_factors(form)
+    if not use:
+        return
+    factors = sorted(((c, k) for k, c in use.items() if c > 0), key=lambda t: t[0])
+    span = max(width, 1)
+    local = analysis.local_size
+    for position, (coefficient, k) in enumerate(factors):
+        members, values = space.factors[k]
+        following = factors[position + 1][0] if position + 1 < len(factors) else None
+        reach = following if following is not None else total - form.constant
+        groups = [n for n in members if n.startswith("wg.")]
+        available = iv.size(values)
+        if groups:
+            axis = AXES.index(groups[0][-1])
+            per_group = _per_group(members, groups[0], local[axis])
+            if per_group is None or len(groups) > 1:
+                return  # workgroup IDs combined in a way that does not say
+            # Blocks of `span` every `coefficient`: enough of them to start every block
+            # below the reach, fewer when they overlap.
+            wanted = max(1, min(-(-reach // coefficient),
+                                -(-(reach - span) // coefficient) + 1))
+            count = min(wanted, available)
+            need[axis] = max(need[axis], -(-count // per_group))
+            step, steps = coefficient, count
+            if per_group == 1 and local[axis] > 1 and coefficient % local[axis] == 0 \
+                    and any(space.factors[j][0] == {f"lid.{groups[0][-1]}": 1}
+                            and c * local[axis] == coefficient for c, j in factors):
+                step, steps = coefficient // local[axis], count * local[axis]  # gid
+            walks.append(f"{groups[0][-1]} walks {_walked(extent, coordinate, step, steps)}")
+        else:
+            count = available
+        span = span + coefficient * (max(count, 1) - 1)
+        if following is not None:
+            span = min(span, following)
+
+
+def _per_group(members: dict[str, int], group: str, local: int) -> int | None:
+    """How many consecutive values of a factor one workgroup provides: 1 for the
+    workgroup ID alone, the local size for the global ID (``L * wg + lid``, with or
+    without a grid-stride loop's counter beside it)."""
+    if members == {group: 1}:
+        return 1
+    lid = f"lid.{group[-1]}"
+    if members.get(group) == local and (members.get(lid) == 1 or local == 1):
+        return local
+    return None
+
+
+def _walked(extent: Extent, coordinate: int, coefficient: int, count: int) -> str:
+    """Which axis of the result a term steps along: ``the width of result 0 (...)``,
+    ``axis 2 (40) of result 0 (...)``, or the whole result, flattened."""
+    label = extent.label or "the result"
+    if extent.kind == "image":
+        return f"the {('width', 'height', 'depth')[coordinate]} of {label}"
+    if extent.kind == "tensor":
+        return f"dimension {coordinate} of {label}"
+    if coefficient % extent.element_bytes == 0:
+        stride = coefficient // extent.element_bytes
+        step = 1
+        for axis in range(len(extent.shape) - 1, -1, -1):
+            if step == stride and extent.shape[axis] > 1 and count <= extent.shape[axis]:
+                return f"axis {axis} ({extent.shape[axis]}) of {label}"
+            step *= extent.shape[axis]
+    return f"{label}, flattened" if len([d for d in extent.shape if d > 1]) > 1 else label
