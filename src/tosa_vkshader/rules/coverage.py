@@ -156,13 +156,18 @@ def check_coverage(view: AttributeView, shader: Shader, places: ShaderPlaces
     results = extents(view, shader, context.results)
     if not results:
         return
+    pointer = view.pointer("workgroup_sizes")
+    if access.unknown is not None:
+        yield COVERAGE_UNKNOWN.at(
+            pointer, f"what workgroup_sizes {sizes} writes into the results was not decided: "
+                     f"{access.unknown}; `tosa-vkshader run` runs the op and shows it")
+        return
     bound = extents(view, shader, context.operands or (), "input")
     groups = dispatched(sizes)
     verdicts = judge(access, groups, results, bound)
     if all(v.complete and not v.overruns and not v.risky for v in verdicts):
         return
     cover = covering_dispatch(access, results, bound)
-    pointer = view.pointer("workgroup_sizes")
     for verdict in verdicts:
         if not verdict.writes:
             continue  # never written at all: VKS419 says so

@@ -68,7 +68,8 @@ def races(evaluation: Evaluation, accesses: list[Access],
     found: list[Race] = []
     for store in (a for a in shared if a.writes):
         for load in (a for a in shared if a.kind in ("read", "atomic")):
-            if load.binding != store.binding or load is store:
+            if load.binding != store.binding or load is store \
+                    or store.kind == load.kind == "atomic":  # atomics do not race
                 continue
             if not reaches_without_barrier(evaluation.body, barriers,
                                            (store.block, store.position),

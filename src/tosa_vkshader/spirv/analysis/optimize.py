@@ -18,7 +18,6 @@ import os
 import subprocess
 import tempfile
 from array import array
-from functools import cache
 
 from ..grammar import OP
 from ..tools import find_spirv_tool
@@ -51,8 +50,8 @@ _HIDDEN_EXTENSIONS = (b"SPV_ARM_tensors",)
 _EXTENSION, _CALL = OP["OpExtension"], OP["OpFunctionCall"]
 
 
-@cache
 def find_spirv_opt() -> str | None:
+    """``$TOSA_VKSHADER_SPIRV_OPT``, else the wheel's ``spirv-opt`` (see ``..tools``)."""
     return find_spirv_tool("spirv-opt", ENV_VAR)
 
 
