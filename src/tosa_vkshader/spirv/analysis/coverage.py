@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import intervals as iv
 from .forms import Poly, is_runtime
@@ -136,31 +136,35 @@ class Verdict:
     past: int = 0  # units the overruns write outside the result, all writes together
 
 
-@dataclass(slots=True)
+# The working state of one judgement is made by the thousand on a large model: plain
+# slotted classes (a dataclass costs its generated methods at import, on every start).
+
 class _Written:
     """One write under one dispatch: the units of the result it covers (row-major), how
     many fall outside, and what made it inexact."""
 
-    access: Access
-    inside: iv.Intervals | None = None
-    outside: int = 0
-    beyond: iv.Intervals = ()  # a buffer's units outside the result (for the union)
-    exact: bool = True
-    why: str | None = None  # what the analysis could not read (inexact or unknown)
-    runtime: bool = False  # the unknown part is runtime data
-    detail: str = ""
+    __slots__ = ("access", "inside", "outside", "beyond", "exact", "why", "runtime", "detail")
+
+    def __init__(self, access: Access) -> None:
+        self.access = access
+        self.inside: iv.Intervals | None = None
+        self.outside = 0
+        self.beyond: iv.Intervals = ()  # a buffer's units outside the result (for the union)
+        self.exact = True
+        self.why: str | None = None  # what the analysis could not read (inexact or unknown)
+        self.runtime = False  # the unknown part is runtime data
+        self.detail = ""
 
 
-@dataclass(slots=True)
 class _Space:
     """The variables of one write and the factors they have been grouped into."""
 
-    domains: dict[str, iv.Intervals]
-    # factor -> (its variables with their coefficients, its value set)
-    factors: list[tuple[dict[str, int], iv.Intervals]] = field(default_factory=list)
+    __slots__ = ("factors",)
 
-    def __post_init__(self) -> None:
-        self.factors = [({name: 1}, values) for name, values in self.domains.items()]
+    def __init__(self, domains: dict[str, iv.Intervals]) -> None:
+        # factor -> (its variables with their coefficients, its value set)
+        self.factors: list[tuple[dict[str, int], iv.Intervals]] = [
+            ({name: 1}, values) for name, values in domains.items()]
 
     def factor_of(self, name: str) -> int:
         return next(k for k, (members, _v) in enumerate(self.factors) if name in members)
@@ -243,17 +247,18 @@ def _satisfying(values: iv.Intervals, constant: int, op: str) -> iv.Intervals:
 
 # -- the environment of one dispatch --------------------------------------------------------
 
-@dataclass(slots=True)
 class _Dispatch:
-    analysis: ShaderAccess
-    groups: tuple[int, int, int]
-    extents: Sequence[Extent]
-    constants: dict[str, Poly] = field(default_factory=dict)
+    """One dispatch of one module over its resources: the values it gives the symbols."""
 
-    def __post_init__(self) -> None:
-        for axis, count in zip(AXES, self.groups, strict=True):
-            self.constants[f"nwg.{axis}"] = Poly.const(count)
-        for extent in self.extents:
+    __slots__ = ("analysis", "groups", "extents", "constants")
+
+    def __init__(self, analysis: ShaderAccess, groups: tuple[int, int, int],
+                 extents: Sequence[Extent]) -> None:
+        self.analysis, self.groups, self.extents = analysis, groups, extents
+        self.constants: dict[str, Poly] = {
+            f"nwg.{axis}": Poly.const(count)
+            for axis, count in zip(AXES, groups, strict=True)}
+        for extent in extents:
             for name, value in extent.constants().items():
                 self.constants[name] = Poly.const(value)
 
@@ -321,14 +326,15 @@ class _Dispatch:
 
 # -- one write ----------------------------------------------------------------------------
 
-@dataclass(slots=True)
 class _Prepared:
     """One write's variables grouped by its guards, under one dispatch."""
 
-    space: _Space
-    coordinates: list[Poly]
-    skipped: list[str]  # the guards that could not be used, in words
-    never: bool = False  # a guard that never holds
+    __slots__ = ("space", "coordinates", "skipped", "never")
+
+    def __init__(self, space: _Space, coordinates: list[Poly]) -> None:
+        self.space, self.coordinates = space, coordinates
+        self.skipped: list[str] = []  # the guards that could not be used, in words
+        self.never = False  # a guard that never holds
 
 
 def _prepare(access: Access, extent: Extent, env: _Dispatch, found: _Written
@@ -362,7 +368,7 @@ def _prepare(access: Access, extent: Extent, env: _Dispatch, found: _Written
             found.exact, found.why = False, f"{_names(env.analysis, [name])} has no known range"
             return None
         domains[name] = domain
-    prepared = _Prepared(_Space(domains), coordinates, [])
+    prepared = _Prepared(_Space(domains), coordinates)
     for guard in guards:
         runtime_guard = sorted(s for s in guard.form.symbols if is_runtime(s))
         if runtime_guard:
@@ -528,12 +534,35 @@ def _names(analysis: ShaderAccess, symbols: Sequence[str]) -> str:
 
 # -- a result ---------------------------------------------------------------------------
 
+# A model repeats ops: the same module, shapes and dispatch are judged once per process.
+_MEMO: dict[tuple, tuple[ShaderAccess, object]] = {}
+_MEMO_SIZE = 512
+
+
+def _memoized(kind: str, analysis: ShaderAccess, key: tuple, compute):
+    """``compute()`` once per (kind, analysis, key); the entry keeps the analysis alive,
+    so its ``id`` cannot be reused by another one while the entry is there."""
+    full = (kind, id(analysis), key)
+    found = _MEMO.get(full)
+    if found is not None and found[0] is analysis:
+        return found[1]
+    value = compute()
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[full] = (analysis, value)
+    return value
+
+
 def judge(analysis: ShaderAccess, groups: Sequence[int], results: Sequence[Extent],
           bound: Sequence[Extent] = ()) -> list[Verdict]:
     """What dispatching ``groups`` workgroups writes into each result; ``bound`` are the
     other resources (their sizes answer ``.length()`` and ``imageSize()``)."""
-    env = _Dispatch(analysis, tuple(groups), [*results, *bound])  # type: ignore[arg-type]
-    return [_judge_one(analysis, extent, env) for extent in results]
+    def compute() -> list[Verdict]:
+        env = _Dispatch(analysis, tuple(groups), [*results, *bound])  # type: ignore[arg-type]
+        return [_judge_one(analysis, extent, env) for extent in results]
+
+    return list(_memoized("judge", analysis, (tuple(groups), tuple(results), tuple(bound)),
+                          compute))
 
 
 def _judge_one(analysis: ShaderAccess, extent: Extent, env: _Dispatch) -> Verdict:
@@ -593,6 +622,12 @@ def covering_dispatch(analysis: ShaderAccess, results: Sequence[Extent],
     per unit are tried too. None when no write's address is known."""
     if analysis.unknown is not None:
         return None
+    return _memoized("cover", analysis, (tuple(results), tuple(bound)),
+                     lambda: _covering(analysis, results, bound))
+
+
+def _covering(analysis: ShaderAccess, results: Sequence[Extent],
+              bound: Sequence[Extent]) -> Covering | None:
     # Every axis as large as a device allows: what remains of each term after its guards
     # is what the results need.
     env = _Dispatch(analysis, (MAX_GROUPS,) * 3, [*results, *bound])

@@ -20,9 +20,7 @@ import tempfile
 from array import array
 
 from ..grammar import OP
-from ..tools import find_spirv_tool
 
-ENV_VAR = "TOSA_VKSHADER_SPIRV_OPT"
 TIMEOUT_S = 20.0
 PASSES = (
     "--skip-validation",
@@ -48,11 +46,6 @@ PASSES = (
 # the passes treat their instructions correctly (measured on GL_ARM_tensors shaders).
 _HIDDEN_EXTENSIONS = (b"SPV_ARM_tensors",)
 _EXTENSION, _CALL = OP["OpExtension"], OP["OpFunctionCall"]
-
-
-def find_spirv_opt() -> str | None:
-    """``$TOSA_VKSHADER_SPIRV_OPT``, else the wheel's ``spirv-opt`` (see ``..tools``)."""
-    return find_spirv_tool("spirv-opt", ENV_VAR)
 
 
 def for_optimizer(words: array) -> bytes:
