@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from coverage_runs import Op, model_text, run_written
+from coverage_runs import SENTINEL, Op, model_text, run_written
 
 from tosa_vkshader import Options, validate
 from tosa_vkshader.codegen import CodegenError, op_from_shader
@@ -300,3 +300,109 @@ def test_a_missing_barrier_is_a_warning_and_the_run_shows_why(tmp_path: Path):
     want = x.reshape(64, 64).sum(axis=1)
     np.testing.assert_array_equal(right.values, want)
     assert np.count_nonzero(wrong.values != want) > 0
+
+
+# -- shaders in the styles of published compute kernels ------------------------------------
+
+# A flattened index over a 3-D grid, bounded by a count from the push constants.
+FLAT_PUSH = V + """layout(local_size_x = 256) in;
+layout(push_constant) uniform P { uint ne; } p;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.z * 262144u + gl_GlobalInvocationID.y * 512u
+           + gl_GlobalInvocationID.x;
+    if (i >= p.ne) return;
+    y[i] = x[i] * x[i];
+}
+"""
+# One workgroup per row, its invocations striding over the columns.
+ROW_SCALE = V + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+    uint row = gl_WorkGroupID.x;
+    for (uint c = gl_LocalInvocationID.x; c < 100u; c += 64u)
+        y[row * 100u + c] = x[row * 100u + c] * 10.0;
+}
+"""
+# Only atomics into the result: the reads of the input decide the dispatch.
+HISTOGRAM = V + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint x[]; };
+layout(set = 0, binding = 1) buffer Bins { uint bins[]; };
+void main() {
+    atomicAdd(bins[x[gl_GlobalInvocationID.x] % 16u], 1u);
+}
+"""
+# An unguarded image kernel on an image that is not a multiple of the local size.
+IMAGE_UNGUARDED = V + """layout(local_size_x = 16, local_size_y = 16) in;
+layout(set = 0, binding = 0, r32f) uniform readonly image2D src;
+layout(set = 0, binding = 1, r32f) uniform writeonly image2D dst;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    imageStore(dst, p, -imageLoad(src, p));
+}
+"""
+
+
+def test_kernels_in_published_styles_get_dispatches_that_run_right(tmp_path: Path):
+    flat, rows, image = "tensor<1000xf32>", "tensor<7x100xf32>", "tensor<1x24x40x1xf32>"
+    ops = [new("flat_push", FLAT_PUSH, [flat], [flat]),
+           new("row_scale", ROW_SCALE, [rows], [rows]),
+           new("histogram", HISTOGRAM, ["tensor<4096xi32>"], ["tensor<16xi32>"]),
+           new("image_unguarded", IMAGE_UNGUARDED, [image], [image])]
+    assert [op.attrs["workgroup_sizes"] for op in ops] == [
+        [2, 2, 1],  # x: the 512 of a row (two workgroups of 256), y: two rows
+        [7, 1, 1],  # one workgroup per row
+        [64, 1, 1],  # the 4,096 inputs, 64 at a time
+        [3, 2, 1]]  # 48 x 32 invocations over 40 x 24 texels
+    found = findings(ops)
+    assert codes(found[0], *COVERAGE) == ["VKS523"]  # the bound is a push constant
+    assert codes(found[1], *COVERAGE) == []
+    assert [(d.code, d.severity) for d in found[3] if d.code in COVERAGE] == [
+        ("VKS522", Severity.WARNING)]  # texels outside the image: discarded
+    x_flat, x_rows = floats(1000), floats(7, 100)
+    x_hist = RNG.integers(0, 1000, size=4096).astype(np.int32)
+    x_image = floats(1, 24, 40, 1)
+    ran = run_written(ops, [x_flat, x_rows, x_hist, x_image], tmp_path,
+                      push_constants=np.uint32(1000).tobytes())
+    assert [(r.unwritten, r.past) for r in ran] == [(0, 0), (0, 0), (0, 0), (0, 0)]
+    np.testing.assert_array_equal(ran[0].values, x_flat * x_flat)
+    np.testing.assert_array_equal(ran[1].values, x_rows * 10)
+    start = np.frombuffer(bytes([SENTINEL] * 4), dtype=np.int32)[0]  # (atomics add to it)
+    np.testing.assert_array_equal(ran[2].values - start, np.bincount(x_hist % 16,
+                                                                     minlength=16))
+    np.testing.assert_array_equal(ran[3].values, -x_image)
+
+
+# The row length comes from the push constants: where each store goes is not known.
+PUSH_STRIDE = V + """layout(local_size_x = 8, local_size_y = 8) in;
+layout(push_constant) uniform P { uint w; } p;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+    uvec2 g = gl_GlobalInvocationID.xy;
+    y[g.y * p.w + g.x] = x[g.y * p.w + g.x] + 0.5;
+}
+"""
+
+
+def test_too_few_invocations_are_proven_where_the_addresses_are_not(tmp_path: Path):
+    """5 x 1 workgroups of 8 x 8 are 320 invocations, one store each: at least 640 of 960
+    elements stay unwritten whatever `p.w` is; [5, 3, 1] may be right (it is, with
+    w = 40), so it is no error, and the store, unguarded with a stride from the push
+    constants, is a warning."""
+    t = "tensor<24x40xf32>"
+    ops = [given("short", PUSH_STRIDE, [t], [t], [5, 1, 1]),
+           given("enough", PUSH_STRIDE, [t], [t], [5, 3, 1])]
+    short, enough = findings(ops, Options(severity={"VKS518": Severity.WARNING}))
+    [d] = [d for d in short if d.code == "VKS518"]
+    assert "at most 320 of the 960 elements" in d.message and "at least 640" in d.message
+    assert codes(enough, "VKS518") == []
+    assert [(d.code, d.severity) for d in enough if d.code in COVERAGE] == [
+        ("VKS522", Severity.WARNING)]
+    x = floats(24, 40)
+    ran = run_written(ops, [x, x], tmp_path, push_constants=np.uint32(40).tobytes())
+    assert ran[0].unwritten == 640
+    assert (ran[1].unwritten, ran[1].past) == (0, 0)
+    np.testing.assert_array_equal(ran[1].values, x + 0.5)

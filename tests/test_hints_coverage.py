@@ -105,3 +105,14 @@ def test_new_refuses_a_shader_no_dispatch_fits_and_says_how_to_make_one():
     guarded = COPY.replace("y[i] = x[i];", "if (i >= 1000u) return; y[i] = x[i];")
     op = op_from_shader(guarded, language="GLSL", operands=[t], results=[t])
     assert op.attrs["workgroup_sizes"] == [16, 1, 1]
+
+
+def test_too_few_invocations_for_unknown_addresses_ask_for_one_per_element():
+    stride = ROWS.replace("layout(set = 0, binding = 0)",
+                          "layout(push_constant) uniform P { uint w; } p;\n"
+                          "layout(set = 0, binding = 0)").replace("64u", "p.w")
+    document = op_document(stride, "tensor<32x64xf32>", [8, 1, 1])
+    hinted(validate(document).diagnostics, "VKS518",
+           hint="launch at least 2048 invocations (workgroup_sizes times the local size), "
+                "one per element, along the axes the shader indexes; `tosa-vkshader run` "
+                "shows what they write")

@@ -306,7 +306,7 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
                                       if each else "")
     described = f"{' x '.join(map(str, counts))}{shape} = {invocations(counts, local)} " \
                 f"invocations ({walks})"
-    problems = [_problem(v) for v in cover.verdicts if v.missing or v.overruns]
+    problems = [_problem(v) for v in cover.verdicts if v.missing or v.buffer_overruns]
     if any(problems):
         run.add(NO_EXACT_DISPATCH.at(
             "", f"no workgroup_sizes makes the shader write its results exactly: with "
@@ -318,6 +318,10 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     proof = "" if unproven is None else \
         f"; whether they write all of {unproven.extent.label} is not proven " \
         f"({unproven.unknown}): `tosa-vkshader run` shows it"
+    outside = next((v for v in cover.verdicts if v.overruns and not v.buffer_overruns), None)
+    if outside is not None:
+        proof += (f"; {outside.past} {outside.extent.unit_name} fall outside "
+                  f"{outside.extent.label}, whose writes there are discarded")
     run.add(WORKGROUP_COMPUTED.at(
         "", f"workgroup_sizes is {counts}, the number of workgroups (workgroup-semantics = "
             f"\"dispatch\", the reference runtime's reading): {described}{proof}"))

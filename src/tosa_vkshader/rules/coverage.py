@@ -135,20 +135,25 @@ that is what is read:
 
 `tosa-vkshader new --operands ... --results ...` reads the same expressions the other
 way: along each coordinate, from the smallest term up, a workgroup ID must repeat until
-the next term (or the end of the result) is reached, no further than its guards allow.
+the next term (or the end of the result) is reached, no further than its guards allow;
+the dispatch found is then judged as above, and written only when it is exact:
 
-| shader writes | result | `new` writes | why |
-|---|---|---|---|
-| `c[i] = a[i] + b[i]`, local 64 | `tensor<1024xf32>` | `[16, 1, 1]` | x walks the 1,024 elements |
-| the same, unguarded | `tensor<1000xf32>` | refuses (VKS623) | 16 workgroups write 24 past, 15 leave 40 |
-| `if (i >= 1000u) return;` first | `tensor<1000xf32>` | `[16, 1, 1]` | the guard stops at 1,000 |
-| `y[gid.y * 40 + gid.x]` guarded, 8 x 8 | `tensor<1x24x40x1xf32>` | `[5, 3, 1]` | x walks 40 columns, y 24 rows |
-| `imageStore(dst, ivec2(gid.xy), v)`, 8 x 8 | `tensor<1x24x40x1xf32>` | `[5, 3, 1]` | the image's width and height |
-| `tensorWriteARM(t, uint[](0, gid.z, gid.y, gid.x), v)`, 4 x 4 x 4 | `tensor<1x8x8x8xf32>` | `[2, 2, 2]` | one tensor dimension per axis |
-| `y[i] = x[i]` on `vec4` buffers, local 16 | `tensor<64x4xf32>` | `[4, 1, 1]` | a store covers 4 floats |
-| four stores `y[4 * i + k]`, local 32 | `tensor<1024xf32>` | `[8, 1, 1]` | each invocation writes 4 |
-| grid-stride loop, local 64 | `tensor<1000xf32>` | `[16, 1, 1]` | any count covers; one per element |
-| `if (lid == 0) y[gl_WorkGroupID.x] = sum`, local 64 | `tensor<64xf32>` | `[64, 1, 1]` | one output per workgroup |
+- `c[i] = a[i] + b[i]`, local size 64, `tensor<1024xf32>`: `[16, 1, 1]` (x walks the
+  1,024 elements); the same unguarded on `tensor<1000xf32>`: refused (VKS623: 16
+  workgroups write 24 floats past the result, 15 leave 40 unwritten); with
+  `if (i >= 1000u) return;` first: `[16, 1, 1]`.
+- `y[gid.y * 40 + gid.x]` behind `if (gid.x >= 40u || gid.y >= 24u) return;`, 8 x 8, on
+  `tensor<1x24x40x1xf32>`: `[5, 3, 1]` (x walks the 40 columns, y the 24 rows); so does
+  `imageStore(dst, ivec2(gid.xy), v)` behind an `imageSize()` test (width and height).
+- `tensorWriteARM(t, uint[](0, gid.z, gid.y, gid.x), v)`, 4 x 4 x 4, on
+  `tensor<1x8x8x8xf32>`: `[2, 2, 2]` (one tensor dimension per axis).
+- `y[i] = x[i]` on `vec4` buffers, local 16, `tensor<64x4xf32>`: `[4, 1, 1]` (a store
+  covers four floats); four stores `y[4 * i + k]`, local 32, `tensor<1024xf32>`:
+  `[8, 1, 1]`.
+- a grid-stride loop, local 64, `tensor<1000xf32>`: `[16, 1, 1]` (any count covers; one
+  element per invocation); `if (lid == 0) y[gl_WorkGroupID.x] = sum`, local 64,
+  `tensor<64xf32>`: `[64, 1, 1]` (one output per workgroup); a shader that only
+  accumulates with atomics (a histogram, a sum): as far as its reads of the inputs reach.
 """
 
 _BITS = re.compile(r"(\d+)")
@@ -269,16 +274,25 @@ def _under(verdict: Verdict, sizes: list[int], groups: list[int], access: Shader
                 for axis, have, need in zip("xyz", groups, cover.groups, strict=True)
                 if have < need]
         short = f"; too few workgroups along {', '.join(axes)}" if axes else ""
-    first = list(verdict.first_missing) if verdict.first_missing is not None else None
     stores = ", ".join(dict.fromkeys(w.place.describe() for w in verdict.writes))
+    if verdict.first_missing is not None:
+        which = f"leave {verdict.missing} of the {extent.units} {extent.unit_name} of " \
+                f"{extent.label} unwritten (the first at index " \
+                f"{list(verdict.first_missing)}){short}"
+    else:  # where they write is not known; how much they can write is
+        which = f"can write at most {verdict.most} of the {extent.units} " \
+                f"{extent.unit_name} of {extent.label} (each runs once per invocation " \
+                f"and loop iteration): at least {verdict.missing} stay unwritten"
+    hint = _cover_hint(cover, groups)
+    if hint is None and verdict.first_missing is None:
+        hint = f"launch at least {extent.units} invocations (workgroup_sizes times the " \
+               "local size), one per element, along the axes the shader indexes; " \
+               "`tosa-vkshader run` shows what they write"
     return DISPATCH_COVERAGE.at(
         pointer,
         f"workgroup_sizes {sizes} dispatches {_shape(groups, access.local_size)}"
-        f"{truncated}, and the shader's writes ({stores}) leave {verdict.missing} of the "
-        f"{extent.units} {extent.unit_name} of {extent.label} unwritten (the first at "
-        f"index {first}){short}",
-        hint=_cover_hint(cover, groups),
-        shader_place=places.access(verdict.writes[0].place))
+        f"{truncated}, and the shader's writes ({stores}) {which}",
+        hint=hint, shader_place=places.access(verdict.writes[0].place))
 
 
 def _runtime(detail: str) -> bool:

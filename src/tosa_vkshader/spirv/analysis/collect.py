@@ -89,7 +89,7 @@ class Collector:
             kind = "write" if op == OP["OpCooperativeMatrixStoreNV"] else "read"
             pointer = v(a[0])
             if isinstance(pointer, Pointer):
-                self._add(kind, pointer.root, None, 1, inst, label, position,
+                self._add(kind, pointer.root, None, 0, inst, label, position,
                           "NV cooperative-matrix layouts are not followed")
 
     def _memory(self, kind: str, pointer: Value, inst: Instruction, label: int,
@@ -145,7 +145,7 @@ class Collector:
         if not (isinstance(layout, Poly) and layout.is_const and isinstance(stride, Poly)
                 and isinstance(rows, Poly) and rows.is_const and isinstance(columns, Poly)
                 and columns.is_const and pointer.offset is not None and element > 0):
-            self._add(kind, pointer.root, None, element, inst, label, position)
+            self._add(kind, pointer.root, None, 0, inst, label, position)  # (a whole tile)
             return
         self._matrix += 1
         row, column = f"k.{self._matrix}.r", f"k.{self._matrix}.c"
@@ -194,10 +194,11 @@ class Collector:
             set_, binding = descriptor
         guards, opaque = self.guards(label)
         name = self.ev.descriptor_name(root)
+        loops = tuple(sorted(f"t.{h}" for h in self.body.loops_of(label)))
         self.accesses.append(Access(
             kind, resource, set_, binding, name, coordinates, width, guards, opaque,
             self._place(inst, name), None if coordinates is not None
-            else why or UNKNOWN_ADDRESS, label, position))
+            else why or UNKNOWN_ADDRESS, label, position, loops))
 
     def _resource_kind(self, root: int) -> str:
         variable = self.ev.module.variables[root]

@@ -134,6 +134,15 @@ class Verdict:
     risky: tuple[Overrun, ...] = ()
     unknown: str | None = None  # why completeness cannot be decided
     past: int = 0  # units the overruns write outside the result, all writes together
+    # When the addresses are not all known: the most units the writes can fill (each
+    # runs once per invocation and loop iteration), which may prove `missing` all the same
+    most: int | None = None
+
+    @property
+    def buffer_overruns(self) -> tuple[Overrun, ...]:
+        """The overruns that write other memory: a buffer's (an image's or a tensor's
+        writes outside it are discarded)."""
+        return self.overruns if self.extent.kind == "buffer" else ()
 
 
 # The working state of one judgement is made by the thousand on a large model: plain
@@ -590,10 +599,34 @@ def _judge_one(analysis: ShaderAccess, extent: Extent, env: _Dispatch) -> Verdic
     risky = tuple(Overrun(w.access, w.outside, w.why or "") for w in done
                   if (w.outside and not w.exact) or (w.inside is None and w.runtime))
     why = None
+    most = None
     if not complete and missing is None:
         reason = unknown or next((w for w in done if not w.exact), None)
         why = reason.why if reason is not None else None
-    return Verdict(extent, writes, complete, missing, first, overruns, risky, why, past)
+        most = _most(env, writes, extent)
+        if most is not None and most < total:
+            missing = total - most  # (at least: which ones is not known)
+    return Verdict(extent, writes, complete, missing, first, overruns, risky, why, past, most)
+
+
+def _most(env: _Dispatch, writes: tuple[Access, ...], extent: Extent) -> int | None:
+    """The most units of ``extent`` the writes can fill, whatever their addresses: each
+    store runs at most once per invocation and per iteration of the loops around it. None
+    when a loop's iterations or a store's size are not known."""
+    local = env.analysis.local_size
+    launched = math.prod(env.groups) * math.prod(local)
+    total = 0
+    for access in writes:
+        if access.width <= 0:
+            return None
+        iterations = 1
+        for counter in access.loops:
+            bound = env._iterations(counter)
+            if bound is None:
+                return None
+            iterations *= bound
+        total += launched * iterations * (1 if extent.kind == "image" else access.width)
+    return total // extent.element_bytes if extent.kind == "buffer" else total
 
 
 # -- the dispatch a result needs ---------------------------------------------------------
@@ -610,8 +643,9 @@ class Covering:
 
     @property
     def exact(self) -> bool:
-        """Every result provably written, nothing provably written past one."""
-        return all(v.complete and not v.overruns for v in self.verdicts)
+        """Every result provably written, nothing provably written past a buffer (an
+        image's or a tensor's writes outside it are discarded)."""
+        return all(v.complete and not v.buffer_overruns for v in self.verdicts)
 
 
 def covering_dispatch(analysis: ShaderAccess, results: Sequence[Extent],
@@ -633,21 +667,28 @@ def _covering(analysis: ShaderAccess, results: Sequence[Extent],
     env = _Dispatch(analysis, (MAX_GROUPS,) * 3, [*results, *bound])
     need = [0, 0, 0]
     walks: list[str] = []
+    sources = [(extent, access) for extent in results
+               for access in analysis.writes_to(extent.set, extent.binding)]
+    if sources and all(access.kind == "atomic" for _e, access in sources):
+        # A shader that only accumulates into its results (a histogram, a sum) must read
+        # all of its inputs: their reads say how far the invocations must reach.
+        sources += [(extent, access) for extent in bound for access in analysis.accesses
+                    if access.kind == "read"
+                    and (access.set, access.binding) == (extent.set, extent.binding)]
     known = False
-    for extent in results:
+    for extent, access in sources:
         axes = extent.axes
-        for access in analysis.writes_to(extent.set, extent.binding):
-            if access.coordinates is None or axes is None:
-                continue
-            known = True
-            if any(_dispatch_dependent(c) for c in access.coordinates):
-                continue  # the stride changes with the dispatch: tried below instead
-            prepared = _prepare(access, extent, env, _Written(access))
-            if prepared is None or prepared.never:
-                continue
-            for k, (form, axis) in enumerate(zip(prepared.coordinates, axes, strict=True)):
-                width = access.width if extent.kind != "image" and k == len(axes) - 1 else 1
-                _needs(analysis, prepared.space, form, axis, width, need, walks, extent, k)
+        if access.coordinates is None or axes is None:
+            continue
+        known = True
+        if any(_dispatch_dependent(c) for c in access.coordinates):
+            continue  # the stride changes with the dispatch: tried below instead
+        prepared = _prepare(access, extent, env, _Written(access))
+        if prepared is None or prepared.never:
+            continue
+        for k, (form, axis) in enumerate(zip(prepared.coordinates, axes, strict=True)):
+            width = access.width if extent.kind != "image" and k == len(axes) - 1 else 1
+            _needs(analysis, prepared.space, form, axis, width, need, walks, extent, k)
     if not known:
         return None
     candidates: list[tuple[tuple[int, int, int], tuple[str, ...]]] = []
@@ -705,7 +746,9 @@ def _needs(analysis: ShaderAccess, space: _Space, form: Poly, total: int, width:
     for position, (coefficient, k) in enumerate(factors):
         members, values = space.factors[k]
         following = factors[position + 1][0] if position + 1 < len(factors) else None
-        reach = following if following is not None else total - form.constant
+        # up to the next term, never past the end of the result
+        reach = total - form.constant if following is None \
+            else min(following, total - form.constant)
         groups = [n for n in members if n.startswith("wg.")]
         available = iv.size(values)
         if groups:

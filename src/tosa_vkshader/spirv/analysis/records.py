@@ -48,8 +48,10 @@ class Access:
     expression of the invocation (data-dependent, or arithmetic the analysis does not
     follow; ``unknown`` says which). ``width`` is what one execution covers from there:
     bytes for buffers and shared memory, elements along the last dimension for tensors,
-    texels (1) for images. The access happens only where every guard holds, and, when
-    ``opaque_guard``, where some further condition the analysis could not read holds too.
+    texels (1) for images; 0 when not known (a cooperative matrix of unknown layout). The
+    access happens only where every guard holds, and, when ``opaque_guard``, where some
+    further condition the analysis could not read holds too; once per invocation and per
+    iteration of each loop around it (``loops``).
     """
 
     kind: str  # "write", "read" or "atomic" (both)
@@ -65,6 +67,7 @@ class Access:
     unknown: str | None = None
     block: int = 0  # the basic block (for the barrier analysis)
     position: int = 0  # the instruction's index inside it
+    loops: tuple[str, ...] = ()  # the counters (t.<header>) of the loops around it
 
     @property
     def writes(self) -> bool:
@@ -146,7 +149,8 @@ def _access_json(a: Access) -> dict:
             else [c.to_json() for c in a.coordinates],
             "width": a.width, "guards": [[g.form.to_json(), g.op] for g in a.guards],
             "opaque_guard": a.opaque_guard, "place": _place_json(a.place),
-            "unknown": a.unknown, "block": a.block, "position": a.position}
+            "unknown": a.unknown, "block": a.block, "position": a.position,
+            "loops": list(a.loops)}
 
 
 def _access_from(d: dict) -> Access:
@@ -155,4 +159,4 @@ def _access_from(d: dict) -> Access:
     return Access(d["kind"], d["resource"], d["set"], d["binding"], d["name"], coordinates,
                   d["width"], tuple(Condition(Poly.from_json(f), op) for f, op in d["guards"]),
                   d["opaque_guard"], _place_from(d["place"]), d["unknown"], d["block"],
-                  d["position"])
+                  d["position"], tuple(d["loops"]))
