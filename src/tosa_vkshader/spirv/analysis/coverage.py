@@ -225,6 +225,9 @@ class _Space:
         for k in keys:
             for name, c in self.factors[k][0].items():
                 combination[name] = c * touched[k]
+        if all(c < 0 for c in combination.values()):  # (-gid.x + 3 <= 0): keep gid.x
+            combination = {name: -c for name, c in combination.items()}
+            allowed = iv.normal((-b + 1, -a + 1) for a, b in allowed)
         self.factors = [f for k, f in enumerate(self.factors) if k not in touched]
         self.factors.append((combination, allowed))
         return None
@@ -750,7 +753,8 @@ def _needs(analysis: ShaderAccess, space: _Space, form: Poly, total: int, width:
         reach = total - form.constant if following is None \
             else min(following, total - form.constant)
         groups = [n for n in members if n.startswith("wg.")]
-        available = iv.size(values)
+        # (a factor's values start at 0 or above: enough of them is up to its largest)
+        available = values[-1][1] if values else 0
         if groups:
             axis = AXES.index(groups[0][-1])
             per_group = _per_group(members, groups[0], local[axis])
