@@ -129,3 +129,53 @@ def test_cooperative_matrix_loads_and_stores_are_reads_and_writes(reference_glsl
     assert op.attrs["workgroup_sizes"] == [4, 1, 1]
     report = validate(op.attrs | {"workgroup_sizes": [2, 1, 1]})
     assert not {"VKS419", "VKS424"} & {d.code for d in report.diagnostics}
+
+
+def chained(depth: int) -> bytes:
+    """A valid module whose store is guarded by ``depth`` alternating logical operations
+    and addressed by a value squared ``depth`` times (spirv-as of the cmeel wheel)."""
+    lines = ["OpCapability Shader", "OpMemoryModel Logical GLSL450",
+             'OpEntryPoint GLCompute %main "main" %gid %out',
+             "OpExecutionMode %main LocalSize 64 1 1",
+             "OpDecorate %gid BuiltIn GlobalInvocationId", "OpDecorate %Out Block",
+             "OpMemberDecorate %Out 0 Offset 0", "OpDecorate %arr ArrayStride 4",
+             "OpDecorate %out DescriptorSet 0", "OpDecorate %out Binding 0",
+             "%void = OpTypeVoid", "%fn = OpTypeFunction %void", "%uint = OpTypeInt 32 0",
+             "%bool = OpTypeBool", "%v3 = OpTypeVector %uint 3",
+             "%pin = OpTypePointer Input %v3", "%gid = OpVariable %pin Input",
+             "%arr = OpTypeRuntimeArray %uint", "%Out = OpTypeStruct %arr",
+             "%pout = OpTypePointer StorageBuffer %Out",
+             "%out = OpVariable %pout StorageBuffer", "%pu = OpTypePointer StorageBuffer %uint",
+             "%c0 = OpConstant %uint 0", "%c1 = OpConstant %uint 1", "%c9 = OpConstant %uint 9",
+             "%main = OpFunction %void None %fn", "%entry = OpLabel",
+             "%g = OpLoad %v3 %gid", "%x = OpCompositeExtract %uint %g 0",
+             "%b0 = OpULessThan %bool %x %c9", "%s0 = OpIAdd %uint %x %c1"]
+    for k in range(1, depth):
+        lines.append(f"%b{k} = {'OpLogicalAnd' if k % 2 else 'OpLogicalOr'} %bool %b{k - 1} %b0")
+        lines.append(f"%s{k} = OpIMul %uint %s{k - 1} %s{k - 1}")
+    lines += ["OpSelectionMerge %merge None", f"OpBranchConditional %b{depth - 1} %then %merge",
+              "%then = OpLabel", f"%p = OpAccessChain %pu %out %c0 %s{depth - 1}",
+              "OpStore %p %x", "OpBranch %merge", "%merge = OpLabel", "OpReturn", "OpFunctionEnd"]
+    assembler = find_spirv_tool("spirv-as", "TOSA_VKSHADER_SPIRV_AS")
+    return subprocess.run([assembler, "--target-env", "vulkan1.3", "-", "-o", "-"],
+                          input="\n".join(lines).encode(), capture_output=True,
+                          check=True).stdout
+
+
+def test_a_module_built_to_exhaust_the_analysis_gets_a_note():
+    """Thousands of nested conditions and a polynomial of degree 2^2000: the analysis
+    stops following them (no error, no traceback) and says it cannot decide."""
+    import base64
+
+    attrs = {"entry_point": "main", "workgroup_sizes": [1, 1, 1],
+             "shader_language": "SPIR-V",
+             "shader_code": base64.b64encode(chained(2000)).decode(),
+             "output_0_binding": 0, "output_0_descriptorset": 0,
+             "output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+             "output_0_vkformat": "VK_FORMAT_R32_UINT"}
+    report = validate(json.dumps({"domain_name": "com.arm.VulkanCustomShader",
+                                  "operator_name": "chained", "inputs": [],
+                                  "outputs": ["tensor<64xui32>"],
+                                  "implementation_attrs": attrs}))
+    assert report.ok, report.diagnostics
+    assert "VKS523" in {d.code for d in report.diagnostics}

@@ -22,6 +22,7 @@ from .forms import Poly
 from .values import (
     BOOLEAN,
     FALSE,
+    MAX_NESTING,
     TRUE,
     UNKNOWN,
     Cmp,
@@ -31,9 +32,11 @@ from .values import (
     Value,
     Vec,
     compare,
+    depth,
     logic,
     negate,
     substitute,
+    vector,
 )
 
 SC = {name: enum_value("StorageClass", name) for name in (
@@ -209,7 +212,7 @@ class Evaluation:
         if op in (OP["OpIAdd"], OP["OpISub"], OP["OpIMul"]):
             return _componentwise(v(a[0]), v(a[1]), {
                 OP["OpIAdd"]: Poly.__add__, OP["OpISub"]: Poly.__sub__,
-                OP["OpIMul"]: Poly.__mul__}[op])
+                OP["OpIMul"]: Poly.times}[op])
         if op == OP["OpSNegate"]:
             x = v(a[0])
             return -x if isinstance(x, Poly) else UNKNOWN
@@ -238,7 +241,7 @@ class Evaluation:
             if not isinstance(first, Vec) or not isinstance(second, Vec):
                 return UNKNOWN
             items = first.items + second.items
-            return Vec(tuple(items[k] if k < len(items) else UNKNOWN for k in a[2:]))
+            return vector(tuple(items[k] if k < len(items) else UNKNOWN for k in a[2:]))
         if op in _COMPARISONS:
             return compare(v(a[0]), v(a[1]), _COMPARISONS[op])
         if op in (OP["OpLogicalAnd"], OP["OpLogicalOr"]):
@@ -247,10 +250,10 @@ class Evaluation:
         if op == OP["OpLogicalNot"]:
             return negate(v(a[0]))
         if op in (OP["OpAny"], OP["OpAll"]):
-            vector = v(a[0])
-            if not isinstance(vector, Vec):
+            tested = v(a[0])
+            if not isinstance(tested, Vec):
                 return UNKNOWN
-            return logic("or" if op == OP["OpAny"] else "and", vector.items)
+            return logic("or" if op == OP["OpAny"] else "and", tested.items)
         if op == OP["OpSelect"]:
             return _select(v(a[0]), v(a[1]), v(a[2]))
         if op == OP["OpArrayLength"]:
@@ -328,13 +331,15 @@ class Evaluation:
 
     def _construct(self, inst: Instruction) -> Value:
         parts = [self.value(p) for p in inst.operands]
+        if any(depth(p) > MAX_NESTING for p in parts):
+            return UNKNOWN
         t = self.type(inst.type_id)
         if t is not None and t.kind == "vector":  # vec4(v.xy, z, w): flatten
             flat: list[Value] = []
             for part in parts:
                 flat.extend(part.items if isinstance(part, Vec) else (part,))
-            return Vec(tuple(flat))
-        return Vec(tuple(parts))
+            return vector(tuple(flat))
+        return vector(tuple(parts))
 
     def _chain(self, base: Value, indices: tuple[int, ...]) -> Value:
         if not isinstance(base, Pointer):
@@ -679,7 +684,7 @@ def _remainder(x: Poly, d: Poly) -> Poly | None:
 
 def _componentwise(a: Value, b: Value, combine) -> Value:
     if isinstance(a, Vec) and isinstance(b, Vec) and len(a.items) == len(b.items):
-        return Vec(tuple(_componentwise(x, y, combine)
+        return vector(tuple(_componentwise(x, y, combine)
                          for x, y in zip(a.items, b.items, strict=True)))
     if isinstance(a, Poly) and isinstance(b, Poly):
         result = combine(a, b)
@@ -689,7 +694,7 @@ def _componentwise(a: Value, b: Value, combine) -> Value:
 
 def _componentwise_logic(kind: str, a: Value, b: Value) -> Value:
     if isinstance(a, Vec) and isinstance(b, Vec) and len(a.items) == len(b.items):
-        return Vec(tuple(logic(kind, (x, y)) for x, y in zip(a.items, b.items, strict=True)))
+        return vector(tuple(logic(kind, (x, y)) for x, y in zip(a.items, b.items, strict=True)))
     return logic(kind, (a, b))
 
 
@@ -722,7 +727,7 @@ def _insert(composite: Value, indices: tuple[int, ...], part: Value) -> Value:
         return UNKNOWN
     items = list(composite.items)
     items[indices[0]] = _insert(items[indices[0]], indices[1:], part)
-    return Vec(tuple(items))
+    return vector(tuple(items))
 
 
 def _mentions(value: Value, mapping: dict[str, Poly | None]) -> bool:

@@ -25,6 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 Monomial = tuple[str, ...]  # sorted symbol names; () is the constant term
+# Past these a product is not followed (a hostile module can square a sum fifty times).
+MAX_TERMS = 64
+MAX_DEGREE = 4
 
 # Symbols whose value is fixed for a whole dispatch but not known to the checker.
 RUNTIME_PREFIXES = ("pc.", "u.")
@@ -71,6 +74,16 @@ class Poly:
     def __mul__(self, other: Poly) -> Poly:
         return Poly.of((tuple(sorted(a + b)), ca * cb)
                        for a, ca in self.terms for b, cb in other.terms)
+
+    def times(self, other: Poly) -> Poly | None:
+        """``self * other``, or None when it would exceed :data:`MAX_TERMS` terms or
+        monomials of :data:`MAX_DEGREE` symbols."""
+        if len(self.terms) * len(other.terms) > MAX_TERMS:
+            return None
+        product = self * other
+        if any(len(m) > MAX_DEGREE for m, _c in product.terms):
+            return None
+        return product
 
     def exact_div(self, divisor: int) -> Poly | None:
         """``self / divisor`` when every coefficient divides, else None."""

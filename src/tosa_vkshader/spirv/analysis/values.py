@@ -26,6 +26,7 @@ UNKNOWN = Unknown()
 @dataclass(frozen=True, slots=True)
 class Vec:
     items: tuple[Value, ...]
+    depth: int = 1  # how deeply vectors and formulas nest in it
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +69,13 @@ class Cmp:
 class Logic:
     op: str  # "and" or "or"
     items: tuple[Value, ...]
+    depth: int = 1
 
 
 @dataclass(frozen=True, slots=True)
 class Not:
     item: Value
+    depth: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,19 @@ class Truth:
 
 
 TRUE, FALSE = Truth(True), Truth(False)
+# Nesting past this is not followed: the formulas are walked recursively, and a module
+# can chain thousands of logical operations.
+MAX_NESTING = 24
+
+
+def depth(value: Value) -> int:
+    return getattr(value, "depth", 0) if isinstance(value, (Vec, Logic, Not)) else 0
+
+
+def vector(items: tuple[Value, ...]) -> Value:
+    """A vector (or array) of ``items``; unknown when nested too deeply."""
+    nesting = 1 + max((depth(i) for i in items), default=0)
+    return Vec(items, nesting) if nesting <= MAX_NESTING else UNKNOWN
 
 Value = Poly | Vec | Pointer | Handle | Cmp | Logic | Not | Truth | Unknown
 BOOLEAN = (Cmp, Logic, Not, Truth)
@@ -89,7 +105,7 @@ BOOLEAN = (Cmp, Logic, Not, Truth)
 def compare(a: Value, b: Value, op: str) -> Value:
     """``a op b`` for op in <, <=, >, >=, ==, != (componentwise on vectors)."""
     if isinstance(a, Vec) and isinstance(b, Vec) and len(a.items) == len(b.items):
-        return Vec(tuple(compare(x, y, op) for x, y in zip(a.items, b.items, strict=True)))
+        return vector(tuple(compare(x, y, op) for x, y in zip(a.items, b.items, strict=True)))
     if not isinstance(a, Poly) or not isinstance(b, Poly):
         return UNKNOWN
     if op in (">", ">="):
@@ -128,7 +144,10 @@ def logic(op: str, items: tuple[Value, ...]) -> Value:
     flat = [i for i in flat if i != neutral]
     if not flat:
         return neutral
-    return flat[0] if len(flat) == 1 else Logic(op, tuple(flat))
+    if len(flat) == 1:
+        return flat[0]
+    nesting = 1 + max(depth(i) for i in flat)
+    return Logic(op, tuple(flat), nesting) if nesting <= MAX_NESTING else UNKNOWN
 
 
 def negate(item: Value) -> Value:
@@ -141,8 +160,10 @@ def negate(item: Value) -> Value:
     if isinstance(item, Logic):
         return logic("or" if item.op == "and" else "and", tuple(negate(i) for i in item.items))
     if isinstance(item, Vec):
-        return Vec(tuple(negate(i) for i in item.items))
-    return Not(item) if isinstance(item, BOOLEAN) else UNKNOWN
+        return vector(tuple(negate(i) for i in item.items))
+    if not isinstance(item, BOOLEAN) or depth(item) >= MAX_NESTING:
+        return UNKNOWN
+    return Not(item, depth(item) + 1)
 
 
 def conjuncts(formula: Value) -> tuple[list[Cmp], bool]:
@@ -180,7 +201,7 @@ def substitute(value: Value, mapping: dict[str, Poly | None]) -> Value:
     if isinstance(value, Not):
         return negate(substitute(value.item, mapping))
     if isinstance(value, Vec):
-        return Vec(tuple(substitute(i, mapping) for i in value.items))
+        return vector(tuple(substitute(i, mapping) for i in value.items))
     if isinstance(value, Pointer):
         offset = value.offset.substitute(mapping) if value.offset is not None else None
         path = tuple(s.substitute(mapping) if s is not None else None for s in value.path)
