@@ -19,7 +19,6 @@ _FUNCTION, _FUNCTION_END = OP["OpFunction"], OP["OpFunctionEnd"]
 _STRING, _SOURCE = OP["OpString"], OP["OpSource"]
 _BRANCH, _BRANCH_CONDITIONAL = OP["OpBranch"], OP["OpBranchConditional"]
 _SWITCH = OP["OpSwitch"]
-_COOPERATIVE_MATRIX = OP["OpTypeCooperativeMatrixKHR"]
 _TERMINATORS = frozenset(OP[n] for n in (
     "OpBranch", "OpBranchConditional", "OpSwitch", "OpReturn", "OpReturnValue", "OpKill",
     "OpUnreachable", "OpTerminateInvocation"))
@@ -55,8 +54,6 @@ class Body:
     strings: dict[int, str]
     main_file: int | None  # the OpString id of the source that OpSource names
     calls_left: bool  # an OpFunctionCall survived inlining
-    # OpTypeCooperativeMatrixKHR: id -> (component type, scope, rows, columns, use) ids
-    cooperative_matrices: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     predecessors: dict[int, list[int]] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)  # reverse post-order from the entry
@@ -94,7 +91,6 @@ def decode(words: array | list[int], function_id: int) -> Body | None:
     """The body of function ``function_id`` of the module in ``words`` (native order),
     or None when it is not there or malformed."""
     strings: dict[int, str] = {}
-    matrices: dict[int, tuple[int, ...]] = {}
     main_file: int | None = None
     blocks: dict[int, Block] = {}
     entry = 0
@@ -113,8 +109,6 @@ def decode(words: array | list[int], function_id: int) -> Body | None:
             strings[words[i + 1]] = _text(words, i + 2, i + wc)
         elif op == _SOURCE and wc > 3:
             main_file = words[i + 3]
-        elif op == _COOPERATIVE_MATRIX and wc >= 7:
-            matrices[words[i + 1]] = tuple(words[i + 2:i + 7])
         elif op == _FUNCTION:
             inside = words[i + 2] == function_id
         elif op == _FUNCTION_END:
@@ -146,7 +140,7 @@ def decode(words: array | list[int], function_id: int) -> Body | None:
         i += wc
     if not entry:
         return None
-    body = Body(function_id, blocks, entry, strings, main_file, calls_left, matrices)
+    body = Body(function_id, blocks, entry, strings, main_file, calls_left)
     _analyse_flow(body)
     return body
 

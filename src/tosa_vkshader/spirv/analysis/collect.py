@@ -135,12 +135,15 @@ class Collector:
         (rows for row-major, columns for column-major)."""
         if not isinstance(pointer, Pointer):
             return
-        type_id = matrix if matrix_is_type else self._type_of(matrix)
-        shape = self.body.cooperative_matrices.get(type_id)
+        matrix_type = self.ev.type(matrix if matrix_is_type else self._type_of(matrix))
+        # (the reader keeps the scope, rows, columns and use of a cooperative matrix)
+        shape = matrix_type.members if matrix_type is not None \
+            and matrix_type.kind == "cooperative_matrix" and len(matrix_type.members) == 4 \
+            else None
         layout = self.ev.value(rest[0]) if rest else UNKNOWN
         stride = self.ev.value(rest[1]) if len(rest) > 1 else UNKNOWN
-        rows = self.ev.value(shape[2]) if shape else UNKNOWN
-        columns = self.ev.value(shape[3]) if shape else UNKNOWN
+        rows = self.ev.value(shape[1]) if shape else UNKNOWN
+        columns = self.ev.value(shape[2]) if shape else UNKNOWN
         element = explicit_size(self.ev.module, pointer.type_id)
         if not (isinstance(layout, Poly) and layout.is_const and isinstance(stride, Poly)
                 and isinstance(rows, Poly) and rows.is_const and isinstance(columns, Poly)
