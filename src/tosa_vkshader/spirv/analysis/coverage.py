@@ -63,8 +63,10 @@ class Extent:
         height) for an image (from NHWC), the shape for a tensor."""
         if self.kind == "buffer":
             return (self.elements * self.element_bytes,)
-        if self.kind == "image":
+        if self.kind == "image":  # (width, height[, depth]) from N[D]HWC, HWC or HW
             shape = self.shape
+            if len(shape) == 5 and shape[0] == 1:
+                return (shape[3], shape[2], shape[1])
             if len(shape) == 4 and shape[0] == 1:
                 return (shape[2], shape[1])
             if len(shape) in (2, 3):
@@ -105,8 +107,12 @@ class Extent:
         """The result index of a unit (a buffer's element, an image's texel)."""
         if self.kind == "image":
             axes = self.axes or (1, 1)
-            x, y = unit % axes[0], unit // axes[0]
-            return (0, y, x) if len(self.shape) == 4 else (y, x)
+            texel = []
+            for size in axes:
+                texel.append(unit % size)
+                unit //= size
+            index = tuple(reversed(texel))  # [z,] y, x
+            return (0, *index) if len(self.shape) >= 4 else index
         index = []
         for size in reversed(self.shape):
             index.append(unit % size)
@@ -358,7 +364,7 @@ def _prepare(access: Access, extent: Extent, env: _Dispatch, found: _Written
         return None
     if axes is None or len(access.coordinates) != len(axes):
         found.exact, found.why = False, (
-            f"{len(access.coordinates)} coordinates for a {extent.kind} of shape "
+            f"{len(access.coordinates)} coordinates for {extent.kind} of shape "
             f"{list(extent.shape)}")
         return None
     coordinates = [env.resolve(c) for c in access.coordinates]
@@ -454,8 +460,13 @@ def _measure(found: _Written, extent: Extent, sets: list[iv.Intervals],
     clipped = [iv.clip(s, 0, axis) for s, axis in zip(sets, axes, strict=True)]
     found.outside = math.prod(iv.size(s) for s in sets) - math.prod(
         iv.size(s) for s in clipped)
-    if extent.kind == "image":  # texel (x, y) is unit y * width + x
-        found.inside = iv.sum_set(clipped[0], axes[0], clipped[1])
+    if extent.kind == "image":  # texel (x, y[, z]) is unit (z * height + y) * width + x
+        linear: iv.Intervals | None = clipped[0]
+        stride = 1
+        for axis in range(1, len(axes)):
+            stride *= axes[axis - 1]
+            linear = iv.sum_set(linear, stride, clipped[axis]) if linear is not None else None
+        found.inside = linear
         return
     linear = clipped[-1]
     stride = 1
