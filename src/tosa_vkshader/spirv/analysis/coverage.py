@@ -105,19 +105,19 @@ class Extent:
 
     def coordinate(self, unit: int) -> tuple[int, ...]:
         """The result index of a unit (a buffer's element, an image's texel)."""
-        if self.kind == "image":
-            axes = self.axes or (1, 1)
-            texel = []
-            for size in axes:
-                texel.append(unit % size)
-                unit //= size
-            index = tuple(reversed(texel))  # [z,] y, x
-            return (0, *index) if len(self.shape) >= 4 else index
-        index = []
-        for size in reversed(self.shape):
-            index.append(unit % size)
-            unit //= size
-        return tuple(reversed(index))
+        if self.kind == "image":  # [z,] y, x (x fastest), with N = 0 for N[D]HWC
+            texel = _unravel(unit, tuple(reversed(self.axes or (1, 1))))
+            return (0, *texel) if len(self.shape) >= 4 else texel
+        return _unravel(unit, self.shape)
+
+
+def _unravel(unit: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The row-major index of ``unit`` in ``shape``."""
+    index: list[int] = []
+    for size in reversed(shape):
+        index.append(unit % size)
+        unit //= size
+    return tuple(reversed(index))
 
 
 @dataclass(frozen=True, slots=True)
