@@ -207,6 +207,23 @@ def extents(view: AttributeView, shader: Shader, tensors: tuple[TensorType, ...]
     return found
 
 
+def covering_for(view: AttributeView, shader: Shader) -> Covering | None:
+    """The workgroup counts that make the op's shader write every element of its results
+    and nothing past them, read from its stores (the hint of VKS518 and VKS522; what a run
+    that finds elements unwritten can suggest), or None when the op's result types or the
+    shader's stores do not say. ``Covering.exact`` tells whether that was proven."""
+    context, access = view.context, shader.access
+    if context is None or not context.results or access is None:
+        return None
+    results = extents(view, shader, context.results)
+    if not results:
+        return None
+    from ..spirv.analysis.coverage import covering_dispatch
+
+    return covering_dispatch(access, results,
+                             extents(view, shader, context.operands or (), "input"))
+
+
 def check_coverage(view: AttributeView, shader: Shader, places: ShaderPlaces
                    ) -> Iterator[Diagnostic]:
     """VKS518/VKS522/VKS523 for the op's results under its ``workgroup_sizes``."""
@@ -216,7 +233,7 @@ def check_coverage(view: AttributeView, shader: Shader, places: ShaderPlaces
             or not (isinstance(sizes, list) and len(sizes) == 3
                     and all(type(s) is int and s >= 1 for s in sizes)):
         return
-    from ..spirv.analysis.coverage import covering_dispatch, judge
+    from ..spirv.analysis.coverage import judge
 
     results = extents(view, shader, context.results)
     if not results:
@@ -232,7 +249,7 @@ def check_coverage(view: AttributeView, shader: Shader, places: ShaderPlaces
     verdicts = judge(access, groups, results, bound)
     if all(v.complete and not v.overruns and not v.risky for v in verdicts):
         return
-    cover = covering_dispatch(access, results, bound)
+    cover = covering_for(view, shader)
     for verdict in verdicts:
         if not verdict.writes:
             continue  # never written at all: VKS419 says so
