@@ -120,14 +120,14 @@ def _unravel(unit: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(index))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
 class Overrun:
     access: Access
     units: int  # how many elements (texels) past the result
     detail: str  # which invocations, or why it may happen
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
 class Verdict:
     """One result under one dispatch."""
 
@@ -645,7 +645,7 @@ def _most(env: _Dispatch, writes: tuple[Access, ...], extent: Extent) -> int | N
 
 # -- the dispatch a result needs ---------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
 class Covering:
     """The workgroup counts derived from the writes' addresses, and what ``judge`` says
     of them."""

@@ -19,7 +19,7 @@ class Condition:
         return {"<": value < 0, "<=": value <= 0, "==": value == 0, "!=": value != 0}[self.op]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
 class Place:
     """Where an access is: the source line (from the module's ``OpLine``; ``file`` is
     the name the compiler recorded) and the instruction in words."""
@@ -38,7 +38,7 @@ class Place:
         return f"{self.instruction} ({where})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
 class Access:
     """One instruction that reads or writes a resource.
 
@@ -74,7 +74,7 @@ class Access:
         return self.kind in ("write", "atomic")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
 class Race:
     """A workgroup-shared variable written by one invocation and read by another with no
     barrier between them on some path."""
@@ -85,7 +85,7 @@ class Race:
     example: str  # "invocation 1 writes element 1, which invocation 0 reads"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
 class ShaderAccess:
     """Every resource access of an entry point, in the terms of its invocations."""
 
