@@ -19,7 +19,8 @@ import pytest
 
 from tosa_vkshader import Options
 from tosa_vkshader.shader import build_shaders, request_for
-from tosa_vkshader.spirv.analysis.coverage import Extent, covering_dispatch, judge
+from tosa_vkshader.spirv.analysis.coverage import Extent, judge
+from tosa_vkshader.spirv.analysis.derive import covering_dispatch
 
 
 @dataclass(frozen=True)

@@ -277,7 +277,7 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     """The workgroup count from the index analysis of the shader's writes; when they
     cannot be followed, one invocation per element of the largest result."""
     from ..spirv.analysis import analyse_many
-    from ..spirv.analysis.coverage import covering_dispatch
+    from ..spirv.analysis.derive import covering_dispatch
 
     outputs = _extents(resources[1] if resources else [], results, "result")
     inputs = _extents(resources[0] if resources else [], operands, "operand")

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from ..shader import Shader
     from ..shader.places import ShaderPlaces
     from ..spirv.analysis import ShaderAccess
-    from ..spirv.analysis.coverage import Covering, Extent, Verdict
+    from ..spirv.analysis.coverage import Extent, Verdict
+    from ..spirv.analysis.derive import Covering
     from ..spirv.records import DescriptorBinding
     from ..view import AttributeView
 
@@ -218,7 +219,7 @@ def covering_for(view: AttributeView, shader: Shader) -> Covering | None:
     results = extents(view, shader, context.results)
     if not results:
         return None
-    from ..spirv.analysis.coverage import covering_dispatch
+    from ..spirv.analysis.derive import covering_dispatch
 
     return covering_dispatch(access, results,
                              extents(view, shader, context.operands or (), "input"))

@@ -11,7 +11,7 @@ Each module goes through ``spirv-opt`` once (:mod:`.optimize`), then one symboli
 built-ins (:mod:`.collect`), with the branches that guard it; :mod:`.barriers` looks for
 shared memory used across invocations without a barrier. :mod:`.coverage` answers, for a
 dispatch and the results' shapes, what is written, what is not and what is written past
-a result, and which dispatch writes each result exactly.
+a result; :mod:`.derive`, which dispatch writes each result exactly.
 
 The result of a module is kept in memory and on disk by content (module, entry point,
 local size, the optimizer's identity and :data:`VERSION`), so a warm run starts no

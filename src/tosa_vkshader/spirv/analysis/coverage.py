@@ -16,9 +16,7 @@ image in texels, a tensor in elements; each result's union is compared with its 
   ``risky``: one that may, depending on what the analysis cannot read (push constants,
   data, conditions it does not follow).
 
-:func:`covering_dispatch` reads the address's structure for the smallest workgroup count
-along each axis (``index = gid.y * W + gid.x``: x must reach W, y the rows), then checks
-that dispatch with :func:`judge`.
+The other way round, the dispatch that writes each result exactly, is :mod:`.derive`.
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ from dataclasses import dataclass
 from . import intervals as iv
 from .forms import Poly, is_runtime
 from .records import Access, Condition, ShaderAccess
+from .space import Space
 
 AXES = "xyz"
 MAX_GROUPS = 65535  # maxComputeWorkGroupCount every Vulkan device supports
@@ -154,7 +153,7 @@ class Verdict:
 # The working state of one judgement is made by the thousand on a large model: plain
 # slotted classes (a dataclass costs its generated methods at import, on every start).
 
-class _Written:
+class Written:
     """One write under one dispatch: the units of the result it covers (row-major), how
     many fall outside, and what made it inexact."""
 
@@ -171,101 +170,9 @@ class _Written:
         self.detail = ""
 
 
-class _Space:
-    """The variables of one write and the factors they have been grouped into."""
-
-    __slots__ = ("factors",)
-
-    def __init__(self, domains: dict[str, iv.Intervals]) -> None:
-        # factor -> (its variables with their coefficients, its value set)
-        self.factors: list[tuple[dict[str, int], iv.Intervals]] = [
-            ({name: 1}, values) for name, values in domains.items()]
-
-    def factor_of(self, name: str) -> int:
-        return next(k for k, (members, _v) in enumerate(self.factors) if name in members)
-
-    def in_factors(self, form: Poly) -> dict[int, int] | None:
-        """``form``'s linear part as factor -> multiple of that factor's combination
-        (None when it is not a whole multiple of each factor it touches)."""
-        linear = form.linear()
-        found: dict[int, int] = {}
-        for k in {self.factor_of(name) for name in linear}:
-            members = self.factors[k][0]
-            first, unit = next(iter(members.items()))
-            if linear.get(first, 0) % unit:
-                return None
-            ratio = linear.get(first, 0) // unit
-            if ratio == 0 or any(linear.get(name, 0) != ratio * c
-                                 for name, c in members.items()):
-                return None
-            found[k] = ratio
-        return found
-
-    def apply(self, guard: Condition, coordinates: list[Poly]) -> str | None:
-        """Narrow the factors by ``guard``; the reason when it cannot be used."""
-        touched = self.in_factors(guard.form)
-        if touched is None:
-            return "a condition that mixes invocation IDs the address uses differently"
-        if not touched:
-            return None
-        uses = [self.in_factors(c) for c in coordinates]
-        if any(u is None for u in uses):
-            return "an address the analysis cannot split"
-        keys = sorted(touched, key=lambda k: abs(touched[k]))
-        # Each coordinate must use these factors in the guard's proportions, or not at all.
-        for use in uses:
-            assert use is not None
-            parts = {k: use.get(k, 0) for k in keys}
-            if not any(parts.values()):
-                continue
-            if any(parts[k] * touched[keys[0]] != parts[keys[0]] * touched[k] for k in keys):
-                return "a condition on part of an address term"
-        values = iv.normal([(0, 1)])
-        for k in keys:
-            summed = iv.sum_set(values, touched[k], self.factors[k][1])
-            if summed is None:
-                return "too many separate pieces to follow"
-            values = summed
-        allowed = _satisfying(values, guard.form.constant, guard.op)
-        combination: dict[str, int] = {}
-        for k in keys:
-            for name, c in self.factors[k][0].items():
-                combination[name] = c * touched[k]
-        if all(c < 0 for c in combination.values()):  # (-gid.x + 3 <= 0): keep gid.x
-            combination = {name: -c for name, c in combination.items()}
-            allowed = iv.normal((-b + 1, -a + 1) for a, b in allowed)
-        self.factors = [f for k, f in enumerate(self.factors) if k not in touched]
-        self.factors.append((combination, allowed))
-        return None
-
-    def coordinate_set(self, form: Poly, width: int) -> iv.Intervals | None:
-        use = self.in_factors(form)
-        if use is None:
-            return None
-        values = iv.normal([(form.constant, form.constant + max(width, 1))])
-        for k in sorted(use, key=lambda k: abs(use[k])):
-            summed = iv.sum_set(values, use[k], self.factors[k][1])
-            if summed is None:
-                return None
-            values = summed
-        return values
-
-
-def _satisfying(values: iv.Intervals, constant: int, op: str) -> iv.Intervals:
-    """The values w with ``w + constant op 0``."""
-    if op == "<":
-        return iv.clip(values, None, -constant)
-    if op == "<=":
-        return iv.clip(values, None, -constant + 1)
-    if op == "==":
-        return iv.clip(values, -constant, -constant + 1)
-    hole = -constant  # "!="
-    return iv.normal([*iv.clip(values, None, hole), *iv.clip(values, hole + 1, None)])
-
-
 # -- the environment of one dispatch --------------------------------------------------------
 
-class _Dispatch:
+class Dispatch:
     """One dispatch of one module over its resources: the values it gives the symbols."""
 
     __slots__ = ("analysis", "groups", "extents", "constants")
@@ -344,19 +251,19 @@ class _Dispatch:
 
 # -- one write ----------------------------------------------------------------------------
 
-class _Prepared:
+class Prepared:
     """One write's variables grouped by its guards, under one dispatch."""
 
     __slots__ = ("space", "coordinates", "skipped", "never")
 
-    def __init__(self, space: _Space, coordinates: list[Poly]) -> None:
+    def __init__(self, space: Space, coordinates: list[Poly]) -> None:
         self.space, self.coordinates = space, coordinates
         self.skipped: list[str] = []  # the guards that could not be used, in words
         self.never = False  # a guard that never holds
 
 
-def _prepare(access: Access, extent: Extent, env: _Dispatch, found: _Written
-             ) -> _Prepared | None:
+def prepare(access: Access, extent: Extent, env: Dispatch, found: Written
+             ) -> Prepared | None:
     """The write's space, or None (``found`` then says why)."""
     axes = extent.axes
     if access.coordinates is None:
@@ -386,7 +293,7 @@ def _prepare(access: Access, extent: Extent, env: _Dispatch, found: _Written
             found.exact, found.why = False, f"{_names(env.analysis, [name])} has no known range"
             return None
         domains[name] = domain
-    prepared = _Prepared(_Space(domains), coordinates)
+    prepared = Prepared(Space(domains), coordinates)
     for guard in guards:
         runtime_guard = sorted(s for s in guard.form.symbols if is_runtime(s))
         if runtime_guard:
@@ -406,9 +313,9 @@ def _prepare(access: Access, extent: Extent, env: _Dispatch, found: _Written
     return prepared
 
 
-def _written(access: Access, extent: Extent, env: _Dispatch) -> _Written:
-    found = _Written(access)
-    prepared = _prepare(access, extent, env, found)
+def _written(access: Access, extent: Extent, env: Dispatch) -> Written:
+    found = Written(access)
+    prepared = prepare(access, extent, env, found)
     if prepared is None:
         return found
     found.exact = not prepared.skipped
@@ -433,7 +340,7 @@ def _written(access: Access, extent: Extent, env: _Dispatch) -> _Written:
     return found
 
 
-def _separate(space: _Space, coordinates: list[Poly]) -> bool:
+def _separate(space: Space, coordinates: list[Poly]) -> bool:
     used: set[int] = set()
     for form in coordinates:
         mine = set(space.in_factors(form) or {})
@@ -443,7 +350,7 @@ def _separate(space: _Space, coordinates: list[Poly]) -> bool:
     return True
 
 
-def _measure(found: _Written, extent: Extent, sets: list[iv.Intervals],
+def _measure(found: Written, extent: Extent, sets: list[iv.Intervals],
              axes: tuple[int, ...]) -> None:
     if extent.kind == "buffer":
         # Coverage counts the result's data; past it is past the buffer the runtime
@@ -480,7 +387,7 @@ def _measure(found: _Written, extent: Extent, sets: list[iv.Intervals],
     found.inside = linear
 
 
-def _who(space: _Space, coordinates: list[Poly], axes: tuple[int, ...],
+def _who(space: Space, coordinates: list[Poly], axes: tuple[int, ...],
          analysis: ShaderAccess, widths: list[int]) -> str:
     """Which invocations reach past the result, for the simplest case: the address's
     largest term is a global, workgroup or local ID (the other terms at their
@@ -501,7 +408,7 @@ def _who(space: _Space, coordinates: list[Poly], axes: tuple[int, ...],
     return ""
 
 
-def _terms(space: _Space, form: Poly, local: tuple[int, int, int]
+def _terms(space: Space, form: Poly, local: tuple[int, int, int]
            ) -> list[tuple[int, str, iv.Intervals]]:
     """(coefficient, name, values) of the address's factors, a workgroup ID and a local
     ID that make up a global ID counted as that."""
@@ -562,7 +469,7 @@ _MEMO: dict[tuple, tuple[ShaderAccess, object]] = {}
 _MEMO_SIZE = 512
 
 
-def _memoized(kind: str, analysis: ShaderAccess, key: tuple, compute):
+def memoized(kind: str, analysis: ShaderAccess, key: tuple, compute):
     """``compute()`` once per (kind, analysis, key); the entry keeps the analysis alive,
     so its ``id`` cannot be reused by another one while the entry is there."""
     full = (kind, id(analysis), key)
@@ -581,14 +488,14 @@ def judge(analysis: ShaderAccess, groups: Sequence[int], results: Sequence[Exten
     """What dispatching ``groups`` workgroups writes into each result; ``bound`` are the
     other resources (their sizes answer ``.length()`` and ``imageSize()``)."""
     def compute() -> list[Verdict]:
-        env = _Dispatch(analysis, tuple(groups), [*results, *bound])  # type: ignore[arg-type]
+        env = Dispatch(analysis, tuple(groups), [*results, *bound])  # type: ignore[arg-type]
         return [_judge_one(analysis, extent, env) for extent in results]
 
-    return list(_memoized("judge", analysis, (tuple(groups), tuple(results), tuple(bound)),
+    return list(memoized("judge", analysis, (tuple(groups), tuple(results), tuple(bound)),
                           compute))
 
 
-def _judge_one(analysis: ShaderAccess, extent: Extent, env: _Dispatch) -> Verdict:
+def _judge_one(analysis: ShaderAccess, extent: Extent, env: Dispatch) -> Verdict:
     writes = tuple(analysis.writes_to(extent.set, extent.binding))
     if analysis.unknown is not None:
         return Verdict(extent, writes, unknown=analysis.unknown)
@@ -623,7 +530,7 @@ def _judge_one(analysis: ShaderAccess, extent: Extent, env: _Dispatch) -> Verdic
     return Verdict(extent, writes, complete, missing, first, overruns, risky, why, past, most)
 
 
-def _most(env: _Dispatch, writes: tuple[Access, ...], extent: Extent) -> int | None:
+def _most(env: Dispatch, writes: tuple[Access, ...], extent: Extent) -> int | None:
     """The most units of ``extent`` the writes can fill, whatever their addresses: each
     store runs at most once per invocation and per iteration of the loops around it. None
     when a loop's iterations or a store's size are not known."""
@@ -641,180 +548,3 @@ def _most(env: _Dispatch, writes: tuple[Access, ...], extent: Extent) -> int | N
             iterations *= bound
         total += launched * iterations * (1 if extent.kind == "image" else access.width)
     return total // extent.element_bytes if extent.kind == "buffer" else total
-
-
-# -- the dispatch a result needs ---------------------------------------------------------
-
-@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
-class Covering:
-    """The workgroup counts derived from the writes' addresses, and what ``judge`` says
-    of them."""
-
-    groups: tuple[int, int, int]
-    verdicts: tuple[Verdict, ...]
-    # invocation axis -> the result and the result axis it walks, for the notes
-    walks: tuple[str, ...]
-
-    @property
-    def exact(self) -> bool:
-        """Every result provably written, nothing provably written past a buffer (an
-        image's or a tensor's writes outside it are discarded)."""
-        return all(v.complete and not v.buffer_overruns for v in self.verdicts)
-
-
-def covering_dispatch(analysis: ShaderAccess, results: Sequence[Extent],
-                      bound: Sequence[Extent] = ()) -> Covering | None:
-    """The smallest workgroup counts whose writes reach every unit of every result, read
-    from the addresses (with their guards); when that reading does not prove itself (a
-    row stride that is ``gl_NumWorkGroups.x * 8``), the usual spreads of one invocation
-    per unit are tried too. None when no write's address is known."""
-    if analysis.unknown is not None:
-        return None
-    return _memoized("cover", analysis, (tuple(results), tuple(bound)),
-                     lambda: _covering(analysis, results, bound))
-
-
-def _covering(analysis: ShaderAccess, results: Sequence[Extent],
-              bound: Sequence[Extent]) -> Covering | None:
-    # Every axis as large as a device allows: what remains of each term after its guards
-    # is what the results need.
-    env = _Dispatch(analysis, (MAX_GROUPS,) * 3, [*results, *bound])
-    need = [0, 0, 0]
-    walks: list[str] = []
-    sources = [(extent, access) for extent in results
-               for access in analysis.writes_to(extent.set, extent.binding)]
-    if sources and all(access.kind == "atomic" for _e, access in sources):
-        # A shader that only accumulates into its results (a histogram, a sum) must read
-        # all of its inputs: their reads say how far the invocations must reach.
-        sources += [(extent, access) for extent in bound for access in analysis.accesses
-                    if access.kind == "read"
-                    and (access.set, access.binding) == (extent.set, extent.binding)]
-    known = False
-    for extent, access in sources:
-        axes = extent.axes
-        if access.coordinates is None or axes is None:
-            continue
-        known = True
-        if any(_dispatch_dependent(c) for c in access.coordinates):
-            continue  # the stride changes with the dispatch: tried below instead
-        prepared = _prepare(access, extent, env, _Written(access))
-        if prepared is None or prepared.never:
-            continue
-        for k, (form, axis) in enumerate(zip(prepared.coordinates, axes, strict=True)):
-            width = access.width if extent.kind != "image" and k == len(axes) - 1 else 1
-            _needs(analysis, prepared.space, form, axis, width, need, walks, extent, k)
-    if not known:
-        return None
-    candidates: list[tuple[tuple[int, int, int], tuple[str, ...]]] = []
-    if any(need):
-        structural = tuple(min(MAX_GROUPS, max(1, n)) for n in need)
-        ordered = sorted(dict.fromkeys(walks), key=lambda w: w[0])  # x, y, z
-        candidates.append((structural, tuple(ordered)))  # type: ignore[arg-type]
-    units = max(e.units for e in results)
-    for spread in _spreads(analysis.local_size, units):
-        candidates.append((spread, ("one invocation per element",)))
-    first: Covering | None = None
-    for groups, described in dict.fromkeys(candidates):
-        covering = Covering(groups, tuple(judge(analysis, groups, results, bound)), described)
-        if covering.exact:
-            return covering
-        first = first or covering
-    return first
-
-
-def _dispatch_dependent(form: Poly) -> bool:
-    """Whether an invocation ID is multiplied by ``gl_NumWorkGroups`` (not a grid-stride
-    loop's counter, whose step it is)."""
-    return any(any(s.startswith("nwg.") for s in m) and any(
-        s.startswith(("wg.", "lid.")) for s in m) for m, _c in form.terms)
-
-
-def _spreads(local: tuple[int, int, int], units: int) -> list[tuple[int, int, int]]:
-    """One invocation per unit: spread over the axes whose local size is more than one
-    (a square grid for an 8 x 8 shader), or all along x, or all along y."""
-    groups = max(1, -(-units // math.prod(local)))
-    used = [axis for axis in range(3) if local[axis] > 1] or [0]
-    counts = [1, 1, 1]
-    remaining = groups
-    for position, axis in enumerate(used):
-        share = max(1, round(remaining ** (1 / (len(used) - position))))
-        while share ** (len(used) - position) < remaining:
-            share += 1
-        counts[axis] = min(share, MAX_GROUPS)
-        remaining = -(-remaining // share)
-    found = [tuple(counts), (min(groups, MAX_GROUPS), 1, 1), (1, min(groups, MAX_GROUPS), 1)]
-    return list(dict.fromkeys(found))  # type: ignore[arg-type]
-
-
-def _needs(analysis: ShaderAccess, space: _Space, form: Poly, total: int, width: int,
-           need: list[int], walks: list[str], extent: Extent, coordinate: int) -> None:
-    """Along one coordinate: walk the address's factors from the smallest coefficient
-    up; one that holds a workgroup ID must take enough values to reach the next factor
-    (or the end of the result), no more than its guards let it."""
-    use = space.in_factors(form)
-    if not use:
-        return
-    factors = sorted(((c, k) for k, c in use.items() if c > 0), key=lambda t: t[0])
-    span = max(width, 1)
-    local = analysis.local_size
-    for position, (coefficient, k) in enumerate(factors):
-        members, values = space.factors[k]
-        following = factors[position + 1][0] if position + 1 < len(factors) else None
-        # up to the next term, never past the end of the result
-        reach = total - form.constant if following is None \
-            else min(following, total - form.constant)
-        groups = [n for n in members if n.startswith("wg.")]
-        # (a factor's values start at 0 or above: enough of them is up to its largest)
-        available = values[-1][1] if values else 0
-        if groups:
-            axis = AXES.index(groups[0][-1])
-            per_group = _per_group(members, groups[0], local[axis])
-            if per_group is None or len(groups) > 1:
-                return  # workgroup IDs combined in a way that does not say
-            # Blocks of `span` every `coefficient`: enough of them to start every block
-            # below the reach, fewer when they overlap.
-            wanted = max(1, min(-(-reach // coefficient),
-                                -(-(reach - span) // coefficient) + 1))
-            count = min(wanted, available)
-            need[axis] = max(need[axis], -(-count // per_group))
-            step, steps = coefficient, count
-            if per_group == 1 and local[axis] > 1 and coefficient % local[axis] == 0 \
-                    and any(space.factors[j][0] == {f"lid.{groups[0][-1]}": 1}
-                            and c * local[axis] == coefficient for c, j in factors):
-                step, steps = coefficient // local[axis], count * local[axis]  # gid
-            walks.append(f"{groups[0][-1]} walks {_walked(extent, coordinate, step, steps)}")
-        else:
-            count = available
-        span = span + coefficient * (max(count, 1) - 1)
-        if following is not None:
-            span = min(span, following)
-
-
-def _per_group(members: dict[str, int], group: str, local: int) -> int | None:
-    """How many consecutive values of a factor one workgroup provides: 1 for the
-    workgroup ID alone, the local size for the global ID (``L * wg + lid``, with or
-    without a grid-stride loop's counter beside it)."""
-    if members == {group: 1}:
-        return 1
-    lid = f"lid.{group[-1]}"
-    if members.get(group) == local and (members.get(lid) == 1 or local == 1):
-        return local
-    return None
-
-
-def _walked(extent: Extent, coordinate: int, coefficient: int, count: int) -> str:
-    """Which axis of the result a term steps along: ``the width of result 0 (...)``,
-    ``axis 2 (40) of result 0 (...)``, or the whole result, flattened."""
-    label = extent.label or "the result"
-    if extent.kind == "image":
-        return f"the {('width', 'height', 'depth')[coordinate]} of {label}"
-    if extent.kind == "tensor":
-        return f"dimension {coordinate} of {label}"
-    if coefficient % extent.element_bytes == 0:
-        stride = coefficient // extent.element_bytes
-        step = 1
-        for axis in range(len(extent.shape) - 1, -1, -1):
-            if step == stride and extent.shape[axis] > 1 and count <= extent.shape[axis]:
-                return f"axis {axis} ({extent.shape[axis]}) of {label}"
-            step *= extent.shape[axis]
-    return f"{label}, flattened" if len([d for d in extent.shape if d > 1]) > 1 else label

@@ -86,9 +86,8 @@ class Evaluation:
         default_factory=dict)
     value_sets: dict[str, tuple[int, ...]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
-    # loop header -> its placeholder phis; resolved into `resolved`
+    # loop header -> its phis, each a placeholder symbol until the loops are resolved
     loop_phis: dict[int, list[Instruction]] = field(default_factory=dict)
-    resolved: dict[str, Poly | None] = field(default_factory=dict)
 
     # -- operands ---------------------------------------------------------------------
 
@@ -456,7 +455,7 @@ class Evaluation:
         which = _BUILTIN.get(decoration[0]) if decoration else None
         if which is None:
             return UNKNOWN
-        value = self.builtin(which)
+        value = self._builtin_value(which)
         for step in pointer.path:
             if not isinstance(value, Vec) or step is None or not step.is_const \
                     or step.constant >= len(value.items):
@@ -464,7 +463,7 @@ class Evaluation:
             value = value.items[step.constant]
         return value
 
-    def builtin(self, which: str) -> Value:
+    def _builtin_value(self, which: str) -> Value:
         sizes = self.local_size
         lid = [Poly.symbol(f"lid.{a}") if sizes[k] > 1 else Poly() for k, a in enumerate(AXES)]
         wg = [Poly.symbol(f"wg.{a}") for a in AXES]
@@ -570,7 +569,6 @@ class Evaluation:
                     changed = True
             if not changed:
                 break
-        self.resolved = mapping
         for id_, value in self.values.items():
             if _mentions(value, mapping):
                 self.values[id_] = substitute(value, mapping)

@@ -118,9 +118,6 @@ class Poly:
         """symbol -> coefficient of the linear terms (the constant left out)."""
         return {m[0]: c for m, c in self.terms if len(m) == 1}
 
-    def without_constant(self) -> Poly:
-        return Poly(tuple((m, c) for m, c in self.terms if m))
-
     # -- substitution --------------------------------------------------------------
 
     def substitute(self, values: Mapping[str, Poly | None]) -> Poly | None:

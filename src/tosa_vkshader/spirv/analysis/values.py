@@ -47,9 +47,6 @@ class Handle:
 
 # -- booleans -------------------------------------------------------------------------
 
-OPS = ("<", "<=", "==", "!=")
-
-
 @dataclass(frozen=True, slots=True)
 class Cmp:
     """``form op 0``."""
