@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .. import vulkan
 from ..config import Options
@@ -47,6 +47,9 @@ from .codegen_rules import (
 )
 from .formats import fixed_format, inferred_format
 from .shader import Shader, compile_shader, hlsl_entry_point
+
+if TYPE_CHECKING:
+    from ..spirv.analysis.coverage import Extent, Verdict
 
 Embed = Literal["source", "spirv"]
 _GL_COMPUTE = enum_value("ExecutionModel", "GLCompute")
@@ -306,13 +309,19 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
                                       if each else "")
     described = f"{' x '.join(map(str, counts))}{shape} = {invocations(counts, local)} " \
                 f"invocations ({walks})"
-    problems = [_problem(v) for v in cover.verdicts if v.missing or v.buffer_overruns]
-    if any(problems):
-        run.add(NO_EXACT_DISPATCH.at(
+    wrong = [v for v in cover.verdicts if v.missing or v.buffer_overruns]
+    if wrong:
+        refusal = NO_EXACT_DISPATCH.at(
             "", f"no workgroup_sizes makes the shader write its results exactly: with "
-                f"{counts}, {described}, {'; '.join(p for p in problems if p)}",
+                f"{counts}, {described}, {'; '.join(_problem(v) for v in wrong)}",
             hint="guard the store with the result's size (`if (i >= N) return;`), or use a "
-                 "local size that divides the result"))
+                 "local size that divides the result")
+        store = (wrong[0].buffer_overruns[0].access if wrong[0].buffer_overruns
+                 else wrong[0].writes[0]).place if wrong[0].writes else None
+        if store is not None and store.line is not None and store.main_file \
+                and run.shader.path:  # at the store's line in the shader file
+            refusal = refusal.located(Location(run.shader.path, store.line, store.column or 1))
+        run.add(refusal)
         return None
     unproven = next((v for v in cover.verdicts if not v.complete), None)
     proof = "" if unproven is None else \
@@ -328,7 +337,7 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     return tuple(counts)  # type: ignore[return-value]
 
 
-def _problem(verdict) -> str:
+def _problem(verdict: Verdict) -> str:
     extent = verdict.extent
     if verdict.missing:
         return (f"{verdict.missing} of the {extent.units} {extent.unit_name} of "
@@ -339,7 +348,7 @@ def _problem(verdict) -> str:
 
 
 def _extents(bindings: list[tuple[DescriptorBinding, str]], tensors: Sequence[TensorType],
-             noun: str) -> list:
+             noun: str) -> list[Extent]:
     from ..rules.coverage import extent_of
 
     found = []
