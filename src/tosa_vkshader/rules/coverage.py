@@ -10,7 +10,7 @@ works out which elements the dispatch writes. A rule here says only what that pr
 - VKS522: a write whose conditions are all understood reaches past the end of a result
   (a warning when the address depends on values only known at run time);
 - VKS523: the analysis cannot decide (a data-dependent index, a condition it cannot
-  read): a note, because ``tosa-vkshader run`` shows what actually happens;
+  read): an info, because ``tosa-vkshader run`` shows what actually happens;
 - VKS431: workgroup-shared memory written by one invocation and read by another with no
   ``barrier()`` between them on some path (no shapes needed).
 """
@@ -131,7 +131,7 @@ that is what is read:
    discarded, and for addresses that depend on push constants).
 5. **Unknown is an answer.** An index read from memory, arithmetic the analysis does not
    follow (`i / w`, `i % w` on a non-multiple), a condition on data or a push constant
-   leave the question open: at most a note (VKS523), and `tosa-vkshader run` shows what
+   leave the question open: at most an info (VKS523), and `tosa-vkshader run` shows what
    the op writes.
 
 `tosa-vkshader new --operands ... --results ...` reads the same expressions the other
