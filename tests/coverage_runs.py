@@ -169,9 +169,9 @@ def _kind(resource: dict) -> str:
 
 
 def _texel(vkformat: str) -> int:
-    from tosa_vkshader import registry
+    from tosa_vkshader import vulkan
 
-    info = registry.format_info(vkformat)
+    info = vulkan.format_info(vkformat)
     assert info is not None
     return info.block_size
 
