@@ -1,15 +1,25 @@
 """`tosa-vkshader run` against the manual pipeline, on the same models, side by side.
 
     PYTHONPATH=src python bench/bench_run.py [--repeat 5] [--write-docs]
+    PYTHONPATH=src python bench/bench_run.py --examples 100
+
+With --examples N: one model (a 4,096-element float32 op) run on N sets of random inputs
+three ways: `tosa_vkshader.run` each time (check, convert and run), one prepared model
+(`tosa_vkshader.prepare`: checked and converted once) run N times, and the prepared model's
+`run_many` (all N in one scenario-runner process); examples per second, each with the
+write check.
 
 For every model in examples/ (one custom op each, plus tosa.add in add_relu), interleaved:
-  * manual - what a user scripts by hand: a shell script running model-converter, vgf_dump
-             and scenario-runner on a scenario and input files prepared beforehand (the
-             very files `run --keep-workdir` wrote), emulation layers set up as `run`
-             sets them up. This is the tools' own time.
-  * cli    - `tosa-vkshader run MODEL -i ... -o OUT` as a fresh process: check (compile
-             cache warm), convert, interface, inputs, scenario, runner, results.
-  * api    - `tosa_vkshader.run(model, inputs)` in one long-lived Python process.
+  * manual   - what a user scripts by hand: a shell script running model-converter,
+               vgf_dump and scenario-runner on a scenario and input files prepared
+               beforehand (the very files `run --keep-workdir --no-write-check` wrote: one
+               dispatch, no sentinels), emulation layers set up as `run` sets them up.
+               This is the tools' own time.
+  * cli      - `tosa-vkshader run MODEL -i ... -o OUT` as a fresh process, with the write
+               check (the default): check (compile cache warm), convert, interface,
+               inputs, sentinels, scenario, runner (two dispatches), results, findings.
+  * api      - `tosa_vkshader.run(model, inputs)` in one long-lived Python process.
+  * validate - `tosa-vkshader run ... --validate` (core and GPU-assisted validation).
 Overhead = (ours - manual) / manual, from medians. The runner's own latency per op on
 this device is the `manual` column.
 """
@@ -62,7 +72,8 @@ def prepare_manual(name: str, work: Path) -> Path:
     arrays = [np.load(folder / f) for f in inputs]
     data = (folder / push).read_bytes() if push else None
     result = run_model((folder / "model.mlir").read_text(), arrays, path=str(folder /
-                       "model.mlir"), push_constants=data, keep_workdir=True)
+                       "model.mlir"), push_constants=data, keep_workdir=True,
+                       write_check=False)
     assert result.workdir is not None
     target = work / name
     shutil.copytree(result.workdir, target)
@@ -90,11 +101,11 @@ def timed(func) -> tuple[float, float]:
     return time.perf_counter() - start, cpu() - start_cpu
 
 
-def run_cli(name: str, out: Path) -> None:
+def run_cli(name: str, out: Path, *options: str) -> None:
     inputs, push = MODELS[name]
     folder = EXAMPLES / name
     argv = [sys.executable, "-m", "tosa_vkshader", "run", str(folder / "model.mlir"),
-            "-o", str(out)]
+            "-o", str(out), *options]
     for f in inputs:
         argv += ["-i", str(folder / f)]
     if push:
@@ -112,7 +123,7 @@ def run_api(name: str) -> None:
                       push_constants=(folder / push).read_bytes() if push else None)
 
 
-Row = tuple[str, float, float, float, float, float, float]  # name, 3 x wall, 3 x CPU
+Row = tuple[str, float, float, float, float, float, float, float]  # name, 4 x wall, 3 x CPU
 
 
 def measure(repeat: int) -> tuple[list[Row], tuple[float, float]]:
@@ -125,13 +136,14 @@ def measure(repeat: int) -> tuple[list[Row], tuple[float, float]]:
         for name in MODELS:
             script = prepare_manual(name, work)
             run_cli(name, work / "warm")  # fills the compile cache, writes bytecode
-            manual, cli, api = [], [], []
+            manual, cli, api, validate = [], [], [], []
             for _ in range(repeat):
                 manual.append(timed(lambda s=script: subprocess.run([str(s)], check=True)))
                 cli.append(timed(lambda n=name: run_cli(n, work / "out")))
                 api.append(timed(lambda n=name: run_api(n)))
+                validate.append(timed(lambda n=name: run_cli(n, work / "out", "--validate")))
             rows.append((name, *(statistics.median(t[0] for t in runs)
-                                  for runs in (manual, cli, api)),
+                                  for runs in (manual, cli, api, validate)),
                          *(statistics.median(t[1] for t in runs)
                            for runs in (manual, cli, api))))
     return rows, (load_before, os.getloadavg()[0])
@@ -142,20 +154,70 @@ def table(rows: list[Row], load: tuple[float, float], repeat: int) -> str:
         return (f"{manual * 1000:.0f} ms | {cli * 1000:.0f} ms ({(cli - manual) / manual:+.0%}) "
                 f"| {api * 1000:.0f} ms ({(api - manual) / manual:+.0%})")
 
+    def validated(manual: float, validate: float) -> str:
+        return f"{validate * 1000:.0f} ms ({validate / manual:.2f}x)"
+
     lines = [
         f"Median of {repeat} interleaved runs per model on lavapipe "
         f"(`python bench/bench_run.py --repeat {repeat}`, load average {load[0]:.2f} "
         f"before and {load[1]:.2f} after); in brackets the overhead over the manual "
-        "pipeline:",
+        "pipeline (`run` with its write check, the default, against one plain dispatch):",
         "",
         "| model | wall: manual (tools' own time) | `run` CLI | `tosa_vkshader.run` "
-        "| CPU: manual | `run` CLI | `tosa_vkshader.run` |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| CPU: manual | `run` CLI | `tosa_vkshader.run` | wall: `run --validate` |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, *times in rows:
-        lines.append(f"| {name} | {cells(*times[:3])} | {cells(*times[3:])} |")
-    totals = [sum(row[i] for row in rows) for i in range(1, 7)]
-    lines.append(f"| **all** | {cells(*totals[:3])} | {cells(*totals[3:])} |")
+        lines.append(f"| {name} | {cells(*times[:3])} | {cells(*times[4:])} | "
+                     f"{validated(times[0], times[3])} |")
+    totals = [sum(row[i] for row in rows) for i in range(1, 8)]
+    lines.append(f"| **all** | {cells(*totals[:3])} | {cells(*totals[4:])} | "
+                 f"{validated(totals[0], totals[3])} |")
+    return "\n".join(lines)
+
+
+ADD_4096 = """#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { float a[]; };
+layout(set = 0, binding = 1) readonly buffer B { float b[]; };
+layout(set = 0, binding = 2) writeonly buffer C { float c[]; };
+void main() { uint i = gl_GlobalInvocationID.x; c[i] = a[i] + b[i]; }
+"""
+
+
+def examples_per_second(count: int) -> str:
+    """Examples per second of a 4,096-element op, three ways (see the module's doc)."""
+    from tosa_vkshader.codegen import op_from_shader
+
+    t = "tensor<4096xf32>"
+    model = op_from_shader(ADD_4096, language="GLSL", workgroup_sizes=[64, 1, 1]).to_mlir(
+        [t, t], [t])
+    rng = np.random.default_rng(0)
+    cases = [[rng.standard_normal(4096).astype(np.float32) for _ in range(2)]
+             for _ in range(count)]
+
+    def each_run() -> None:
+        for inputs in cases:
+            assert tosa_vkshader.run(model, inputs).ok
+
+    def prepared_runs() -> None:
+        with tosa_vkshader.prepare(model) as prepared:
+            for inputs in cases:
+                assert prepared.run(inputs).ok
+
+    def run_many() -> None:
+        with tosa_vkshader.prepare(model) as prepared:
+            assert all(result.ok for result in prepared.run_many(cases))
+
+    lines = [f"{count} examples of a 4,096-element float32 op on lavapipe, with the write "
+             f"check (`python bench/bench_run.py --examples {count}`, load average "
+             f"{os.getloadavg()[0]:.2f}):", "",
+             "| way | wall | examples/s |", "| --- | --- | --- |"]
+    for name, func in (("`tosa_vkshader.run` each time", each_run),
+                       ("one `prepare`, `run` each time", prepared_runs),
+                       ("one `prepare`, `run_many`", run_many)):
+        wall, _ = timed(func)
+        lines.append(f"| {name} | {wall:.2f} s | {count / wall:.0f} |")
     return "\n".join(lines)
 
 
@@ -164,7 +226,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--write-docs", action="store_true",
                         help=f"replace the table under '{SECTION}' in docs/performance.md")
+    parser.add_argument("--examples", type=int, metavar="N",
+                        help="measure examples per second of a prepared model instead")
     args = parser.parse_args()
+    if args.examples:
+        print(examples_per_second(args.examples))
+        return 0
     text = table(*measure(args.repeat), args.repeat)
     print(text)
     if args.write_docs:

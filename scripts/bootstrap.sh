@@ -8,8 +8,9 @@ cd "$root"
 
 apt_packages=(glslc spirv-cross)
 # `tosa-vkshader run` and the real-toolchain tests: a Vulkan loader, Mesa's lavapipe (a
-# Vulkan 1.3 device on the CPU) and vulkaninfo (device profiles).
-apt_packages+=(libvulkan1 mesa-vulkan-drivers vulkan-tools)
+# Vulkan 1.3 device on the CPU), vulkaninfo (device profiles) and the Khronos validation
+# layer (`run --validate`).
+apt_packages+=(libvulkan1 mesa-vulkan-drivers vulkan-tools vulkan-validationlayers)
 # The web tests drive Debian's chromium through its chromedriver (no browser download);
 # TOSA_VKSHADER_WITH_BROWSER=0 skips installing them on machines that never run those.
 [ "${TOSA_VKSHADER_WITH_BROWSER:-1}" = 1 ] && apt_packages+=(chromium chromium-driver)

@@ -186,7 +186,9 @@ def test_without_the_run_extra(tmp_path):
     done = subprocess.run([sys.executable, "-S", "-m", "tosa_vkshader", "run", str(MODEL),
                            "-i", "a.npy", "-i", "b.npy", "-o", str(tmp_path / "o")],
                           cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
-    printed(done.stderr, "VKS950", "pip install 'tosa-vkshader[run]'")
+    printed(done.stderr, "VKS950", "pip install '.[run]' in a tosa-vkshader checkout (from a "
+                                   "wheel: pip install "
+                                   "'tosa_vkshader-VERSION-py3-none-any.whl[run]')")
 
 
 def _stand_in_runner(tmp_path, monkeypatch, body: str) -> None:

@@ -73,7 +73,11 @@ def test_examples_run_as_documented_and_match_numpy(capsys, tmp_path, example):
         argv += ["--push-constants", folder / push]
     for name in expected:
         argv += ["--expect", folder / name]
-    code, out, err = cli(capsys, *argv)
+    # under the validation layer (core and GPU-assisted checks; synchronization too for
+    # the tensor op) and the write check: a correct op gives no finding
+    validation = ["--validate-checks", "gpu-assisted,sync"] if example == "tensor_add" \
+        else ["--validate"]
+    code, out, err = cli(capsys, *argv, *validation)
     assert code == 0, out + err
     assert "ran on llvmpipe" in out
     # The run gives the runner the push constants the VGF lacks: no warning that the
@@ -131,6 +135,9 @@ def test_too_few_workgroups_leave_elements_uncomputed(capsys, tmp_path):
                          tmp_path / "want.npy", "--keep-workdir", "--config", config)
     assert code == 1
     assert "warning[VKS518]" in err and "leave 32 of the 64 elements" in err
+    # what the device showed, whatever VKS518 is configured as
+    assert "error[VKS962] result_0 `tensor<64xi32>`, written by custom op 0: 32 of 64 " \
+           "element(s) were never written" in err and "first at [32], [33]" in err
     assert "error[VKS960] result_0: 32 of 64 element(s) differ exactly" in err
     assert "first at index [32]" in err
     got = np.load(tmp_path / "out" / "result_0.npy")
@@ -179,8 +186,9 @@ def test_storage_images_non_square():
     t = "tensor<1x8x16x1xf32>"
     model = model_of(SHADERS / "storage_image_r32f.comp", [t], [t], [2, 1, 1])
     x = np.arange(128, dtype=np.float32).reshape(1, 8, 16, 1)
-    (got,) = tosa_vkshader.run(model, [x])
-    np.testing.assert_array_equal(got, x * 0.5)
+    ran = tosa_vkshader.run(model, [x], validate=True)
+    np.testing.assert_array_equal(ran[0], x * 0.5)
+    assert ran.findings == []  # the write check and the layer on images too
 
 
 def test_push_constants_with_a_two_dimensional_dispatch():
@@ -226,7 +234,9 @@ def test_two_tensor_ops_one_with_push_constants(tmp_path):
     a = np.arange(64, dtype=np.float32).reshape(1, 64)
     b = np.full((1, 64), 2.0, dtype=np.float32)
     push = np.array([64], "<u4").tobytes() + np.array([3.0], "<f4").tobytes()
-    total, copied = tosa_vkshader.run(model, [q, a, b], push_constants=push)
+    ran = tosa_vkshader.run(model, [q, a, b], push_constants=push, validate=True)
+    assert ran.findings == []  # two ops: the layer's messages would name theirs
+    total, copied = ran
     np.testing.assert_array_equal(copied, q)
     np.testing.assert_array_equal(total, (a + b) * 3)
 
@@ -268,6 +278,9 @@ def test_shader_that_the_runtime_cannot_compile(capsys, tmp_path):
     assert code == 1
     assert "error[VKS955] scenario-runner exited with" in err
     assert "TILE" in err
+    # the compiler's lines as lines (the runner escapes them as \x0a)
+    assert "\\x0a" not in err
+    assert "\n  ERROR: 0:3: '' : constant expression required\n" in err
     assert not (tmp_path / "o" / "result_0.npy").exists()
 
 
@@ -324,3 +337,25 @@ def test_push_constants_without_the_attribute_run_with_a_warning(capsys, tmp_pat
                          example / "expected_0.npy")
     assert code == 0, out + err
     assert "warning[VKS423]" in err
+
+
+def test_a_prepared_model_is_checked_and_converted_once_and_run_many_times():
+    """What property tests build on: one VGF, one check, many inputs; several sets of
+    inputs in one scenario-runner process (each with its own results and findings)."""
+    rng = np.random.default_rng(3)
+    cases = [[rng.standard_normal((1, 256)).astype(np.float32) for _ in range(2)]
+             for _ in range(3)]
+    with tosa_vkshader.prepare(EXAMPLES / "add_sub_f32" / "model.mlir") as prepared:
+        first = prepared.run(cases[0])
+        vgf = prepared.workdir / "model.vgf"
+        converted = vgf.stat().st_mtime_ns
+        many = prepared.run_many(cases)
+        assert vgf.stat().st_mtime_ns == converted  # not converted again
+        assert len(list(prepared.workdir.glob("model*.vgf"))) == 1
+        for (a, b), result in zip(cases, [first, *many[1:]], strict=True):
+            total, difference = result
+            np.testing.assert_allclose(total, a + b, rtol=1e-6)
+            np.testing.assert_allclose(difference, a - b, rtol=1e-6)
+            assert result.findings == [] and result.device.startswith("llvmpipe")
+        np.testing.assert_array_equal(many[0][0], first[0])
+    assert not prepared.workdir.exists()

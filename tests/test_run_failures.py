@@ -41,17 +41,22 @@ def inputs(tmp_path, a, b) -> list[str]:
 GOOD = np.zeros((1, 256), np.float32)
 
 
-@pytest.mark.parametrize(("a", "expected", "given"), [
+@pytest.mark.parametrize(("a", "expected", "given", "hint"), [
     (np.zeros((1, 256), np.int32), "tensor<1x256xf32> (float32 [1, 256])",
-     "tensor<1x256xi32> (int32 [1, 256])"),
+     "tensor<1x256xi32> (int32 [1, 256])", "np.asarray(x, dtype=np.float32).reshape((1, 256))"),
     (np.zeros((256,), np.float32), "tensor<1x256xf32> (float32 [1, 256])",
-     "tensor<256xf32> (float32 [256])"),
+     "tensor<256xf32> (float32 [256])", "x.reshape((1, 256))"),
+    # a reshape never makes 256 elements of 128: no impossible shape is suggested
+    (np.zeros((2, 64), np.float32), "tensor<1x256xf32> (float32 [1, 256])",
+     "tensor<2x64xf32> (float32 [2, 64])",
+     "give an array of 256 float32 element(s) in the shape [1, 256] (this one has 128)"),
 ])
 def test_wrong_input_type_names_argument_expected_and_given(capsys, tmp_path, a, expected,
-                                                             given):
+                                                             given, hint):
     code, _, err = cli(capsys, "run", MODEL, *inputs(tmp_path, a, GOOD), "-o", tmp_path / "o")
     assert code == 2
     assert f"error[VKS953] input 0 for argument %arg0: expected {expected}, given {given}" in err
+    assert f"= help: {hint}\n" in err
     assert not (tmp_path / "o").exists()
 
 
@@ -104,7 +109,7 @@ def test_push_constants_missing_or_of_the_wrong_size(capsys, tmp_path):
     q = ["-i", PUSH_EXAMPLE / "q.npy"]
     code, _, err = cli(capsys, "run", PUSH_EXAMPLE / "model.mlir", *q, "-o", tmp_path)
     assert code == 2
-    assert "error[VKS957] custom op 0 declares a 8-byte push-constant block and no " \
+    assert "error[VKS957] custom op 0 declares an 8-byte push-constant block and no " \
            "--push-constants were given" in err
     (tmp_path / "pc.bin").write_bytes(bytes(4))
     code, _, err = cli(capsys, "run", PUSH_EXAMPLE / "model.mlir", *q, "-o", tmp_path,
@@ -127,7 +132,8 @@ def test_without_the_run_extra_the_install_command_is_named(tmp_path):
     assert done.returncode == 2, done.stderr
     assert "error[VKS950]" in done.stderr
     assert "model-converter" in done.stderr and "numpy" in done.stderr
-    assert "help: pip install 'tosa-vkshader[run]'" in done.stderr
+    # the package is on no index: the command that works from a checkout (or a wheel)
+    assert "help: pip install '.[run]' in a tosa-vkshader checkout" in done.stderr
 
 
 def test_without_a_vulkan_driver_the_install_command_is_named(capsys, tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ from toolchain import RunnerRefused, convert, run_raw
 import tosa_vkshader
 from tosa_vkshader import Options, validate
 from tosa_vkshader.cli import main
-from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.codegen import CustomOp, op_from_shader
 from tosa_vkshader.diagnostics import Severity
 
 from conftest import FIXTURES
@@ -95,8 +95,9 @@ def test_an_op_that_runs_right_gets_no_error_by_default():
     t = "tensor<2048xf32>"
     mlir = mlir_of(ADD_ONE, [t], [t], workgroup_sizes=[32, 1, 1])
     x = np.linspace(-3, 3, 2048, dtype=np.float32)
-    [y] = tosa_vkshader.run(mlir, [x])
-    np.testing.assert_array_equal(y, x + 1)
+    ran = tosa_vkshader.run(mlir, [x], validate=True)
+    np.testing.assert_array_equal(ran[0], x + 1)
+    assert ran.findings == []  # every element written, nothing the layer objects to
     assert errors(mlir) == []
     assert "VKS420" in errors(mlir, Options(workgroup_semantics="local-size"))
 
@@ -121,16 +122,20 @@ def test_dispatch_coverage_is_an_error_naming_both_numbers_and_the_fix(tmp_path)
     assert "4096 invocations" in d.message and "16384 elements" in d.message
     assert "[16, 16, 1]" in d.hint
 
-    [y] = tosa_vkshader.run(short, [x], options=lowered("VKS518"))
+    ran = tosa_vkshader.run(short, [x], options=lowered("VKS518"))
+    [y] = ran
     computed = np.zeros((128, 128), dtype=bool)
     computed[:64, :64] = True
     np.testing.assert_array_equal(y[0, :, :, 0][computed], 2 * x[0, :, :, 0][computed])
     assert np.count_nonzero(y[0, :, :, 0][~computed] == 2 * x[0, :, :, 0][~computed]) <= 1
+    [unwritten] = ran.findings  # the device agrees: the write check's own finding
+    assert unwritten.code == "VKS962" and "12288 of 16384 element(s)" in unwritten.message
 
     fixed = mlir_of(IMAGE_DOUBLE, [t], [t], workgroup_sizes=[16, 16, 1])
     assert errors(fixed) == []
-    [y] = tosa_vkshader.run(fixed, [x])
-    np.testing.assert_array_equal(y, 2 * x)
+    ran = tosa_vkshader.run(fixed, [x], validate=True)
+    np.testing.assert_array_equal(ran[0], 2 * x)
+    assert ran.findings == []
 
 
 def test_the_dispatch_the_converter_writes_is_the_attribute(tmp_path):
@@ -154,8 +159,10 @@ def test_push_constants_are_dropped_by_the_converter_and_read_zeros(tmp_path):
     x = np.arange(1, 65, dtype=np.float32)
     [y] = run_raw(mlir, [x], tmp_path / "raw")  # a runner nobody told about them
     np.testing.assert_array_equal(y, np.zeros(64, dtype=np.float32))
-    [y] = tosa_vkshader.run(mlir, [x], push_constants=np.float32(2.5).tobytes())
-    np.testing.assert_array_equal(y, 2.5 * x)
+    ran = tosa_vkshader.run(mlir, [x], push_constants=np.float32(2.5).tobytes(),
+                            validate=True)
+    np.testing.assert_array_equal(ran[0], 2.5 * x)
+    assert ran.findings == []
 
 
 # -- descriptor types ---------------------------------------------------------------------
@@ -174,8 +181,9 @@ def test_a_uniform_buffer_reads_zeros_on_the_runtime():
 
     storage = mlir_of(SCALE_STORAGE, [t, one], [t], workgroup_sizes=[1, 1, 1])
     assert errors(storage) == []
-    [y] = tosa_vkshader.run(storage, [x, scale])
-    np.testing.assert_array_equal(y, 3 * x)
+    ran = tosa_vkshader.run(storage, [x, scale], validate=True)
+    np.testing.assert_array_equal(ran[0], 3 * x)
+    assert ran.findings == []
 
 
 def test_a_storage_texel_buffer_converts_but_does_not_run(tmp_path):
@@ -191,10 +199,48 @@ def test_a_storage_texel_buffer_converts_but_does_not_run(tmp_path):
         run_raw(mlir, [np.zeros(64, dtype=np.float32)], tmp_path)
 
 
-@pytest.mark.parametrize("descriptor", ["VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC",
-                                        "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
-                                        "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER"])
-def test_types_the_runtime_has_not_been_shown_to_run_are_warnings(valid_attrs, descriptor):
+SAMPLED_COPY = HEADER + """#extension GL_EXT_samplerless_texture_functions : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform texture2D x;
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() { ivec2 p = ivec2(gl_GlobalInvocationID.xy); y[p.y * 8 + p.x] = texelFetch(x, p, 0).r; }
+"""
+
+
+@pytest.mark.parametrize(("shader", "operand", "format_of", "descriptor"), [
+    (SAMPLED_COPY, "tensor<1x8x8x1xf32>", {"x": "VK_FORMAT_R32_SFLOAT"},
+     "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE"),
+    (ADD_ONE, "tensor<64xf32>", None, "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC"),
+])
+def test_descriptor_types_the_runner_refuses(tmp_path, shader, operand, format_of, descriptor):
+    """Decided once from what the runner does: it binds tensors, buffers and images only.
+    `check` says so (VKS252), and `run` refuses the VGF's resource in the same words
+    (VKS959) before starting the runner."""
+    options = lowered("VKS252", "VKS414")
+    attrs = op_from_shader(shader, language="GLSL", workgroup_sizes=[1, 1, 1],
+                           format_of=format_of or {}, options=options).attrs \
+        | {"input_0_vkdescriptortype": descriptor}
+    [d] = [d for d in validate(attrs).diagnostics if d.code == "VKS252"]
+    assert d.severity is Severity.ERROR and descriptor in d.message
+    assert "binds only tensors, storage and uniform buffers" in d.message
+    mlir = CustomOp.from_attributes(attrs, "copy", options=options).to_mlir(
+        [operand], ["tensor<64xf32>"], options=options)
+    with pytest.raises(RunnerRefused, match="Found descriptor type"):  # the runner's own
+        run_raw(mlir, [np.zeros(64, dtype=np.float32)], tmp_path)
+    with pytest.raises(tosa_vkshader.RunError) as caught:
+        tosa_vkshader.run(mlir, [np.zeros(operand_shape(operand), dtype=np.float32)],
+                          options=options)
+    [refused] = caught.value.diagnostics
+    assert refused.code == "VKS959" and descriptor in refused.message
+    assert "binds only tensors, storage and uniform buffers" in refused.message
+
+
+def operand_shape(tensor: str) -> tuple[int, ...]:
+    return tuple(int(d) for d in tensor.removeprefix("tensor<").split("x")[:-1])
+
+
+def test_types_the_runtime_has_not_been_shown_to_run_are_warnings(valid_attrs):
+    descriptor = "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER"
     report = validate(valid_attrs | {"input_0_vkdescriptortype": descriptor})
     [d] = [d for d in report.diagnostics if d.code == "VKS253"]
     assert d.severity is Severity.WARNING and descriptor in d.message
@@ -237,7 +283,9 @@ def test_a_multi_result_op_returned_out_of_order_comes_back_swapped():
 
     in_order = model.read_text().replace("return %0#1, %0#0", "return %0#0, %0#1")
     assert errors(in_order) == []
-    first, second = tosa_vkshader.run(in_order, [x])
+    ran = tosa_vkshader.run(in_order, [x], validate=True)
+    assert ran.findings == []
+    first, second = ran
     np.testing.assert_array_equal(first, x + 1)
     np.testing.assert_array_equal(second, x * 2)
 
@@ -260,8 +308,9 @@ def test_new_computes_the_workgroups_from_the_results_and_emit_runs_right(tmp_pa
     mlir = tmp_path / "op.mlir"
     assert main(["emit", "mlir", str(op_json), "-o", str(mlir)]) == 0
     x = np.random.default_rng(7).standard_normal((1, 256, 384)).astype(np.float32)
-    [y] = tosa_vkshader.run(mlir, [x])
-    np.testing.assert_array_equal(y, x + 1)
+    ran = tosa_vkshader.run(mlir, [x], validate=True)
+    np.testing.assert_array_equal(ran[0], x + 1)
+    assert ran.findings == []
 
 
 def test_new_says_which_reading_it_used_under_local_size(tmp_path):

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
     from .fixes import apply_fixes
     from .rule_registry import RULES
-    from .runtime import run
+    from .runtime import PreparedModel, RunResult, prepare, run
     from .runtime.errors import RunError
     from .typed_attributes import Attributes, PushConstant, PushConstants, Resource, SamplerConfig
 
@@ -40,7 +40,7 @@ _LAZY = {
     **dict.fromkeys(("Attributes", "Resource", "SamplerConfig", "PushConstant",
                      "PushConstants"), "typed_attributes"),
     "RunError": "runtime.errors",
-    "run": "runtime",
+    **dict.fromkeys(("run", "prepare", "RunResult", "PreparedModel"), "runtime"),
 }
 
 
@@ -61,7 +61,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "RULES", "Applicability", "Attributes", "Diagnostic", "Edit", "Fix", "Location",
-    "Options", "PushConstant", "PushConstants", "Report", "Resource", "RunError",
-    "SamplerConfig", "Severity", "apply_fixes", "check_file", "check_paths",
-    "load_options", "run", "targets_summary", "validate", "validate_file", "__version__",
+    "Options", "PreparedModel", "PushConstant", "PushConstants", "Report", "Resource",
+    "RunError", "RunResult", "SamplerConfig", "Severity", "apply_fixes", "check_file",
+    "check_paths", "load_options", "prepare", "run", "targets_summary", "validate",
+    "validate_file", "__version__",
 ]

@@ -1,15 +1,14 @@
 """The command line: a thin layer over the API. Exit codes: 0 clean, 1 errors, 2 usage.
 
 Only ``os`` and ``sys`` are imported up front (the interpreter has loaded them already):
-argparse, signal and the command modules are imported when a command needs them, so that
-`run` can start the reference tools before any of them is loaded (``commands/run_fast``).
+argparse, signal and the command modules are imported when a command needs them.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from .version import __version__
 
@@ -18,7 +17,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-T = TypeVar("T")
 
 # Each command module has register(subparsers); the parser it adds sets `run`.
 COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve",
@@ -67,9 +65,10 @@ def _parser(**options: Any) -> argparse.ArgumentParser:
 
     class Parser(argparse.ArgumentParser):
         def _get_formatter(self) -> argparse.HelpFormatter:
-            # (every HelpFormatter takes a width; typeshed's protocol names prog only)
-            return self.formatter_class(  # type: ignore[call-arg]
-                prog=self.prog, width=_help_width())
+            # (typeshed gives formatter_class only a `prog` parameter; every HelpFormatter
+            # takes `width`)
+            formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
+            return formatter(prog=self.prog, width=_help_width())
 
     return Parser(**options)
 
@@ -122,9 +121,6 @@ def program() -> None:
     module teardown walked every object of numpy and the checker (20-25 ms of `run`,
     6 ms of a `check` of 500 files). The output is flushed first.
 
-    A fresh process may run `run` through its fast lane (``commands/run_fast``), which
-    starts the converter before argparse, the configuration or the checker are loaded.
-
     The cyclic garbage collector runs after every 50,000 net allocations instead of 700:
     a check makes many small objects and almost no cycles, and the default made it walk
     the young objects hundreds of times (3 % of a check of 500 files); what cycles there
@@ -132,7 +128,7 @@ def program() -> None:
     import gc
 
     gc.set_threshold(50_000)
-    code = _main(sys.argv[1:], fresh_process=True)
+    code = _main(sys.argv[1:])
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -141,19 +137,10 @@ def program() -> None:
     os._exit(code)
 
 
-def _main(argv: list[str], *, fresh_process: bool = False) -> int:
+def _main(argv: list[str]) -> int:
     if argv in (["--version"], ["-V"]):  # answered before any command module is imported
         print(f"tosa-vkshader {__version__}")
         return EXIT_OK
-    if fresh_process and argv[:1] == ["run"]:
-        # Only in a process of its own: the fast lane changes the working directory for
-        # an instant around each tool it starts, which no other thread may see.
-        from .commands.run_fast import run_fast
-
-        _stop_on_signals()  # the tools it starts are stopped and its folder removed
-        code = _guarded(lambda: run_fast(argv[1:]))
-        if code is not None:  # None: this command line is not for the fast lane
-            return code
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
@@ -167,7 +154,7 @@ def _main(argv: list[str], *, fresh_process: bool = False) -> int:
     return _guarded(lambda: args.run(args))
 
 
-def _guarded(command: Callable[[], T]) -> T | int:
+def _guarded(command: Callable[[], int]) -> int:
     """The command's exit status, with Ctrl-C, SIGTERM and a closed output pipe turned
     into the exit statuses the shell expects."""
     try:

@@ -112,6 +112,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS253", "descriptor-type-unproven",               WARNING, "rules.runtime_support"),
     ("VKS254", "hlsl-not-run",                           WARNING, "rules.runtime_support"),
     # -- 3xx: Shader code and compilation
+    ("VKS255", "sampler-not-honoured",                   WARNING, "rules.runtime_support"),
     ("VKS300", "shader-compile-error",                   ERROR,   "compile.diagnose"),
     ("VKS301", "shader-compile-warning",                 WARNING, "compile.diagnose"),
     ("VKS302", "glsl-entry-point-not-main",              ERROR,   "compile.batch"),
@@ -242,6 +243,12 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS959", "run-unsupported-interface",              ERROR,   "runtime.rules"),
     ("VKS960", "result-mismatch",                        ERROR,   "runtime.rules"),
     ("VKS961", "run-model-unreadable",                   ERROR,   "runtime.rules"),
+    ("VKS962", "run-elements-unwritten",                 ERROR,   "runtime.rules"),
+    ("VKS963", "run-write-past-result",                  ERROR,   "runtime.rules"),
+    ("VKS964", "run-result-depends-on-initial-contents", WARNING, "runtime.rules"),
+    ("VKS965", "validation-layer-missing",               ERROR,   "runtime.rules"),
+    ("VKS966", "validation-error",                       ERROR,   "runtime.rules"),
+    ("VKS967", "validation-warning",                     WARNING, "runtime.rules"),
 )}
 
 

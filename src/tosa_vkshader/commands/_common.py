@@ -6,12 +6,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import WORKGROUP_SEMANTICS, Options
-from ..config_file import ConfigError, load_options
-from ..diagnostics import Diagnostic, Severity
-
 if TYPE_CHECKING:
     import argparse
+
+    from ..config import Options
+    from ..diagnostics import Diagnostic
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # A tool the check needs is missing or misconfigured: nothing was really checked, and that
@@ -21,6 +20,8 @@ ENVIRONMENT_CODES = frozenset({"VKS910", "VKS915", "VKS920", "VKS930"})
 
 def exit_status(diagnostics: list[Diagnostic]) -> int:
     """0 without errors, 2 when an error says the environment is unusable, else 1."""
+    from ..diagnostics import Severity
+
     errors = [d for d in diagnostics if d.severity is Severity.ERROR]
     if any(d.code in ENVIRONMENT_CODES for d in errors):
         return EXIT_USAGE
@@ -28,6 +29,8 @@ def exit_status(diagnostics: list[Diagnostic]) -> int:
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..config import WORKGROUP_SEMANTICS
+
     parser.add_argument("--workgroup-semantics", choices=WORKGROUP_SEMANTICS,
                         help="how to read workgroup_sizes (default: from pyproject.toml, "
                              "else dispatch: the number of workgroups, as the reference runtime)")
@@ -40,6 +43,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def options_from(args: argparse.Namespace) -> Options | None:
     """The options for a command, or None after printing why the config is unusable."""
+    from ..config_file import ConfigError, load_options
+
     try:
         options = load_options(Path.cwd(), args.config)
     except ConfigError as exc:
@@ -75,4 +80,6 @@ def print_diagnostics(path: str | None, diagnostics: list[Diagnostic], *,
 
 
 def has_errors(diagnostics: list[Diagnostic]) -> bool:
+    from ..diagnostics import Severity
+
     return any(d.severity is Severity.ERROR for d in diagnostics)

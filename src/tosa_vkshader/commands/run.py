@@ -1,21 +1,28 @@
-"""`tosa-vkshader run MODEL -i IN.npy ... -o OUTDIR`: execute a model's ops for real.
+"""`tosa-vkshader run MODEL -i IN.npy ... [-o OUTDIR]`: execute a model's ops for real.
 
-The model (TOSA MLIR, or an op JSON file with --operands/--results) is checked first;
-then the reference toolchain converts and runs it on a Vulkan device and the results are
-written as OUTDIR/result_N.npy. With --expect each result is compared with a numpy array.
-Exit 0: ran (and matched); 1: the model has errors, failed to run or a result differs;
-2: usage, inputs or environment (toolchain, Vulkan device).
+The command only reads its arguments and reports: the run is ``runtime.run_model`` (the
+model checked, converted with the reference model-converter, run by the scenario runner
+on a Vulkan device with the write check, and the validation layer when asked). Results
+are written as OUTDIR/result_N.npy when -o is given; with --expect each result is
+compared with a numpy array. Exit 0: ran clean (and matched); 1: the model has errors,
+failed to run, the device showed a problem (a run-time finding) or a result differs; 2:
+usage, inputs or environment (toolchain, Vulkan device, validation layer).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, options_from, print_diagnostics
+from ._common import EXIT_OK, EXIT_USAGE, options_from
 from .run_report import load_npy, report, report_error
 from .run_report import usage as _usage
+
+if TYPE_CHECKING:
+    from ..config import Options
+
+FORMATS = ("text", "json", "sarif", "github")
 
 
 def register(subparsers) -> None:
@@ -23,9 +30,10 @@ def register(subparsers) -> None:
         "run", help="run a model's custom shader ops on a Vulkan device and write the results",
         description="Check the model, convert it with the reference model-converter, run it "
                     "with the scenario runner (lavapipe unless a GPU is present or --device "
-                    "says otherwise) and write OUTDIR/result_N.npy. Exit 0: ran (and "
-                    "matched --expect); 1: model errors, a failed run or a mismatch; 2: "
-                    "usage, inputs or environment.")
+                    "says otherwise), prove what it wrote (the write check, and the Khronos "
+                    "validation layer with --validate) and write OUTDIR/result_N.npy. Exit "
+                    "0: ran clean (and matched --expect); 1: model errors, a failed run, a "
+                    "run-time finding or a mismatch; 2: usage, inputs or environment.")
     parser.add_argument("model", metavar="MODEL", nargs="?",
                         help="a TOSA MLIR file, or an op JSON file with --operands/--results")
     parser.add_argument("-i", "--input", dest="inputs", action="append", default=[],
@@ -41,6 +49,18 @@ def register(subparsers) -> None:
                         help="relative tolerance for float results (default 1e-5)")
     parser.add_argument("--atol", type=float, default=1e-6,
                         help="absolute tolerance for float results (default 1e-6)")
+    parser.add_argument("--no-write-check", dest="write_check", action="store_false",
+                        help="dispatch once, without filling the outputs twice to find the "
+                             "elements the shader never wrote (VKS962-VKS964)")
+    parser.add_argument("--validate", action="store_true",
+                        help="run under the Khronos validation layer: its core checks and "
+                             "GPU-assisted validation (out-of-bounds shader accesses)")
+    parser.add_argument("--validate-checks", metavar="CHECKS",
+                        help="the validation layer's checks instead (implies --validate): "
+                             "comma-separated core, gpu-assisted, sync")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="how diagnostics are printed (json, sarif and github go to "
+                             "stdout, the results' summary to stderr)")
     parser.add_argument("--device", metavar="NAME",
                         help="run on this device (a part of its name, e.g. llvmpipe)")
     parser.add_argument("--list-devices", action="store_true",
@@ -84,103 +104,99 @@ def _list_devices() -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..runtime import DEFAULT_TIMEOUT, run_model
-    from ..runtime.toolchain import find_toolchain
 
-    if args.model is None or args.output_dir is None:
-        return _usage("give MODEL and -o OUTDIR (or --list-devices)")
+    if args.model is None:
+        return _usage("give MODEL (or --list-devices)")
     if args.timeout is not None and args.timeout <= 0:
         return _usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
-    options = options_from(args)
-    if options is None:
-        return EXIT_USAGE
-    find_toolchain()  # before anything else: a missing extra is a diagnostic
-    text = _model_text(args, options)
-    if isinstance(text, int):  # an exit code: the file or the op could not be used
-        return text
+    validate: bool | str = args.validate_checks or args.validate
+    if args.validate_checks is not None:
+        from ..runtime.validation import Validation
+
+        try:
+            Validation.parse(args.validate_checks)
+        except ValueError as exc:
+            return _usage(f"--validate-checks: {exc}")
     push = None
     if args.push_constants is not None:
         try:
             push = args.push_constants.read_bytes()
         except OSError as exc:
             return _usage(f"cannot read {args.push_constants}: {exc.strerror or exc}")
+    if args.model.lower().endswith(".json"):
+        options = options_from(args)
+        if options is None:
+            return EXIT_USAGE
+        text = _module_from_op(Path(args.model), args, options)
+        if isinstance(text, int):  # an exit code: the op could not be used
+            return text
+        loader: Options | Any = options
+    else:
+        try:
+            text = Path(args.model).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return _usage(f"cannot read {args.model}: "
+                          f"{getattr(exc, 'strerror', None) or exc}")
+        # the configuration is read once the converter has started
+        loader = lambda: _options(args)  # noqa: E731
     model_path = args.model if args.model.endswith(".mlir") else None
     # the inputs are read while the converter runs (plain .npy files without numpy, which
     # is loaded while the scenario runner works)
     result = run_model(text, lambda: _load_inputs(args.inputs), path=model_path,
-                       push_constants=push, device=args.device, options=options,
-                       timeout=args.timeout or DEFAULT_TIMEOUT, keep_workdir=args.keep_workdir)
+                       push_constants=push, device=args.device, options=loader,
+                       timeout=args.timeout or DEFAULT_TIMEOUT, keep_workdir=args.keep_workdir,
+                       write_check=args.write_check, validate=validate)
     return report(args, result)
 
 
-def _model_text(args: argparse.Namespace, options) -> str | int:
-    path = Path(args.model)
+def _options(args: argparse.Namespace) -> Options:
+    """The command's options; ConfigError (the run turns it into VKS901, exit 2)."""
+    from ..config_file import load_options
+
+    options = load_options(Path.cwd(), args.config)
+    return options.with_overrides(cache=False if args.no_cache else None)
+
+
+def _module_from_op(path: Path, args: argparse.Namespace, options: Options) -> str | int:
+    """An op JSON file rendered as a module, exactly as `emit mlir` does."""
+    from ..codegen import CodegenError
+    from ..runtime.op_document import NotAnOpDocument, module_from_op
+
     try:
-        data = path.read_text(encoding="utf-8")
+        return module_from_op(path.read_text(encoding="utf-8"), operands=args.operands,
+                              results=args.results, name=args.name, default_name=path.stem,
+                              options=options)
     except (OSError, UnicodeDecodeError) as exc:
         return _usage(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-    if path.suffix.lower() != ".json":
-        return data
-    return _module_from_op(path, data, args, options)
-
-
-def _module_from_op(path: Path, data: str, args: argparse.Namespace, options) -> str | int:
-    """An op JSON file rendered as a module, exactly as `emit mlir` does."""
-    from ..codegen import CodegenError, CustomOp
-    from ..codegen.emit import split_types
-
-    try:
-        document = json.loads(data)
-    except json.JSONDecodeError as exc:
-        return _usage(f"{path} is not JSON: {exc}")
-    if not isinstance(document, dict):
-        return _usage(f"{path} does not hold a JSON object")
-    attrs = document.get("implementation_attrs", document)
-    if isinstance(attrs, str):
-        try:
-            attrs = json.loads(attrs)
-        except json.JSONDecodeError as exc:
-            return _usage(f"{path}: implementation_attrs is not JSON: {exc}")
-    operands = split_types(args.operands) if args.operands is not None else \
-        document.get("inputs")
-    results = split_types(args.results) if args.results is not None else \
-        document.get("outputs")
-    if operands is None or results is None:
-        return _usage("an op JSON MODEL needs --operands and --results (its tensor types)")
-    name = args.name or document.get("operator_name") or path.stem
-    try:
-        op = CustomOp.from_attributes(attrs, name, options=options.with_overrides(
-            workgroup_semantics="dispatch"))
-        return op.to_mlir(operands, results, options=options.with_overrides(
-            workgroup_semantics="dispatch"))
+    except NotAnOpDocument as exc:
+        return _usage(f"{path}: {exc}")
     except CodegenError as exc:
-        print_diagnostics(str(path), exc.diagnostics, summary=True)
-        return EXIT_ERRORS
+        from ..runtime import RunError
+
+        return report_error(args, RunError(exc.diagnostics))
 
 
-def _load_inputs(names: list[str]) -> list:
-    from ..runtime import RunError
-    from ..runtime.rules import INPUT_MISMATCH
-
-    arrays, problems = [], []
-    for index, name in enumerate(names):
-        array = _read_input(name, f"input {index}")
-        if isinstance(array, str):
-            problems.append(INPUT_MISMATCH.at("", array, hint="give a .npy file written by "
-                                                             "numpy.save"))
-        arrays.append(array)
+def _load_inputs(names: list[str]) -> list[Any]:
+    arrays = [_read_input(name, f"input {index}") for index, name in enumerate(names)]
+    problems = [array for array in arrays if isinstance(array, str)]
     if problems:
-        raise RunError(problems)
+        from ..runtime import RunError
+        from ..runtime.rules import INPUT_MISMATCH
+
+        raise RunError([INPUT_MISMATCH.at("", problem, hint="give a .npy file written by "
+                                                            "numpy.save")
+                        for problem in problems])
     return arrays
 
 
-def _read_input(name: str, what: str):
+def _read_input(name: str, what: str) -> Any:
     """A plain .npy file's array as bytes (numpy is not loaded for it), else what numpy
     makes of the file: an array, or the message saying why it cannot be read."""
-    from ..runtime.npyfile import read_plain_npy
+    from ..runtime.npyfile import read_npy
 
     try:
         with open(name, "rb") as file:
-            plain = read_plain_npy(file.read())
+            plain = read_npy(file.read())
     except OSError as exc:
         return f"cannot read {what} {name}: {exc.strerror or exc}"
     return plain if plain is not None else load_npy(name, what, quiet=True)

@@ -1,25 +1,26 @@
-"""The end of a run that ran, shared by `run`'s usual path and its fast lane: the
-warnings, OUTDIR/result_N.npy written (as numpy.save writes them, without numpy when the
-results are bytes), what was written, the device, and the comparison with ``--expect``;
-or the diagnostics of a run that failed. No argparse here: the fast lane loads this
-module while the scenario runner works.
+"""The end of `run`: the diagnostics (the check's warnings, what the device showed, a
+mismatch with ``--expect``) in the chosen format, OUTDIR/result_N.npy written and named,
+and the device; or the diagnostics of a run that failed.
+
+With ``--format text`` the diagnostics go to stderr and the summary of the results to
+stdout; with json, sarif or github the report goes to stdout (for CI) and the summary to
+stderr.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ._common import EXIT_OK, EXIT_USAGE, print_diagnostics
+from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:
     import argparse
-    from types import SimpleNamespace
 
+    from ..diagnostics import Diagnostic
     from ..runtime import RunError, RunResult
-
-    Arguments = argparse.Namespace | SimpleNamespace  # the fast lane reads them itself
+    from ..sources.base import SourceFile
 
 
 def usage(message: str) -> int:
@@ -27,51 +28,84 @@ def usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def report_error(args: Arguments, error: RunError) -> int:
-    """The diagnostics of a run that failed, with the summary; the exit status."""
-    print_diagnostics(args.model, error.diagnostics, summary=True)
+def report_error(args: argparse.Namespace, error: RunError) -> int:
+    """The diagnostics of a run that failed, with the summary, and the lines a failing
+    tool printed (on stderr, each a line of its own); the exit status."""
+    _print(args, error.diagnostics, error.source, summary=True, details=error.details)
     return error.exit_code
 
 
-def report(args: Arguments, result: RunResult) -> int:
-    """The rest of a run that ran: its warnings, OUTDIR/result_N.npy written and named,
-    the device, and the comparison with --expect (:class:`RunError` on a mismatch).
-    ``result.outputs`` are numpy arrays or, from the fast lane, :class:`HostArray`."""
-    from ..runtime import RunError
+def report(args: argparse.Namespace, result: RunResult) -> int:
+    """The rest of a run that ran: its diagnostics, OUTDIR/result_N.npy written and named,
+    the device, and the comparison with --expect."""
+    from ..diagnostics import Severity
 
-    print_diagnostics(args.model, result.notes)
-    out = Path(args.output_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for index, array in enumerate(result.outputs):
-            _save(out / f"result_{index}.npy", array)
-    except OSError as exc:
-        return usage(f"cannot write to {out}: {exc.strerror or exc}")
-    for index, array in enumerate(result.outputs):
-        print(f"result_{index}: {array.dtype} {list(array.shape)} -> "
-              f"{out / f'result_{index}.npy'}")
-    print(f"ran on {result.device or 'the default Vulkan device'}")
+    diagnostics = list(result.diagnostics)
+    matched = None
+    if args.expect:
+        from ..runtime.compare import compare_results
+
+        expected = [load_npy(name, "--expect") for name in args.expect]
+        if any(a is None for a in expected):
+            return EXIT_USAGE
+        mismatches = compare_results(result.outputs, expected, rtol=args.rtol,
+                                     atol=args.atol)
+        diagnostics += mismatches
+        matched = not mismatches and len(expected)
+    failed = any(d.severity is Severity.ERROR for d in diagnostics)
+    _print(args, diagnostics, result.source, summary=failed)
+    # the summary: on stdout for text, on stderr when stdout holds the report
+    summary = sys.stdout if args.format == "text" else sys.stderr
+    if args.output_dir is not None:
+        out = Path(args.output_dir)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for index in range(len(result.raw)):
+                _save(out / f"result_{index}.npy", result.npy(index))
+        except OSError as exc:
+            return usage(f"cannot write to {out}: {exc.strerror or exc}")
+        for index, array in enumerate(result.raw):
+            print(f"result_{index}: {array.dtype} {list(array.shape)} -> "
+                  f"{out / f'result_{index}.npy'}", file=summary)
+    else:
+        for index, array in enumerate(result.raw):
+            print(f"result_{index}: {array.dtype} {list(array.shape)}", file=summary)
+    print(f"ran on {result.device or 'the default Vulkan device'}", file=summary)
     if result.workdir is not None:
         print(f"work directory kept: {result.workdir}", file=sys.stderr)
-    if not args.expect:
-        return EXIT_OK
-    from ..runtime.compare import compare_results
-
-    expected = [load_npy(name, "--expect") for name in args.expect]
-    if any(a is None for a in expected):
-        return EXIT_USAGE
-    problems = compare_results([_numpy_array(a) for a in result.outputs], expected,
-                               rtol=args.rtol, atol=args.atol)
-    if problems:
-        raise RunError(problems)
-    print(f"all {len(expected)} result(s) match the expected arrays")
-    return EXIT_OK
+    if matched:
+        print(f"all {matched} result(s) match the expected arrays", file=summary)
+    return EXIT_ERRORS if failed else EXIT_OK
 
 
-def load_npy(name: str, what: str, *, quiet: bool = False):
-    from ..runtime.layout import load_numpy
+def _print(args: argparse.Namespace, diagnostics: list[Diagnostic],
+           source: SourceFile | None, *, summary: bool, details: tuple[str, ...] = ()) -> None:
+    """The diagnostics in the chosen format (text: on stderr, with the summary line only
+    when asked; the others: on stdout, always, so that CI reads one document), and the
+    lines a failing tool printed, on stderr before the summary."""
+    if args.format == "text" and not diagnostics:
+        return
+    from ..api import Report
+    from ..report import get_reporter
+    from ..report.printable import printable
 
-    load_numpy()
+    rendered = get_reporter(args.format)([Report(args.model, diagnostics, source=source)])
+    last = ""
+    if args.format == "text":
+        rendered, _, last = rendered.rpartition("\n\n") if "\n\n" in rendered \
+            else (rendered, "", "")
+        sys.stderr.write(rendered + "\n")
+    else:
+        sys.stdout.write(rendered)
+    if details:
+        print("what the tool printed:", file=sys.stderr)
+        for line in details:
+            print(f"  {printable(line)}", file=sys.stderr)
+    if summary and last:
+        sys.stderr.write("\n" + last)
+
+
+def load_npy(name: str, what: str, *, quiet: bool = False) -> Any:
     import numpy as np
 
     try:
@@ -84,32 +118,9 @@ def load_npy(name: str, what: str, *, quiet: bool = False):
         return None
 
 
-def _save(path: Path, array) -> None:
-    """``array`` as numpy.save writes it, atomically (a reader never sees half a file);
-    not synced to disk: a result is made again by running again, and one fsync costs
-    4 ms on ext4 here, a third of what `run` adds to the tools' time."""
+def _save(path: Path, data: bytes) -> None:
+    """A result's .npy file, written atomically (a reader never sees half a file); not
+    synced to disk: a result is made again by running again."""
     from ..fsutil import write_atomic
-    from ..runtime.npyfile import HostArray, npy_bytes
 
-    if isinstance(array, HostArray):
-        data = npy_bytes(array)
-    else:
-        import io
-
-        import numpy as np
-
-        buffer = io.BytesIO()
-        np.save(buffer, array)
-        data = buffer.getvalue()
     write_atomic(path, data, durable=False)
-
-
-def _numpy_array(array):
-    """A result as numpy's array (the fast lane keeps them as bytes until compared)."""
-    from ..runtime.npyfile import HostArray
-
-    if not isinstance(array, HostArray):
-        return array
-    import numpy as np
-
-    return np.frombuffer(array.data, dtype=array.dtype).reshape(array.shape)

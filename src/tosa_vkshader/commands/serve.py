@@ -47,6 +47,11 @@ def register(subparsers) -> None:
     parser.add_argument("--config", type=Path, metavar="PYPROJECT",
                         help="read [tool.tosa-vkshader] from this file instead of the "
                              "nearest pyproject.toml")
+    parser.add_argument("--allow-run", action="store_true",
+                        help="serve POST /v1/run: the playground's \"Run on lavapipe\" runs "
+                             "an op with random inputs on this machine's Vulkan device (one "
+                             "run at a time per client, 20 s, 2^20 elements; needs the run "
+                             "extra)")
     parser.add_argument("--log-level", default="warning",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(run=run)
@@ -96,8 +101,13 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(max_body=args.max_body, body_timeout=args.body_timeout,
                     timeout=args.timeout, queue_limit=args.queue_limit,
                     cache_entries=args.cache_entries, cache_bytes=args.cache_size)
+    run = None
+    if args.allow_run:
+        from ..web.run_route import RunLimits
+
+        run = RunLimits()
     app = create_app(options, limits=limits, workers=args.workers,
-                     cors_origins=tuple(args.cors_origin))
+                     cors_origins=tuple(args.cors_origin), run=run)
     try:
         sock = _bind(args.host, args.port)
     except OSError as exc:

@@ -65,7 +65,7 @@ UNSUITABLE_TYPES = {
     "VK_DESCRIPTOR_TYPE_MUTABLE_EXT": (
         Severity.WARNING, "a mutable descriptor has no fixed type the converter can create"),
 }
-_REGISTRY_SAMPLER_TABLES = {
+REGISTRY_SAMPLER_TABLES = {
     "min_filter": "FILTERS", "mag_filter": "FILTERS", "address_mode_u": "ADDRESS_MODES",
     "address_mode_v": "ADDRESS_MODES", "border_color": "BORDER_COLORS",
 }
@@ -415,7 +415,7 @@ def _sampler(view: AttributeView, resource: ResourceView,
             continue
         if value in allowed:
             continue
-        table = getattr(vulkan.tables, _REGISTRY_SAMPLER_TABLES[field])
+        table = getattr(vulkan.tables, REGISTRY_SAMPLER_TABLES[field])
         canonical = table.get(value) if isinstance(value, str) else None
         if canonical is not None:
             # A registry name the converter maps, outside the reference schema's enum.
@@ -454,7 +454,7 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
                 hint = (f"use VK_FORMAT_R{component.bits}_{component.numeric} and put the "
                         "channels in the tensor's shape")
     elif descriptor in STORAGE_FORMAT_TYPES:
-        if fmt.spirv_image_format is None:
+        if fmt.spirv_image_format is None and not _storable_without_format(fmt, descriptor):
             problem = (f"{fmt.name} has no SPIR-V image format, so it cannot be used as a "
                        f"{descriptor.removeprefix('VK_DESCRIPTOR_TYPE_').lower()}")
             storable = _storable_twin(fmt)
@@ -466,6 +466,17 @@ def _format_with_descriptor(view: AttributeView, resource: ResourceView, descrip
         yield FORMAT_DESCRIPTOR_MISMATCH.at(
             resource.pointer("vkformat", view.base),
             f"`{resource.key('vkformat')}`: {problem} (descriptor type {descriptor})", hint=hint)
+
+
+def _storable_without_format(fmt: vulkan.FormatInfo, descriptor: str) -> bool:
+    """A storage image the shader declares without a format qualifier (Unknown) takes any
+    plain one-, two- or four-component format the device can store
+    (shaderStorageImageReadWithoutFormat / WriteWithoutFormat): VK_FORMAT_B8G8R8A8_UNORM
+    has no SPIR-V image format and is such a format."""
+    return (descriptor == "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE" and fmt.is_plain
+            and fmt.packed is None and fmt.numeric in ("UNORM", "SNORM", "UINT", "SINT",
+                                                       "SFLOAT")
+            and len(fmt.components) in (1, 2, 4))
 
 
 def _storable_twin(fmt: vulkan.FormatInfo) -> str | None:

@@ -12,9 +12,15 @@ from collections.abc import Iterator
 
 from .. import vulkan
 from ..diagnostics import Diagnostic
+from ..reference_runner import (
+    NOT_RUN,
+    PROVEN_TYPES,
+    RUNNER_DESCRIPTOR_REFUSAL,
+    scenario_sampler,
+)
 from ..rule_registry import rule
 from ..view import AttributeView
-from .resources import UNSUITABLE_TYPES
+from .resources import REGISTRY_SAMPLER_TABLES, UNSUITABLE_TYPES
 
 PUSH_CONSTANTS_DROPPED = rule(
     "VKS250",
@@ -42,10 +48,15 @@ UNIFORM_BUFFER_AS_STORAGE = rule(
 DESCRIPTOR_TYPE_NOT_RUN = rule(
     "VKS252",
     summary="The descriptor type is accepted by the converter but the reference runtime "
-            "refuses to run it (`VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER`).",
-    why="The converter writes the resource into the VGF, but the scenario runner (and its "
-        "scenario template tool) stop with an unsupported descriptor type: the model "
-        "converts and never runs.",
+            "refuses to run it (storage texel buffers, sampled images without a sampler, "
+            "dynamic buffers).",
+    why="The converter writes the resource into the VGF, but the scenario runner binds "
+        "only tensors, storage and uniform buffers, storage images and combined image "
+        "samplers: for any other type it stops before running (\"No resource validation "
+        "should be performed for resources different from tensors, buffers, and images. "
+        "Found descriptor type: 2\" for a VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE). The model "
+        "converts and never runs; `tosa-vkshader run` refuses it for the same reason "
+        "(VKS959).",
     bad='"output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER"',
     good='"output_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"   '
          '// or a STORAGE_IMAGE / TENSOR_ARM',
@@ -73,27 +84,26 @@ HLSL_NOT_RUN = rule(
          '// tosa-vkshader fix op.json --embed spirv',
 )
 
-# Descriptor types shown to compute right on the reference runtime.
-PROVEN_TYPES = frozenset({
-    "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
-    "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
-    "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER",
-    "VK_DESCRIPTOR_TYPE_TENSOR_ARM",
-})
-_NOT_RUN = {
-    "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER":
-        "the scenario runner refuses storage texel buffers",
-}
-_STORAGE_HINT = {
-    "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER":
-        "use a VK_DESCRIPTOR_TYPE_STORAGE_BUFFER (an array in the shader), a STORAGE_IMAGE "
-        "or a TENSOR_ARM",
-}
-
-
+SAMPLER_NOT_HONOURED = rule(
+    "VKS255",
+    summary="`_sampler` asks for something the reference scenario runner cannot set up: "
+            "different address modes for u and v, MIRROR_CLAMP_TO_EDGE, a cubic filter or a "
+            "custom border colour.",
+    why="The VGF keeps the op's sampler, and `tosa-vkshader run` hands every field to the "
+        "scenario runner; but the runner's image resource has one address mode for all "
+        "axes (`border_address_mode`: clamp to border, clamp to edge, repeat, mirrored "
+        "repeat), nearest or linear filters and the six standard border colours. What it "
+        "cannot express stays at its defaults (clamp to edge, nearest, transparent black), "
+        "so the op samples differently than declared.",
+    bad='"input_0_sampler": {..., "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_REPEAT", '
+        '"address_mode_v": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE", ...}',
+    good='"input_0_sampler": {..., "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_REPEAT", '
+         '"address_mode_v": "VK_SAMPLER_ADDRESS_MODE_REPEAT", ...}',
+)
 def check_runtime(view: AttributeView) -> Iterator[Diagnostic]:
     yield from _push_constants(view)
     yield from _descriptor_types(view)
+    yield from _samplers(view)
     yield from _hlsl(view)
 
 
@@ -127,18 +137,44 @@ def _descriptor_types(view: AttributeView) -> Iterator[Diagnostic]:
                 "buffer, so the shader's uniform block reads zeros",
                 hint="declare the block as `readonly buffer` (std430) in the shader and use "
                      "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER")
-        elif text in _NOT_RUN:
+        elif text in NOT_RUN:
             yield DESCRIPTOR_TYPE_NOT_RUN.at(
                 pointer,
                 f"`{key}` is {text}: the converter writes it into the VGF, but "
-                f"{_NOT_RUN[text]}, so the op never runs",
-                hint=_STORAGE_HINT[text])
+                f"{RUNNER_DESCRIPTOR_REFUSAL}, so the op never runs",
+                hint=NOT_RUN[text])
         elif text not in PROVEN_TYPES and text not in UNSUITABLE_TYPES:
             yield DESCRIPTOR_TYPE_UNPROVEN.at(
                 pointer,
                 f"`{key}` is {text}: the converter accepts it, but running it on the "
                 "reference runtime is unproven (proven: storage buffers, storage images, "
                 "combined image samplers, tensors)")
+
+
+def _samplers(view: AttributeView) -> Iterator[Diagnostic]:
+    for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
+        if resource.str_value("vkdescriptortype") != "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER":
+            continue
+        sampler = view.attrs.get(resource.key("sampler"))
+        if not isinstance(sampler, dict) or not _well_formed(sampler):
+            continue  # (an incomplete or misspelt sampler is VKS231's)
+        _settings, problems = scenario_sampler(sampler)
+        if problems:
+            yield SAMPLER_NOT_HONOURED.at(
+                resource.pointer("sampler", view.base),
+                f"`{resource.key('sampler')}`: the reference scenario runner cannot "
+                f"honour {'; '.join(problems)}; `tosa-vkshader run` leaves those to the "
+                "runner's defaults (clamp to edge, nearest, transparent black)")
+
+
+def _well_formed(sampler: dict[str, object]) -> bool:
+    """Every field of a sampler given, each a Vulkan name of its kind (the converter maps
+    aliases such as VK_FILTER_CUBIC_IMG too)."""
+    for field, table in REGISTRY_SAMPLER_TABLES.items():
+        value = sampler.get(field)
+        if not isinstance(value, str) or value not in getattr(vulkan.tables, table):
+            return False
+    return True
 
 
 def _hlsl(view: AttributeView) -> Iterator[Diagnostic]:

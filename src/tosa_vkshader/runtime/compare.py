@@ -50,7 +50,7 @@ def _compare(index: int, got: np.ndarray, want: np.ndarray, rtol: float,
         rel = np.where(w != 0, diff / np.abs(w), np.where(diff == 0, 0.0, np.inf))
     max_abs = float(np.nanmax(diff))
     max_rel = float(np.nanmax(rel))
-    how = "exactly (integers)" if exact else f"within rtol={rtol:g}, atol={atol:g}"
+    how = "exactly (integers)" if exact else f"beyond rtol={rtol:g}, atol={atol:g}"
     return RESULT_MISMATCH.at(
         "", f"result_{index}: {int(bad.sum())} of {bad.size} element(s) differ {how}; first "
             f"at index {list(first)}: got {got[first].item()!r}, expected "

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import RunError
-from .rules import DEVICE_NOT_FOUND
-from .toolchain import INSTALL_VULKAN, icd_manifests, no_device
+from .toolchain import INSTALL_VULKAN, default_driver_environment, icd_manifests, no_device
 
 _FIELD = re.compile(r"^\s*(deviceName|deviceType|driverName)\s*=\s*(.*?)\s*$", re.MULTILINE)
 
@@ -43,6 +40,9 @@ class Device:
 
 
 def list_devices(timeout: float = 30.0) -> list[Device]:
+    import shutil
+    import subprocess
+
     vulkaninfo = shutil.which("vulkaninfo")
     if vulkaninfo is None:
         raise RunError([no_device(
@@ -84,9 +84,22 @@ def select_device(wanted: str) -> Device:
         if device.matches(wanted):
             return device
     names = ", ".join(f"`{d.name}`" for d in devices)
+    from .rules import DEVICE_NOT_FOUND
+
     raise RunError([DEVICE_NOT_FOUND.at(
         "", f"no Vulkan device matches --device `{wanted}`; this machine has {names}",
         hint="list them with `tosa-vkshader run --list-devices`")])
 
 
-__all__ = ["INSTALL_VULKAN", "Device", "list_devices", "select_device"]
+def device_environment(device: str | None) -> dict[str, str]:
+    """The variables that select ``device`` (None: the loader's own choice, narrowed to
+    lavapipe when nothing else can have a device); :class:`RunError` when there is no
+    Vulkan driver or no such device."""
+    if device is None:
+        if not icd_manifests():
+            raise RunError([no_device("no Vulkan driver (ICD manifest) is installed")])
+        return default_driver_environment()
+    return select_device(device).environment()
+
+
+__all__ = ["INSTALL_VULKAN", "Device", "device_environment", "list_devices", "select_device"]

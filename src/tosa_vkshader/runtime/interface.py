@@ -2,19 +2,20 @@
 
 Inputs and outputs are listed in the model sequence with their interface id (``binding``,
 what a scenario binding refers to, never the shader's own binding) and an index into the
-resource table (shape, VkFormat, descriptor type). Compute segments name the module the
+resource table (shape, VkFormat, descriptor type, and for a sampled image the sampler the
+converter kept from the op's ``input_N_sampler``). Compute segments name the module the
 push constants are addressed to.
-
-`run` reads the interface before it starts the scenario runner, so this module imports
-no more than the Vulkan tables; the diagnostics are imported when there is one to raise.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
+import math
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import vulkan
+from ..reference_runner import RUNNER_DESCRIPTOR_REFUSAL
+from .errors import RunError
 
 if TYPE_CHECKING:
     from typing import Any
@@ -22,15 +23,22 @@ if TYPE_CHECKING:
     from .model import Signature
 
 TENSOR = "VK_DESCRIPTOR_TYPE_TENSOR_ARM"
-IMAGE_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER")
+SAMPLED = "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER"
+IMAGE_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", SAMPLED)
 BUFFER_TYPES = ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER")
 
 
-class Resource(namedtuple("Resource", "binding shape vk_format descriptor_type")):
-    """An input or output of the VGF: ``binding``, the model-interface id; ``shape``, a
-    tuple of ints; ``vk_format`` and ``descriptor_type``, Vulkan's names."""
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """An input or output of the VGF: ``binding``, the model-interface id; ``shape``;
+    ``vk_format`` and ``descriptor_type``, Vulkan's names; ``sampler``, the sampler
+    configuration the VGF carries for a sampled image (field -> Vulkan name)."""
 
-    __slots__ = ()
+    binding: int
+    shape: tuple[int, ...]
+    vk_format: str
+    descriptor_type: str
+    sampler: dict[str, str] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -43,10 +51,7 @@ class Resource(namedtuple("Resource", "binding shape vk_format descriptor_type")
 
     @property
     def elements(self) -> int:
-        count = 1
-        for dim in self.shape:
-            count *= dim
-        return count
+        return math.prod(self.shape)
 
     @property
     def texel_size(self) -> int:
@@ -55,11 +60,14 @@ class Resource(namedtuple("Resource", "binding shape vk_format descriptor_type")
         return info.block_size
 
 
-class Interface(namedtuple("Interface", "inputs outputs compute_modules")):
-    """The VGF's ``inputs`` and ``outputs`` (tuples of :class:`Resource`) and
-    ``compute_modules``, the module name of each COMPUTE segment in order."""
+@dataclass(frozen=True, slots=True)
+class Interface:
+    """The VGF's inputs and outputs, and the module name of each COMPUTE segment in
+    order (what push constants are addressed to)."""
 
-    __slots__ = ()
+    inputs: tuple[Resource, ...]
+    outputs: tuple[Resource, ...]
+    compute_modules: tuple[str, ...]
 
 
 def read_interface(dump: dict[str, Any]) -> Interface:
@@ -69,8 +77,11 @@ def read_interface(dump: dict[str, Any]) -> Interface:
 
     def resource(entry: dict[str, Any], what: str) -> Resource:
         raw = resources.get(entry["mrt_index"], {})
+        sampler = raw.get("sampler_config")
         found = Resource(entry["binding"], tuple(raw.get("shape") or ()),
-                         str(raw.get("vk_format")), str(raw.get("vk_descriptor_type")))
+                         str(raw.get("vk_format")), str(raw.get("vk_descriptor_type")),
+                         {str(k): str(v) for k, v in sampler.items()}
+                         if isinstance(sampler, dict) else {})
         _require_supported(found, f"{what} {entry.get('index', '?')}")
         return found
 
@@ -95,7 +106,6 @@ def match_signature(interface: Interface, signature: Signature) -> None:
                         f"{len(signature.results)} result(s) of @{signature.name}: the "
                         "converter drops the output of an op result that nothing consumes")
     if problems:
-        from .errors import RunError
         from .rules import UNSUPPORTED_INTERFACE
 
         raise RunError([UNSUPPORTED_INTERFACE.at(
@@ -107,9 +117,7 @@ def _require_supported(resource: Resource, what: str) -> None:
     info = vulkan.format_info(resource.vk_format)
     problem = hint = None
     if resource.descriptor_type not in (TENSOR, *IMAGE_TYPES, *BUFFER_TYPES):
-        problem = (f"its descriptor type is {resource.descriptor_type}; the scenario runner "
-                   "binds only storage/uniform buffers, storage images, combined image "
-                   "samplers and tensors")
+        problem = f"its descriptor type is {resource.descriptor_type}: {RUNNER_DESCRIPTOR_REFUSAL}"
         hint = "bind it as a storage buffer (an array in the shader), image or tensor"
     elif info is None or not info.is_plain:
         problem = (f"its format is {resource.vk_format} in the VGF (an alias name or an "
@@ -119,7 +127,6 @@ def _require_supported(resource: Resource, what: str) -> None:
         problem = f"its shape {list(resource.shape)} is not static"
         hint = "give the tensor a static shape"
     if problem:
-        from .errors import RunError
         from .rules import UNSUPPORTED_INTERFACE
 
         raise RunError([UNSUPPORTED_INTERFACE.at(

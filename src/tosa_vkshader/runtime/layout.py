@@ -1,66 +1,103 @@
 """Arrays to and from the files the scenario runner reads and writes.
 
 - **buffers**: the runner allocates elements x texel size of the VkFormat and refuses an
-  input file of another byte length, so the array's bytes are padded with zeros (a
-  multi-component format over a tensor of scalars makes the buffer larger than the data);
-  outputs come back as raw bytes, reinterpreted with the result's dtype.
+  input file of another byte length (and a buffer of another size than the VGF's), so
+  the array's bytes are padded (a multi-component format over a tensor of scalars makes
+  the buffer larger than the data); files are ``.npy`` of raw ``uint8`` bytes both ways.
 - **tensors**: typed ``.npy`` both ways.
-- **images**: DDS files with a DX10 header (DXGI format); NHWC height is the image
-  height, width its width.
+- **images**: DDS files with a DX10 header (DXGI format); NHWC height is the image height,
+  width its width; the channels are the format's components in memory order (B, G, R, A
+  for ``VK_FORMAT_B8G8R8A8_UNORM``). Only the formats the 0.11.0 runner's DDS reader and
+  writer know can be used (``rules/runtime.py``, measured).
 
-Inputs are written from bytes (:class:`~.npyfile.HostArray`), and outputs read back as
-bytes, without numpy; numpy makes arrays of them for the API and for ``--expect`` (it is
-loaded while the runner works). The diagnostics are imported when there is one to raise.
+An output read back is the raw bytes of the whole resource (:class:`RawOutput`): the
+result is its first elements x itemsize bytes, and the write check looks at the rest too.
+Files are written and read as bytes (``npyfile.py``): nothing here needs numpy before
+the runner starts.
 """
 
 from __future__ import annotations
 
-import os
+import math
 import struct
-import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .npyfile import HostArray, itemsize, npy_bytes, read_plain_npy
+from .. import vulkan
+from .errors import RunError
+from .npyfile import UNSIGNED, Npy, itemsize, npy_bytes, read_npy
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    import numpy as np
-
     from .interface import Resource
 
-# VkFormat -> DXGI_FORMAT for the image formats a DDS file can hold.
-DXGI_FORMATS = {
-    "VK_FORMAT_R32G32B32A32_SFLOAT": 2, "VK_FORMAT_R32G32B32A32_UINT": 3,
-    "VK_FORMAT_R32G32B32A32_SINT": 4, "VK_FORMAT_R16G16B16A16_SFLOAT": 10,
-    "VK_FORMAT_R16G16B16A16_UNORM": 11, "VK_FORMAT_R16G16B16A16_UINT": 12,
-    "VK_FORMAT_R16G16B16A16_SNORM": 13, "VK_FORMAT_R16G16B16A16_SINT": 14,
-    "VK_FORMAT_R32G32_SFLOAT": 16, "VK_FORMAT_R32G32_UINT": 17, "VK_FORMAT_R32G32_SINT": 18,
-    "VK_FORMAT_R8G8B8A8_UNORM": 28, "VK_FORMAT_R8G8B8A8_UINT": 30,
+# Image formats the 0.11.0 scenario runner's DDS reader and writer accept, with their
+# DXGI format (measured: each was fed as a sampled image and written as a storage image
+# on lavapipe; every other format with a DXGI equivalent fails with "Unknown DXGI format:
+# N" when read or "Unknown VkFormat: ..." when written).
+RUNNER_IMAGE_FORMATS = {
+    "VK_FORMAT_R32G32B32A32_SFLOAT": 2, "VK_FORMAT_R16G16B16A16_SFLOAT": 10,
+    "VK_FORMAT_R16G16B16A16_SINT": 14, "VK_FORMAT_R8G8B8A8_UNORM": 28,
     "VK_FORMAT_R8G8B8A8_SNORM": 31, "VK_FORMAT_R8G8B8A8_SINT": 32,
-    "VK_FORMAT_R16G16_SFLOAT": 34, "VK_FORMAT_R16G16_UNORM": 35, "VK_FORMAT_R16G16_UINT": 36,
-    "VK_FORMAT_R16G16_SNORM": 37, "VK_FORMAT_R16G16_SINT": 38,
-    "VK_FORMAT_R32_SFLOAT": 41, "VK_FORMAT_R32_UINT": 42, "VK_FORMAT_R32_SINT": 43,
-    "VK_FORMAT_R8G8_UNORM": 49, "VK_FORMAT_R8G8_UINT": 50, "VK_FORMAT_R8G8_SNORM": 51,
-    "VK_FORMAT_R8G8_SINT": 52, "VK_FORMAT_R16_SFLOAT": 54, "VK_FORMAT_R16_UNORM": 56,
-    "VK_FORMAT_R16_UINT": 57, "VK_FORMAT_R16_SNORM": 58, "VK_FORMAT_R16_SINT": 59,
-    "VK_FORMAT_R8_UNORM": 61, "VK_FORMAT_R8_UINT": 62, "VK_FORMAT_R8_SNORM": 63,
-    "VK_FORMAT_R8_SINT": 64,
+    "VK_FORMAT_R16G16_SFLOAT": 34, "VK_FORMAT_R32_SFLOAT": 41, "VK_FORMAT_R32_UINT": 42,
+    "VK_FORMAT_R8G8_UNORM": 49, "VK_FORMAT_R8G8_UINT": 50, "VK_FORMAT_R8G8_SINT": 52,
+    "VK_FORMAT_R16_SFLOAT": 54, "VK_FORMAT_R16_UINT": 57, "VK_FORMAT_R8_UNORM": 61,
+    "VK_FORMAT_R8_SNORM": 63, "VK_FORMAT_B8G8R8A8_UNORM": 87,
 }
+# Formats with a DXGI equivalent that the runner refuses, and that equivalent (what the
+# runner's message names).
+_REFUSED_DXGI = {
+    "VK_FORMAT_R32G32B32A32_UINT": 3, "VK_FORMAT_R32G32B32A32_SINT": 4,
+    "VK_FORMAT_R16G16B16A16_UNORM": 11, "VK_FORMAT_R16G16B16A16_UINT": 12,
+    "VK_FORMAT_R16G16B16A16_SNORM": 13, "VK_FORMAT_R32G32_SFLOAT": 16,
+    "VK_FORMAT_R32G32_UINT": 17, "VK_FORMAT_R32G32_SINT": 18,
+    "VK_FORMAT_R8G8B8A8_SRGB": 29, "VK_FORMAT_R8G8B8A8_UINT": 30,
+    "VK_FORMAT_R16G16_UNORM": 35, "VK_FORMAT_R16G16_UINT": 36,
+    "VK_FORMAT_R16G16_SNORM": 37, "VK_FORMAT_R16G16_SINT": 38, "VK_FORMAT_R32_SINT": 43,
+    "VK_FORMAT_R8G8_SNORM": 51, "VK_FORMAT_R16_UNORM": 56, "VK_FORMAT_R16_SNORM": 58,
+    "VK_FORMAT_R16_SINT": 59, "VK_FORMAT_R8_UINT": 62, "VK_FORMAT_R8_SINT": 64,
+    "VK_FORMAT_B8G8R8A8_SRGB": 91,
+}
+
+
+def image_format_refusal(vk_format: str) -> str:
+    """Why the runner cannot take an image of ``vk_format``."""
+    dxgi = _REFUSED_DXGI.get(vk_format)
+    said = f"DXGI format {dxgi}, which the 0.11.0 scenario runner's DDS reader and " \
+           f"writer do not know (\"Unknown DXGI format: {dxgi}\")" if dxgi is not None else \
+        "a format without a DDS (DXGI) equivalent the 0.11.0 scenario runner knows"
+    return f"{vk_format} is {said}, so the image cannot be fed to or read back from the runner"
+
+
+def _runnable_twin(fmt: str) -> str:
+    """A format the runner takes with the same components and numeric type, more of them
+    if needed (R32G32_SFLOAT -> R32G32B32A32_SFLOAT)."""
+    listed = f"use one of {', '.join(RUNNER_IMAGE_FORMATS)}"
+    info = vulkan.format_info(fmt)
+    if info is None or not info.components:
+        return listed
+    bits = info.components[0].bits
+    numeric = info.components[-1].numeric
+    for name in RUNNER_IMAGE_FORMATS:
+        twin = vulkan.format_info(name)
+        if twin is not None and len(twin.components) >= len(info.components) and \
+                twin.components[0].bits == bits and twin.components[-1].numeric == numeric:
+            return f"use {name}"
+    return listed
+
+
 _DDS_MAGIC = b"DDS "
 _HEADER_SIZE = 4 + 124 + 20
 
 
 def image_dims(resource: Resource) -> tuple[int, int]:
-    """(height, width) of an image resource, from its NHWC (or HW) shape."""
+    """(height, width) of an image resource, from its NHWC (or HWC, HW) shape."""
     shape = resource.shape
     if len(shape) == 4 and shape[0] == 1:
         return shape[1], shape[2]
-    if len(shape) == 3:
+    if len(shape) in (2, 3):
         return shape[0], shape[1]
-    if len(shape) == 2:
-        return shape[0], shape[1]
-    from .errors import RunError
     from .rules import UNSUPPORTED_INTERFACE
 
     raise RunError([UNSUPPORTED_INTERFACE.at(
@@ -70,85 +107,66 @@ def image_dims(resource: Resource) -> tuple[int, int]:
 
 
 def dxgi_format(resource: Resource) -> int:
-    found = DXGI_FORMATS.get(resource.vk_format)
+    """The DXGI format of an image resource; :class:`RunError` (VKS959) for a format the
+    runner's DDS path does not know."""
+    found = RUNNER_IMAGE_FORMATS.get(resource.vk_format)
     if found is None:
-        from .errors import RunError
         from .rules import UNSUPPORTED_INTERFACE
 
         raise RunError([UNSUPPORTED_INTERFACE.at(
-            "", f"the image at interface binding {resource.binding} has format "
-                f"{resource.vk_format}, which has no DDS (DXGI) equivalent",
-            hint="use a format such as VK_FORMAT_R32_SFLOAT or VK_FORMAT_R8G8B8A8_UNORM")])
+            "", f"the image at interface binding {resource.binding}: "
+                f"{image_format_refusal(resource.vk_format)}",
+            hint=_runnable_twin(resource.vk_format))])
     return found
 
 
-def write_input(array: HostArray, resource: Resource, path: Path) -> None:
-    if resource.kind == "tensor":
-        path.write_bytes(npy_bytes(array))
-        return
+def resource_bytes(resource: Resource) -> int:
+    """The bytes of the resource's data as the runner holds it."""
     if resource.kind == "image":
         height, width = image_dims(resource)
-        row = width * resource.texel_size
-        path.write_bytes(dds_header(height, width, dxgi_format(resource), row)
-                         + _padded(array.data, height * row))
-        return
-    size = buffer_size(resource)
-    path.write_bytes(npy_bytes(HostArray("uint8", (size,), _padded(array.data, size))))
-
-
-def buffer_size(resource: Resource) -> int:
+        return height * width * resource.texel_size
     return resource.elements * resource.texel_size
 
 
-def _padded(data: bytes, size: int) -> bytes:
-    return data[:size] + bytes(max(0, size - len(data)))
+def write_resource(data: bytes, resource: Resource, path: Path, dtype: str | None) -> None:
+    """``data`` (padded or cut to the resource's size) as the file the runner reads for
+    ``resource``; a tensor's file is typed ``dtype`` (None: unsigned integers of the
+    format's texel size, which the runner takes for any tensor of that element size)."""
+    size = resource_bytes(resource)
+    data = data[:size] + bytes(max(0, size - len(data)))
+    if resource.kind == "image":
+        height, width = image_dims(resource)
+        path.write_bytes(dds_header(height, width, dxgi_format(resource),
+                                    width * resource.texel_size) + data)
+    elif resource.kind == "tensor":
+        path.write_bytes(npy_bytes(Npy(dtype or UNSIGNED[resource.texel_size],
+                                       resource.shape, data)))
+    else:
+        path.write_bytes(npy_bytes(Npy("uint8", (size,), data)))
 
 
-# OpenBLAS reads these when numpy loads; without them it starts a thread per core, and
-# those threads spin for a while, taking CPU from the runner (the run does no linear
-# algebra at all).
-_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+@dataclass(frozen=True, slots=True)
+class RawOutput:
+    """What the runner wrote for an output: all of its bytes."""
 
+    data: bytes
 
-def load_numpy() -> None:
-    """Load numpy for the outputs (a no-op once loaded), with one BLAS thread unless the
-    environment says how many; the variable is removed again, the tools never see it."""
-    if "numpy" in sys.modules:
-        return
-    chosen = not any(name in os.environ for name in _BLAS_THREADS)
-    if chosen:
-        os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    try:
-        import numpy  # noqa: F401
-    finally:
-        if chosen:
-            os.environ.pop("OPENBLAS_NUM_THREADS", None)
+    def result(self, dtype: str, shape: tuple[int, ...]) -> Npy:
+        """The result: the first elements of ``dtype`` in ``shape``."""
+        return Npy(dtype, shape, self.data[:math.prod(shape) * itemsize(dtype)])
 
 
 def read_output(path: Path, resource: Resource, dtype: str,
-                shape: tuple[int, ...]) -> np.ndarray:
-    """The result as a numpy array of ``dtype``/``shape`` (see :func:`read_result`)."""
-    import numpy as np
-
-    result = read_result(path, resource, dtype, shape)
-    return np.frombuffer(result.data, dtype=dtype).reshape(shape).copy()
-
-
-def read_result(path: Path, resource: Resource, dtype: str,
-                shape: tuple[int, ...]) -> HostArray:
-    """The result as ``dtype``/``shape``: the first elements of what the runner wrote."""
+                shape: tuple[int, ...]) -> RawOutput:
+    """The output file's bytes; :class:`RunError` when it holds fewer than the result."""
     raw = path.read_bytes()
     if resource.kind == "image":
         raw = raw[_HEADER_SIZE if raw[84:88] == b"DX10" else _HEADER_SIZE - 20:]
     else:
-        plain = read_plain_npy(raw)
+        plain = read_npy(raw)
         raw = plain.data if plain is not None else _numpy_bytes(path)
-    count = 1
-    for dim in shape:
-        count *= dim
-    wanted = count * itemsize(dtype)
+    wanted = math.prod(shape) * itemsize(dtype)
     if len(raw) < wanted:
-        from .errors import RunError
         from .rules import UNSUPPORTED_INTERFACE
 
         raise RunError([UNSUPPORTED_INTERFACE.at(
@@ -156,15 +174,14 @@ def read_result(path: Path, resource: Resource, dtype: str,
                 f"{resource.binding}, fewer than the {wanted} bytes of the result "
                 f"({dtype} {list(shape)})",
             hint="make the output's vkformat match the result's element type")])
-    return HostArray(dtype, tuple(shape), raw[:wanted])
+    return RawOutput(raw)
 
 
 def _numpy_bytes(path: Path) -> bytes:
     """The elements of an .npy file the runner wrote in a layout numpy must read."""
-    load_numpy()
     import numpy as np
 
-    return np.load(path).tobytes()
+    return np.load(path, allow_pickle=False).tobytes()
 
 
 def dds_header(height: int, width: int, dxgi: int, pitch: int) -> bytes:

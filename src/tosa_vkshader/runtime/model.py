@@ -1,9 +1,11 @@
-"""What `run` needs to know about a TOSA MLIR model beyond what ``check`` reads.
+"""The model stage of a run: what `run` needs to know about a TOSA MLIR model beyond what
+``check`` reads, taken from the project's one MLIR reader (``sources/mlir_source.py``).
 
 - the entry function's signature (argument and result tensor types), to match the inputs
-  and to name the results;
+  and to name the results, and the values it returns, to know which op wrote a result;
 - each custom op's attributes, in the order they appear (the converter makes one compute
-  segment per op, in that order), to find push-constant blocks;
+  segment per op, in that order), to find push-constant blocks, samplers and the op a
+  run-time finding is about;
 - HLSL ops rewritten with the SPIR-V we compile for them, since the reference runtime
   cannot compile HLSL.
 """
@@ -11,13 +13,17 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from ..op_context import TensorType, parse_type, storage_element
+from ..op_context import TensorType, storage_element
 from ..sources.escapes import EscapeError, decode_mlir
+from ..sources.mlir_source import CustomOpSite, custom_op_sites, read_functions
 from .errors import RunError
 from .rules import BAD_RUN_MODEL, UNSUPPORTED_INTERFACE
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # MLIR element type -> numpy dtype name (signless integers are read as signed).
 NUMPY_DTYPES = {
@@ -26,10 +32,6 @@ NUMPY_DTYPES = {
     "si8": "int8", "si16": "int16", "si32": "int32", "si64": "int64",
     "ui8": "uint8", "ui16": "uint16", "ui32": "uint32", "ui64": "uint64",
 }
-
-_FUNC = re.compile(r'(?<![\w.])func\.func\s+(?:(public|private|nested)\s+)?@("(?:[^"\\]|\\.)*"|'
-                   r"[\w$.-]+)\s*\(")
-_ATTRS_STRING = re.compile(r'\bimplementation_attrs\s*=\s*"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,48 +54,92 @@ class Signature:
     name: str
     arguments: tuple[Argument, ...]
     results: tuple[Argument, ...]  # named result_0, result_1, ...
+    returned: tuple[str, ...]  # the SSA value of each result, as `return` lists them
 
 
-@dataclass(slots=True)
-class CustomOpText:
-    """One ``implementation_attrs`` string of the module: its span and decoded value."""
+@dataclass(frozen=True, slots=True)
+class ModelOp:
+    """One VulkanCustomShader op: where it is written and its attributes (None when its
+    implementation_attrs is not a JSON object: the check reports that)."""
 
-    start: int  # first character inside the quotes
-    end: int  # the closing quote
-    attrs: dict
+    index: int
+    site: CustomOpSite
+    attrs: dict[str, Any] | None
+
+    @property
+    def name(self) -> str:
+        return f"custom op {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunModel:
+    """A model as `run` reads it: ``text``, the file it came from (None for text given
+    directly), the entry function and the custom ops."""
+
+    text: str
+    path: str | None
+    signature: Signature
+    ops: tuple[ModelOp, ...]
+
+    @classmethod
+    def read(cls, text: str, path: str | None = None) -> RunModel:
+        """:class:`RunError` (VKS961, VKS959) when there is no entry function `run` can
+        feed and read back."""
+        return cls(text, path, read_signature(text), read_ops(text))
+
+    def producer(self, result: int) -> tuple[ModelOp, int] | None:
+        """The custom op that writes the entry function's result ``result``, and which of
+        its results it is; None when another op (or an argument) is returned there."""
+        returned = self.signature.returned
+        if result >= len(returned):
+            return None
+        for op in self.ops:
+            if returned[result] in op.site.result_names:
+                return op, op.site.result_names.index(returned[result])
+            if len(op.site.result_names) == 1 and returned[result] == \
+                    f"{op.site.result_names[0]}#0":
+                return op, 0
+        return None
+
+    def with_attributes(self, replaced: Sequence[tuple[ModelOp, str]]) -> str:
+        """The model's text with the attribute strings of some ops replaced by new MLIR
+        string contents."""
+        text = self.text
+        spans = [(op.site.attributes, contents) for op, contents in replaced
+                 if op.site.attributes is not None]
+        for (start, end), contents in sorted(spans, reverse=True):
+            text = text[:start] + contents + text[end:]
+        return text
 
 
 def read_signature(text: str) -> Signature:
     """The entry function: ``@main``, else the first public ``func.func``."""
-    functions = [m for m in _FUNC.finditer(text) if m.group(1) != "private"]
-    match = next((m for m in functions if m.group(2) == "main"),
+    functions = [f for f in read_functions(text) if f.visibility != "private"]
+    entry = next((f for f in functions if f.name == "main"),
                  functions[0] if functions else None)
-    if match is None:
+    if entry is None:
         raise RunError([BAD_RUN_MODEL.at("", "the model has no `func.func` entry function")])
-    close = _matching(text, match.end() - 1)
-    if close is None:
-        raise RunError([BAD_RUN_MODEL.at(
-            "", f"cannot read the arguments of `func.func @{match.group(2)}`")])
-    arguments = []
-    for index, part in enumerate(_split(text[match.end():close])):
-        name, _, type_text = part.partition(":")
-        arguments.append(Argument(name.strip() or f"argument {index}",
-                                  parse_type(_drop_attributes(type_text))))
-    rest = text[close + 1:]
-    body = rest.find("{")
-    head = rest[:body if body >= 0 else len(rest)]
-    head = head.split(" attributes ", 1)[0].strip()
-    results: list[Argument] = []
-    if head.startswith("->"):
-        result_text = head[2:].strip()
-        if result_text.startswith("("):
-            end = _matching(result_text, 0)
-            result_text = result_text[1:end if end is not None else len(result_text)]
-        for index, part in enumerate(_split(result_text)):
-            results.append(Argument(f"result_{index}", parse_type(_drop_attributes(part))))
-    signature = Signature(match.group(2), tuple(arguments), tuple(results))
+    signature = Signature(
+        entry.name,
+        tuple(Argument(name, t) for name, t in entry.arguments),
+        tuple(Argument(f"result_{index}", t) for index, t in enumerate(entry.results)),
+        entry.returned or ())
     _require_runnable(signature)
     return signature
+
+
+def read_ops(text: str) -> tuple[ModelOp, ...]:
+    ops = []
+    for index, site in enumerate(custom_op_sites(text)):
+        attrs = None
+        if site.attributes is not None:
+            try:
+                value = json.loads(decode_mlir(text, *site.attributes))
+            except (EscapeError, ValueError):
+                value = None
+            attrs = value if isinstance(value, dict) else None
+        ops.append(ModelOp(index, site, attrs))
+    return tuple(ops)
 
 
 def _require_runnable(signature: Signature) -> None:
@@ -117,96 +163,3 @@ def _require_runnable(signature: Signature) -> None:
             "", f"`run` cannot run @{signature.name}: {'; '.join(problems)}",
             hint="give every argument and result a static shape and an element type among "
                  f"{', '.join(sorted(set(NUMPY_DTYPES)))}")])
-
-
-def custom_op_texts(text: str) -> list[CustomOpText]:
-    """Every custom op's attribute string whose value is a JSON object, in text order."""
-    found = []
-    for match in _ATTRS_STRING.finditer(text):
-        end = _string_end(text, match.end())
-        if end is None:
-            continue
-        try:
-            value = json.loads(decode_mlir(text, match.end(), end))
-        except (EscapeError, ValueError):
-            continue
-        if isinstance(value, dict):
-            found.append(CustomOpText(match.end(), end, value))
-    return found
-
-
-def replace_attrs(text: str, ops: list[tuple[CustomOpText, str]]) -> str:
-    """``text`` with the attribute strings of ``ops`` replaced by MLIR string contents."""
-    for op, contents in sorted(ops, key=lambda pair: pair[0].start, reverse=True):
-        text = text[:op.start] + contents + text[op.end:]
-    return text
-
-
-def _string_end(text: str, start: int) -> int | None:
-    index = start
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == '"':
-            return index
-        if char == "\n":
-            return None
-        index += 1
-    return None
-
-
-def _matching(text: str, open_index: int) -> int | None:
-    depth = 0
-    index = open_index
-    while index < len(text):
-        char = text[index]
-        if char == '"':
-            end = _string_end(text, index + 1)
-            if end is None:
-                return None
-            index = end
-        elif char in "(<[{":
-            depth += 1
-        elif char in ")>]}":
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    return None
-
-
-def _split(text: str) -> list[str]:
-    parts, depth, start, index = [], 0, 0, 0
-    while index < len(text):
-        char = text[index]
-        if char == '"':
-            end = _string_end(text, index + 1)
-            index = end if end is not None else len(text)
-        elif char in "(<[{":
-            depth += 1
-        elif char in ")>]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:index])
-            start = index + 1
-        index += 1
-    tail = text[start:]
-    if tail.strip() or parts:
-        parts.append(tail)
-    return [p.strip() for p in parts]
-
-
-def _drop_attributes(type_text: str) -> str:
-    """``tensor<4xf32> {tf.name = "x"} loc(...)`` -> ``tensor<4xf32>``."""
-    text = type_text.strip()
-    depth = 0
-    for index, char in enumerate(text):
-        if char in "(<[":
-            depth += 1
-        elif char in ")>]":
-            depth -= 1
-        elif depth == 0 and (char == "{" or text.startswith("loc(", index)):
-            return text[:index].strip()
-    return text

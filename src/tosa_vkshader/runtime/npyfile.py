@@ -1,25 +1,21 @@
-"""Plain ``.npy`` files read and written without numpy, so that a run can hand the inputs
-to the tools before numpy is loaded (it loads while the scenario runner works).
+"""Plain ``.npy`` files as bytes, so that a run can hand its inputs and prefilled outputs
+to the scenario runner before numpy is loaded (numpy takes 60-100 ms to import, and is
+loaded while the runner works, for the results).
 
 "Plain" is what ``numpy.save`` writes for a C-ordered, little-endian array of a bool,
 integer or float element type: format 1.0, the header ``{'descr': '<f4',
-'fortran_order': False, 'shape': (1, 256), }``, then exactly the elements' bytes. Any
-other file (Fortran order, big-endian, structured or object elements, another format
-version, a short or long body) is not read here: the caller gives it to ``numpy.load``,
-whose array or error then stands as before. The scenario runner writes the same header
-without the spaces after its commas, which is read too.
-
-Results are written with :func:`npy_bytes`, byte for byte what ``numpy.save`` writes, so
-that a run without ``--expect`` never loads numpy. Nothing here imports more than the
-interpreter has loaded at start-up (``re``, ``collections``): `run` reads its inputs
-with it before the reference tools are started.
+'fortran_order': False, 'shape': (1, 256), }``, then exactly the elements' bytes (the
+scenario runner writes the same header without the spaces after its commas). Any other
+file (Fortran order, big-endian, another format version...) is not read here: the
+caller gives it to ``numpy.load``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import sys
-from collections import namedtuple
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -37,54 +33,56 @@ _DESCRS = {
     "<f2": "float16", "<f4": "float32", "<f8": "float64",
 }
 _NAMES = {name: descr for descr, name in _DESCRS.items()}
-# compiled on first use (0.5 ms), after `run` has started the converter
-_HEADER = (r"\{'descr': ?'([^']+)', ?'fortran_order': ?False, ?"
-           r"'shape': ?\(((?:\d+, ?)*\d+,?|)\),? ?\} *\n")
+_HEADER = re.compile(r"\{'descr': ?'([^']+)', ?'fortran_order': ?False, ?"
+                     r"'shape': ?\(((?:\d+, ?)*\d+,?|)\),? ?\} *\n")
+# The unsigned type of each size: what an output is prefilled as (the runner takes any
+# element type of the tensor's element size).
+UNSIGNED = {1: "uint8", 2: "uint16", 4: "uint32", 8: "uint64"}
 
 
-class HostArray(namedtuple("HostArray", "dtype shape data")):
-    """An array as bytes: ``dtype``, numpy's element type name (``float32``); ``shape``,
-    a tuple of ints; ``data``, the C-ordered elements."""
+@dataclass(frozen=True, slots=True)
+class Npy:
+    """An array as bytes: numpy's name of its element type (``float32``), its shape, and
+    its elements in C order."""
 
-    __slots__ = ()
+    dtype: str
+    shape: tuple[int, ...]
+    data: bytes
 
 
-def from_array(value: Any) -> HostArray:
+def from_array(value: Any) -> Npy:
     """What numpy makes of ``value`` (an array or anything ``numpy.asarray`` takes)."""
     import numpy as np
 
     array = np.ascontiguousarray(np.asarray(value))
-    return HostArray(str(array.dtype), tuple(array.shape), array.tobytes())
+    return Npy(str(array.dtype), tuple(array.shape), array.tobytes())
 
 
 def itemsize(dtype: str) -> int:
-    """The bytes of one element of numpy's element type ``dtype`` (one ``_DESCRS`` names)."""
+    """The bytes of one element of numpy's element type ``dtype`` (a plain one)."""
     return int(_NAMES[dtype][2:])
 
 
-def read_plain_npy(data: bytes) -> HostArray | None:
+def read_npy(data: bytes) -> Npy | None:
     """The array of a plain .npy file's bytes; None when numpy must read it."""
     if sys.byteorder != "little" or not data.startswith(_MAGIC + b"\x01\x00") or \
             len(data) < 10:
         return None
     end = 10 + int.from_bytes(data[8:10], "little")
-    match = re.fullmatch(_HEADER, data[10:end].decode("latin-1"))
+    match = _HEADER.fullmatch(data[10:end].decode("latin-1"))
     dtype = _DESCRS.get(match.group(1)) if match else None
     if match is None or dtype is None:
         return None
     shape = tuple(int(dim) for dim in match.group(2).replace(",", " ").split())
-    count = 1
-    for dim in shape:
-        count *= dim
-    if len(data) - end != count * int(match.group(1)[2:]):
+    if len(data) - end != math.prod(shape) * itemsize(dtype):
         return None
-    return HostArray(dtype, shape, data[end:])
+    return Npy(dtype, shape, data[end:])
 
 
-def npy_bytes(array: HostArray) -> bytes:
-    """The .npy file ``numpy.save`` writes for ``array`` (its dtype one that ``_DESCRS``
-    names), byte for byte: format 1.0, the header padded for the first dimension to grow
-    and to a 64-byte boundary (a whole 64 bytes when already aligned)."""
+def npy_bytes(array: Npy) -> bytes:
+    """The .npy file ``numpy.save`` writes for ``array`` (a plain element type), byte for
+    byte: format 1.0, the header padded for the first dimension to grow and to a 64-byte
+    boundary."""
     header = f"{{'descr': '{_NAMES[array.dtype]}', 'fortran_order': False, " \
              f"'shape': {tuple(array.shape)!r}, }}"
     if array.shape:

@@ -1,8 +1,12 @@
-"""What can go wrong when an op is run for real (VKS950-VKS969).
+"""What can go wrong when an op is run for real, and what the device showed (VKS950-VKS969).
 
 The model's own problems are reported by ``check`` before anything runs; these rules
 cover the run itself: the toolchain and the Vulkan device, the inputs the user gives,
-and what the reference converter and scenario runner say about the model.
+what the reference converter and scenario runner say about the model, and the run-time
+findings: elements a result never received, writes past a result, results that depend
+on the output's initial contents, and what the Khronos validation layer reports. The
+findings have codes of their own, so no configuration of a static rule (VKS518 lowered
+to a warning, say) can silence what the device showed.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ RUN_EXTRA_MISSING = rule(
     summary="The reference toolchain (Arm ML SDK wheels) or numpy is not installed.",
     why="`run` converts and executes the model with the real model-converter, VGF library, "
         "scenario runner and emulation layers; without them there is nothing to run on.",
-    bad="pip install tosa-vkshader && tosa-vkshader run model.mlir -i x.npy -o out",
-    good="pip install 'tosa-vkshader[run]' && tosa-vkshader run model.mlir -i x.npy -o out",
+    bad="pip install . && tosa-vkshader run model.mlir -i x.npy -o out   # in a checkout",
+    good="pip install '.[run]' && tosa-vkshader run model.mlir -i x.npy -o out   "
+         "# in a checkout; or pip install 'tosa_vkshader-*.whl[run]'",
 )
 NO_VULKAN_DEVICE = rule(
     "VKS951",
@@ -113,4 +118,82 @@ BAD_RUN_MODEL = rule(
         "its order; without a signature there is nothing to match them to.",
     bad='module { }',
     good="module { func.func @main(%arg0: tensor<64xf32>) -> tensor<64xf32> { ... } }",
+)
+UNWRITTEN_ELEMENTS = rule(
+    "VKS962",
+    summary="The op ran, but some elements of a result were never written: they still "
+            "hold what the output was filled with before the dispatch.",
+    why="`run` dispatches the op twice, its outputs filled first with zeros (as the runner "
+        "leaves them) and then with a sentinel; an element that still holds what it was "
+        "filled with after both dispatches was never written by the shader (too few "
+        "workgroups in some axis, a guard that stops too early, an index that never "
+        "reaches it). Without this check those elements come back as whatever the memory "
+        "held, zeros here, and the numbers look plausible. The finding is the device's, not "
+        "a static rule's: configuring VKS518 does not change it (`--no-write-check` turns "
+        "the check off).",
+    bad='"workgroup_sizes": [16, 1, 1]   // an 8 x 8 shader on a 128 x 128 image: rows 8-127 '
+        'never written',
+    good='"workgroup_sizes": [16, 16, 1]',
+)
+WRITE_PAST_END = rule(
+    "VKS963",
+    summary="The shader wrote past the end of a result, into the part of the output buffer "
+            "that holds no element of it.",
+    why="Where the VGF makes an output buffer larger than its result (a multi-component "
+        "format over a tensor of scalars: the buffer is elements x texel size), `run` "
+        "fills the rest with the sentinel too and finds writes there. What lands there is "
+        "lost, and on a buffer sized to the result it would overwrite other memory. (The "
+        "scenario runner refuses buffers of another size than the VGF's, so a buffer sized "
+        "exactly to its result has no such zone: `--validate` finds those writes.)",
+    bad='layout(std430) writeonly buffer Out { vec4 y[]; };   // result tensor<64xf32>, '
+        'format R32G32B32A32_SFLOAT: 64 vec4 writes for 16 texels of data',
+    good='layout(std430) writeonly buffer Out { float y[]; };   // format R32_SFLOAT',
+)
+READS_OUTPUT = rule(
+    "VKS964",
+    summary="A result differs between two dispatches that differ only in what the output "
+            "held before them: the shader reads an output before writing it (or its "
+            "invocations race).",
+    why="An output's contents are undefined when a dispatch starts on a Vulkan device; the "
+        "reference scenario runner hands the shader zeros, so an op that adds into an output "
+        "(`y[i] += x[i]`, `atomicAdd` into a histogram nobody cleared) computes as written "
+        "there and from garbage where the memory is not cleared. `run` dispatches the op "
+        "from the runner's zeros (the results it gives) and from a sentinel: written "
+        "elements must come out the same. (Which elements such a shader left untouched "
+        "cannot be told from those it added nothing to, so VKS962 is not claimed for that "
+        "result.)",
+    bad="y[i] += x[i];   // y is an output: its initial contents are undefined",
+    good="y[i] = x[i];   // or clear it first in a separate pass",
+)
+VALIDATION_LAYER_MISSING = rule(
+    "VKS965",
+    summary="`run --validate` needs the Khronos validation layer, and it is not installed.",
+    why="The validation layer checks every Vulkan call the runner makes and, with "
+        "GPU-assisted validation, every shader access; without it there is nothing to "
+        "validate with, and running without it would report a clean run that was never "
+        "validated.",
+    bad="tosa-vkshader run model.mlir --validate ...   # no vulkan-validationlayers",
+    good="sudo apt-get install vulkan-validationlayers",
+)
+VALIDATION_ERROR = rule(
+    "VKS966",
+    summary="The Khronos validation layer reported an error while the op ran (`run "
+            "--validate`).",
+    why="An error from the validation layer is a use of Vulkan the specification forbids: "
+        "an out-of-bounds store found by GPU-assisted validation "
+        "(`VUID-vkCmdDispatch-None-02706`), a uniform block bound as a storage buffer "
+        "(`VUID-VkComputePipelineCreateInfo-layout-00703`), a data race found by "
+        "synchronization validation. The scenario runner exits 0 all the same; `run` reads "
+        "the layer's log and reports each message with its VUID and the shader line.",
+    bad="y[gl_GlobalInvocationID.x] = 1.0;   // 1,024 invocations, 1,000 elements",
+    good="if (gl_GlobalInvocationID.x < 1000u) y[gl_GlobalInvocationID.x] = 1.0;",
+)
+VALIDATION_WARNING = rule(
+    "VKS967",
+    summary="The Khronos validation layer reported a warning while the op ran (`run "
+            "--validate`).",
+    why="Warnings are uses of Vulkan that are allowed but likely wrong or slow; they are "
+        "shown with their message identifier and do not fail the run.",
+    bad="(a validation warning, e.g. a performance warning)",
+    good="(no message from the layer)",
 )

@@ -1,104 +1,165 @@
-"""The scenario JSON the runner executes: one ``dispatch_graph`` of the VGF.
+"""The scenario stage: the JSON the runner executes, and the files it names.
 
-Bindings use the VGF's model-interface ids. Resources are written the way the runner
-reads them (buffers sized elements x texel size, tensors with dims and format, images as
-DDS with width before height). Push constants, which the converter drops from the VGF,
-are given here: their bytes, their size on the graph resource, and one entry per compute
-module that declares a block.
+One ``dispatch_graph`` of the VGF per dispatch, its bindings the VGF's model-interface
+ids. A run holds one or more *cases* (a set of inputs each, with its own push-constant
+bytes); with the write check, each case is dispatched twice, every output prefilled
+(``shader_access: readwrite`` and a ``src`` file) with zeros, then with a sentinel, so
+that the elements the shader never wrote can be told from any value it could write. All the
+dispatches run in one scenario-runner process: the runner's own start-up and shader
+compilation, most of its time, are paid once.
+
+Resources are written the way the runner reads them (``layout.py``): buffers sized
+elements x texel size, tensors with dims and format, images as DDS with width before
+height and, for a sampled image, the sampler the VGF carries (in the runner's own
+vocabulary; what it cannot express stays at its defaults, and ``check`` says so, VKS255).
+Push constants, which the converter drops from the VGF, are given here: their bytes,
+their size on the graph resource, and one entry per compute module that declares a block.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import TYPE_CHECKING
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from .layout import buffer_size, image_dims
-from .npyfile import HostArray, npy_bytes
+from ..reference_runner import scenario_sampler
+from .layout import image_dims, resource_bytes, write_resource
+from .npyfile import Npy, npy_bytes
 
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any
 
     from .interface import Interface, Resource
 
-
-class PushData(namedtuple("PushData", "path size modules")):
-    """The push constants of a run: ``path``, the .npy of uint8 bytes relative to the
-    scenario; ``size`` in bytes; ``modules``, the compute modules that receive them."""
-
-    __slots__ = ()
-
-
-def write_push_data(data: bytes, targets: tuple[str, ...], workdir: Path) -> PushData:
-    """The bytes as the runner reads them (a .npy of uint8), for the scenario."""
-    (workdir / "push_constants.npy").write_bytes(
-        npy_bytes(HostArray("uint8", (len(data),), data)))
-    return PushData("push_constants.npy", len(data), targets)
+# What the write check fills the outputs with before its two dispatches (one byte,
+# repeated): zeros, as the runner leaves an output anyway, then all ones (a NaN for every
+# float type, -1 for signed integers: a value that an addition into it does not absorb,
+# as it would a tiny float). Every byte of one differs from the other's, so no value
+# equals both.
+PATTERNS = (0x00, 0xFF)
 
 
-def write_inputs(workdir: Path, interface: Interface, arrays: list[HostArray]) -> None:
-    """The inputs in the VGF's layout, as the scenario names them."""
-    from .layout import write_input
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One set of inputs, one per argument, and push-constant bytes."""
 
-    for index, (array, resource) in enumerate(zip(arrays, interface.inputs, strict=True)):
-        write_input(array, resource, workdir / input_file(index, resource))
-
-
-def write_scenario(workdir: Path, interface: Interface, push_constants: bytes | None,
-                   push_targets: tuple[str, ...]) -> None:
-    """``scenario.json`` of the converted ``model.vgf``, with the push constants (their
-    file is written too) for the modules ``push_targets``."""
-    import json
-
-    push = write_push_data(push_constants, push_targets, workdir) \
-        if push_constants is not None else None
-    scenario = build_scenario(interface, "model.vgf", push)
-    (workdir / "scenario.json").write_text(json.dumps(scenario, indent=2), encoding="utf-8")
+    inputs: tuple[Npy, ...]
+    push_constants: bytes | None = None
 
 
-def input_file(index: int, resource: Resource) -> str:
-    return f"input_{index}.{'dds' if resource.kind == 'image' else 'npy'}"
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How the run is laid out: ``copies`` dispatches per case (2 with the write check)
+    and ``push_targets``, the compute modules that receive the push constants."""
+
+    copies: int
+    push_targets: tuple[str, ...]
 
 
-def output_file(index: int, resource: Resource) -> str:
-    return f"output_{index}.{'dds' if resource.kind == 'image' else 'npy'}"
+def output_file(case: int, copy: int, index: int, resource: Resource, cases: int) -> str:
+    """Where the runner writes output ``index`` of dispatch ``copy`` of ``case``."""
+    return f"{_case_prefix(case, cases)}output_{index}{_COPY_SUFFIX[copy]}.{_ext(resource)}"
 
 
-def build_scenario(interface: Interface, vgf: str, push: PushData | None) -> dict[str, Any]:
-    graph: dict[str, Any] = {"uid": "graph", "src": vgf}
-    resources: list[dict[str, Any]] = [{"graph": graph}]
-    bindings = []
-    for direction, entries in (("input", interface.inputs), ("output", interface.outputs)):
-        for index, resource in enumerate(entries):
-            uid = f"{direction}_{index}"
-            name = input_file(index, resource) if direction == "input" else \
-                output_file(index, resource)
-            resources.append(_resource(resource, uid, direction, name))
-            bindings.append({"id": resource.binding, "set": 0, "resource_ref": uid})
-    dispatch: dict[str, Any] = {"graph_ref": "graph", "bindings": bindings}
-    if push is not None:
-        graph["push_constants_size"] = push.size
-        resources.append({"raw_data": {"uid": "push_constants", "src": push.path}})
-        dispatch["push_constants"] = [{"push_data_ref": "push_constants",
-                                       "shader_target": module} for module in push.modules]
-    return {"commands": [{"dispatch_graph": dispatch}], "resources": resources}
+def write_scenario(workdir: Path, interface: Interface, plan: Plan, cases: list[Case],
+                   prefilled: bool) -> None:
+    """``scenario.json`` and the input files of ``cases``; the prefill files are written
+    unless ``prefilled`` (they do not change between runs of a model)."""
+    if plan.copies > 1 and not prefilled:
+        write_prefill(workdir, interface, plan)
+    resources: list[dict[str, Any]] = [{"graph": {"uid": "graph", "src": "model.vgf"}}]
+    commands = []
+    push_size = None
+    for number, case in enumerate(cases):
+        prefix = _case_prefix(number, len(cases))
+        inputs = []
+        for index, (array, resource) in enumerate(zip(case.inputs, interface.inputs,
+                                                      strict=True)):
+            name = f"{prefix}input_{index}.{_ext(resource)}"
+            write_resource(array.data, resource, workdir / name, array.dtype)
+            uid = f"{prefix}input_{index}"
+            resources.append(_resource(resource, uid, "src", name, _input_access(resource)))
+            inputs.append({"id": resource.binding, "set": 0, "resource_ref": uid})
+        push = None
+        if case.push_constants is not None:
+            push = f"{prefix}push_constants"
+            push_size = len(case.push_constants)
+            write_push_constants(case.push_constants, workdir / f"{push}.npy")
+            resources.append({"raw_data": {"uid": push, "src": f"{push}.npy"}})
+        for copy in range(plan.copies):
+            bindings = list(inputs)
+            for index, resource in enumerate(interface.outputs):
+                uid = f"{prefix}output_{index}{_COPY_SUFFIX[copy]}"
+                entry = _resource(resource, uid, "dst",
+                                  output_file(number, copy, index, resource, len(cases)),
+                                  "readwrite" if plan.copies > 1 else "writeonly")
+                if plan.copies > 1:
+                    entry[resource.kind]["src"] = _prefill_file(copy, index, resource)
+                resources.append(entry)
+                bindings.append({"id": resource.binding, "set": 0, "resource_ref": uid})
+            dispatch: dict[str, Any] = {"graph_ref": "graph", "bindings": bindings}
+            if push is not None:
+                dispatch["push_constants"] = [{"push_data_ref": push, "shader_target": module}
+                                              for module in plan.push_targets]
+            commands.append({"dispatch_graph": dispatch})
+    if push_size is not None:
+        resources[0]["graph"]["push_constants_size"] = push_size
+    scenario = {"commands": commands, "resources": resources}
+    (workdir / "scenario.json").write_text(json.dumps(scenario, indent=1), encoding="utf-8")
 
 
-def _resource(resource: Resource, uid: str, direction: str, name: str) -> dict[str, Any]:
-    reading = direction == "input"
-    file_key = "src" if reading else "dst"
+def write_prefill(workdir: Path, interface: Interface, plan: Plan) -> None:
+    """Each output's two fillings: the whole resource, zeros and the sentinel."""
+    for copy, pattern in enumerate(PATTERNS[:plan.copies]):
+        for index, resource in enumerate(interface.outputs):
+            write_resource(bytes([pattern]) * resource_bytes(resource), resource,
+                           workdir / _prefill_file(copy, index, resource), None)
+
+
+def write_push_constants(data: bytes, path: Path) -> None:
+    """The bytes as the runner reads them (a .npy of uint8)."""
+    path.write_bytes(npy_bytes(Npy("uint8", (len(data),), data)))
+
+
+_COPY_SUFFIX = ("", "_b")
+
+
+def _case_prefix(case: int, cases: int) -> str:
+    return f"case_{case}_" if cases > 1 else ""
+
+
+def _ext(resource: Resource) -> str:
+    return "dds" if resource.kind == "image" else "npy"
+
+
+def _prefill_file(copy: int, index: int, resource: Resource) -> str:
+    return f"sentinel_{PATTERNS[copy]:02x}_output_{index}.{_ext(resource)}"
+
+
+def _input_access(resource: Resource) -> str:
+    """How an input is declared to the runner. Measured with the validation layer: the
+    runner gives a "readonly" image VK_IMAGE_USAGE_SAMPLED_BIT but not STORAGE_BIT, and
+    an "image_read" or "readwrite" one STORAGE_BIT but not SAMPLED_BIT; a sampled image
+    needs the first (VUID-VkWriteDescriptorSet-descriptorType-00337), a storage image the
+    second (-00339)."""
+    if resource.kind != "image" or resource.descriptor_type.endswith("COMBINED_IMAGE_SAMPLER"):
+        return "readonly"
+    return "readwrite"
+
+
+def _resource(resource: Resource, uid: str, file_key: str, name: str,
+              access: str) -> dict[str, Any]:
     if resource.kind == "tensor":
         return {"tensor": {"uid": uid, "dims": list(resource.shape),
-                           "format": resource.vk_format,
-                           "shader_access": "readonly" if reading else "writeonly",
+                           "format": resource.vk_format, "shader_access": access,
                            file_key: name}}
     if resource.kind == "image":
         height, width = image_dims(resource)
-        sampled = resource.descriptor_type.endswith("COMBINED_IMAGE_SAMPLER")
-        access = ("image_read" if sampled else "readonly") if reading else "writeonly"
-        return {"image": {"uid": uid, "dims": [1, width, height, 1],
-                          "format": resource.vk_format, "shader_access": access,
-                          file_key: name}}
-    return {"buffer": {"uid": uid, "size": buffer_size(resource),
-                       "shader_access": "readonly" if reading else "writeonly",
+        image: dict[str, Any] = {"uid": uid, "dims": [1, width, height, 1],
+                                 "format": resource.vk_format, "shader_access": access,
+                                 file_key: name}
+        if resource.sampler:
+            image.update(scenario_sampler(resource.sampler)[0])
+        return {"image": image}
+    return {"buffer": {"uid": uid, "size": resource_bytes(resource), "shader_access": access,
                        file_key: name}}

@@ -10,30 +10,33 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..config import Options
-from ..diagnostics import Diagnostic
 from .errors import RunError
-from .interface import Interface
-from .model import CustomOpText, custom_op_texts, replace_attrs
 from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
 
+if TYPE_CHECKING:
+    from ..config import Options
+    from ..diagnostics import Diagnostic
+    from .interface import Interface
+    from .model import ModelOp, RunModel
 
-@dataclass(slots=True)
+
+@dataclass(frozen=True, slots=True)
 class ShaderOp:
-    text: CustomOpText
+    op: ModelOp
     push_constant_size: int | None  # the reflected block, None without one
 
 
-def shader_ops(text: str, options: Options) -> list[ShaderOp]:
+def shader_ops(model: RunModel, options: Options) -> list[ShaderOp]:
     """Every custom op of the model with its shader's push-constant block size, taken from
     the shader stage's reflection (compiles and verdicts come from its cache)."""
     from ..shader import build_shaders, request_for
 
-    texts = custom_op_texts(text)
-    outcomes = build_shaders([request_for(op.attrs) for op in texts], options)
+    ops = [op for op in model.ops if op.attrs is not None]
+    outcomes = build_shaders([request_for(op.attrs or {}) for op in ops], options)
     found = []
-    for op, outcome in zip(texts, outcomes, strict=True):
+    for op, outcome in zip(ops, outcomes, strict=True):
         shader = outcome.shader if outcome is not None else None
         block = shader.reflection.push_constants if shader is not None and \
             shader.reflection is not None else None
@@ -41,57 +44,69 @@ def shader_ops(text: str, options: Options) -> list[ShaderOp]:
     return found
 
 
-def embed_hlsl(text: str, ops: list[ShaderOp], options: Options
-                ) -> tuple[str, list[Diagnostic]]:
-    hlsl = [(index, op) for index, op in enumerate(ops)
-            if op.text.attrs.get("shader_language") == "HLSL"]
-    if not hlsl:
-        return text, []
+def has_hlsl(model: RunModel) -> bool:
+    return any(op.attrs is not None and op.attrs.get("shader_language") == "HLSL"
+               for op in model.ops)
+
+
+def embed_hlsl(model: RunModel, options: Options) -> tuple[str, list[Diagnostic]]:
+    """The model's text with each HLSL op's shader compiled and embedded as SPIR-V, as
+    ``fix --embed spirv`` does, and a note for each."""
     from ..embed import with_spirv
     from ..sources.escapes import mlir_string
 
     changes, notes = [], []
-    for index, op in hlsl:
-        fixed = with_spirv(dict(op.text.attrs), options)
+    for op in model.ops:
+        if op.attrs is None or op.attrs.get("shader_language") != "HLSL":
+            continue
+        fixed = with_spirv(dict(op.attrs), options)
         if fixed is None:  # cannot happen after a clean check; keep the runtime's verdict
             continue
-        changes.append((op.text, mlir_string(json.dumps(fixed))[1:-1]))
+        changes.append((op, mlir_string(json.dumps(fixed))[1:-1]))
         notes.append(HLSL_EMBEDDED.at(
-            "", f"custom op {index}: the HLSL shader was compiled by tosa-vkshader and "
+            "", f"{op.name}: the HLSL shader was compiled by tosa-vkshader and "
                 "embedded as SPIR-V before converting (the reference runtime cannot compile "
                 "HLSL)", hint="tosa-vkshader fix FILE --embed spirv does the same in the "
                               "model's source"))
-    return (replace_attrs(text, changes) if changes else text), notes
+    return model.with_attributes(changes), notes
 
 
 def push_targets(ops: list[ShaderOp], interface: Interface,
                  data: bytes | None) -> tuple[str, ...]:
     """The compute modules that receive the push-constant bytes ``data`` (none without
     data); :class:`RunError` when the ops' blocks and the bytes given do not agree."""
-    declaring = [(index, op) for index, op in enumerate(ops)
-                 if op.push_constant_size is not None]
+    # (the op's index, its block's size) of each op that declares a block
+    declaring = [(op.op.index, size) for op in ops
+                 if (size := op.push_constant_size) is not None]
     if data is None:
         if declaring:
-            index, op = declaring[0]
+            index, size = declaring[0]
             raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-                "", f"custom op {index} declares a {op.push_constant_size}-byte push-constant "
+                "", f"custom op {index} declares {_article(size)} {size}-byte push-constant "
                     "block and no --push-constants were given; the converter drops "
                     "push_constants, so the shader would read zeros",
-                hint=f"write the {op.push_constant_size} bytes (little-endian) to a file and "
+                hint=f"write the {size} bytes (little-endian) to a file and "
                      "pass --push-constants FILE")])
         return ()
     if not declaring:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
             "", f"--push-constants gives {len(data)} bytes, but no custom op's shader "
                 "declares a push-constant block", hint="leave out --push-constants")])
-    wrong = [(i, op) for i, op in declaring if op.push_constant_size != len(data)]
+    wrong = [(index, size) for index, size in declaring if size != len(data)]
     if wrong:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-            "", f"--push-constants gives {len(data)} bytes; custom op {i}'s push-constant "
-                f"block is {op.push_constant_size} bytes",
-            hint=f"give exactly {op.push_constant_size} bytes") for i, op in wrong])
+            "", f"--push-constants gives {len(data)} bytes; custom op {index}'s push-constant "
+                f"block is {size} bytes", hint=f"give exactly {size} bytes")
+            for index, size in wrong])
     modules = interface.compute_modules
     if len(modules) == len(ops):
-        return tuple(modules[i] for i, _op in declaring)
+        return tuple(modules[index] for index, _size in declaring)
     return modules
+
+
+def _article(number: int) -> str:
+    """"a" or "an" before a number said in English (an 8-byte, an 11-byte, an 18-byte)."""
+    spoken = str(number)
+    return "an" if spoken.startswith("8") or (len(spoken) in (2, 5, 8) and
+                                             spoken.startswith(("11", "18"))) else "a"
 

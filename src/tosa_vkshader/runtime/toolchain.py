@@ -8,23 +8,29 @@ emulation layers (VK_ARM_tensors, VK_ARM_data_graph) must be announced to Debian
 one directory per layer, with an absolute library path, graph layer first (``layers.py``
 keeps those manifests).
 
-`run` looks for the tools before it starts the converter, so this module imports only
-what the interpreter has loaded at start-up (``importlib.util`` comes with ``python -m``);
-the diagnostics are imported when something is missing.
+The emulation layers come first in ``VK_LAYER_PATH`` (the loader stacks layers in that
+order, and a layer above them sees VK_ARM structures it does not know); folders the user
+named in ``VK_LAYER_PATH`` and layers in ``VK_INSTANCE_LAYERS`` are kept, after them.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
-from collections import namedtuple
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .errors import RunError
+
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ..diagnostics import Diagnostic
 
-INSTALL_RUN_EXTRA = "pip install 'tosa-vkshader[run]'"
+# The package is on no index: the extra is installed from a checkout or from a wheel.
+INSTALL_RUN_EXTRA = ("pip install '.[run]' in a tosa-vkshader checkout (from a wheel: pip "
+                     "install 'tosa_vkshader-VERSION-py3-none-any.whl[run]')")
 INSTALL_VULKAN = "sudo apt-get install libvulkan1 mesa-vulkan-drivers"
 
 # tool -> (package of the wheel, path inside it)
@@ -36,20 +42,29 @@ _BINARIES = {
 _ICD_DIRS = ("/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/usr/share/vulkan/icd.d")
 
 
-class Toolchain(namedtuple("Toolchain", "model_converter vgf_dump scenario_runner "
-                                        "layers_dir")):
+@dataclass(frozen=True, slots=True)
+class Toolchain:
     """The paths of the three tools, and ``layers_dir``, the emulation layers' deploy
     folder (``emulation_layer/deploy``)."""
 
-    __slots__ = ()
+    model_converter: str
+    vgf_dump: str
+    scenario_runner: str
+    layers_dir: Path
 
-    def layer_environment(self, workdir: Path) -> dict[str, str]:
+    def layer_environment(self, workdir: Path,
+                          environ: Mapping[str, str] | None = None) -> dict[str, str]:
         """The variables that make the loader load both emulation layers, graph first
-        (their manifests are kept in the cache folder, else written into ``workdir``)."""
+        (their manifests are kept in the cache folder, else written into ``workdir``),
+        and then the layers the user's own ``VK_LAYER_PATH``/``VK_INSTANCE_LAYERS`` name."""
         from .layers import LAYERS, manifest_folders
 
-        return {"VK_LAYER_PATH": os.pathsep.join(manifest_folders(self.layers_dir, workdir)),
-                "VK_INSTANCE_LAYERS": ":".join(name for name, _ in LAYERS)}
+        env = os.environ if environ is None else environ
+        folders = manifest_folders(self.layers_dir, workdir)
+        names = [name for name, _ in LAYERS]
+        folders += [p for p in env.get("VK_LAYER_PATH", "").split(os.pathsep) if p]
+        names += [n for n in env.get("VK_INSTANCE_LAYERS", "").split(":") if n and n not in names]
+        return {"VK_LAYER_PATH": os.pathsep.join(folders), "VK_INSTANCE_LAYERS": ":".join(names)}
 
 
 def _package_dir(package: str) -> Path | None:
@@ -109,7 +124,6 @@ def find_toolchain() -> Toolchain:
     """The installed tools, or :class:`RunError` naming what is missing and the fix."""
     tools, missing = locate_toolchain()
     if tools is None:
-        from .errors import RunError
         from .rules import RUN_EXTRA_MISSING
 
         raise RunError([RUN_EXTRA_MISSING.at(
@@ -119,7 +133,7 @@ def find_toolchain() -> Toolchain:
     return tools
 
 
-def icd_manifests(environ: dict[str, str] | os._Environ[str] | None = None) -> list[Path]:
+def icd_manifests(environ: Mapping[str, str] | None = None) -> list[Path]:
     """The Vulkan driver manifests the loader would read (its override variables first)."""
     env = os.environ if environ is None else environ
     override = env.get("VK_DRIVER_FILES") or env.get("VK_ICD_FILENAMES")
@@ -143,7 +157,7 @@ _MESA_GPU_DRIVERS = frozenset((
 _LAVAPIPE = "libvulkan_lvp.so"
 
 
-def default_driver_environment(environ: dict[str, str] | os._Environ[str] | None = None,
+def default_driver_environment(environ: Mapping[str, str] | None = None,
                                manifests: list[Path] | None = None,
                                render_nodes: str = "/dev/dri") -> dict[str, str]:
     """What makes the loader open only lavapipe when nothing else can have a device: no
@@ -162,7 +176,8 @@ def default_driver_environment(environ: dict[str, str] | os._Environ[str] | None
         pass  # no /dev/dri at all: no render node
     import json
 
-    lavapipe, others = [], []
+    lavapipe: list[tuple[str, Path]] = []
+    others: list[tuple[str, Path]] = []
     for manifest in icd_manifests(env) if manifests is None else manifests:
         try:
             library = json.loads(manifest.read_bytes())["ICD"]["library_path"]
@@ -174,13 +189,6 @@ def default_driver_environment(environ: dict[str, str] | os._Environ[str] | None
         return {}
     chosen = os.pathsep.join(str(manifest) for _, manifest in lavapipe)
     return {"VK_DRIVER_FILES": chosen, "VK_ICD_FILENAMES": chosen}
-
-
-def require_vulkan_driver() -> None:
-    if not icd_manifests():
-        from .errors import RunError
-
-        raise RunError([no_device("no Vulkan driver (ICD manifest) is installed")])
 
 
 def no_device(reason: str, hint: str = INSTALL_VULKAN) -> Diagnostic:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..config import Options
@@ -39,6 +39,7 @@ _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _SPACE = re.compile(r"(?:\s+|//[^\n]*)*")
 _SSA = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _BARE_ID = re.compile(r"[A-Za-z_][\w$.-]*")
+_SYMBOL = re.compile(r"[\w$.-]+")
 _OPEN = {"<": ">", "(": ")", "[": "]", "{": "}"}
 _CLOSE = set(_OPEN.values())
 
@@ -99,7 +100,28 @@ def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
     """(start, end) of the implementation_attrs string contents (inside the quotes) of each
     VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly: what a tool
     that rewrites an op's attributes in place (``fix``) edits."""
-    spans = []
+    return [site.attributes for site in custom_op_sites(text) if site.attributes is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class CustomOpSite:
+    """A VulkanCustomShader ``tosa.custom`` op (or a near miss of the domain) as written:
+    where its name is, the span of its implementation_attrs string contents (None when it
+    has no such string), its types, and how each of its results is named (``%0``, or
+    ``%0#1`` for ``%0:2 = ...``; empty when the results are not named)."""
+
+    start: int
+    name_end: int
+    attributes: tuple[int, int] | None
+    operands: tuple[TensorType, ...]
+    results: tuple[TensorType, ...]
+    result_names: tuple[str, ...]
+
+
+def custom_op_sites(text: str) -> list[CustomOpSite]:
+    """Every VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly, in
+    text order (the order the converter makes their compute segments in)."""
+    sites = []
     found = candidates(text)
     for index, (start, end, generic) in enumerate(found):
         limit = found[index + 1][0] if index + 1 < len(found) else len(text)
@@ -110,9 +132,65 @@ def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
         if domain_kind(_string_value(text, op, "domain_name")) == "other":
             continue
         attrs = op.attributes.get("implementation_attrs")
-        if attrs is not None and attrs.string is not None:
-            spans.append(attrs.string)
-    return spans
+        sites.append(CustomOpSite(start, op.name_end,
+                                  attrs.string if attrs is not None else None,
+                                  op.operands, op.results,
+                                  _result_names(text, op.start)))
+    return sites
+
+
+def _result_names(text: str, start: int) -> tuple[str, ...]:
+    """How the results of the op whose name starts at ``start`` are referred to, as its
+    line names them (``%a, %b = ...``, ``%0:2 = ...``: ``%0#0``, ``%0#1``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    names = _RESULT_NAMES.search(text, line_start, start)
+    if names is None:
+        return ()
+    pack, _, packed = names.group(1).partition(":")
+    if packed:
+        return tuple(f"{pack}#{k}" for k in range(int(packed)))
+    return tuple(name.strip() for name in names.group(1).split(","))
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A ``func.func`` in pretty form: its symbol, its visibility (None when not written),
+    each argument's SSA name and type, the result types, and the SSA values its first
+    ``return`` lists (None when no return can be read)."""
+
+    name: str
+    visibility: str | None
+    arguments: tuple[tuple[str, TensorType], ...]
+    results: tuple[TensorType, ...]
+    returned: tuple[str, ...] | None
+
+
+def read_functions(text: str) -> list[Function]:
+    """Every ``func.func`` of MLIR ``text`` whose signature reads cleanly, in text order
+    (functions in generic form are not read)."""
+    sites = keyword_sites(text)
+    starts = _function_starts(text, sites[FUNCTION])
+    returns = _return_sites(text, sites[_RETURN])
+    code = _CodeScanner(text)
+    functions = []
+    for index, start in enumerate(starts):
+        if not code.is_code(start):
+            continue
+        limit = starts[index + 1] if index + 1 < len(starts) else len(text)
+        try:
+            name, visibility, arguments, results = \
+                _Parser(text, start + len(FUNCTION), limit).function()
+        except _SyntaxError:
+            continue
+        following = bisect.bisect_left(returns, (start, 0))
+        returned = None
+        if following < len(returns) and returns[following][0] < limit:
+            end = returns[following][1]
+            line_end = text.find("\n", end)
+            operands = text[end : line_end if line_end >= 0 else len(text)]
+            returned = tuple(_SSA.findall(operands.partition(":")[0]))
+        functions.append(Function(name, visibility, arguments, results, returned))
+    return functions
 
 
 def keyword_sites(text: str) -> dict[str, list[int]]:
@@ -146,7 +224,7 @@ def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int
         before = text[pos - 1] if pos else ""
         after = text[end] if end < len(text) else ""
         if before == '"' and after == '"':  # generic form: "tosa.custom"(...)
-            if text.startswith("(", _space_only(text, end + 1).end()) \
+            if text.startswith("(", _spaces_end(text, end + 1)) \
                     and code.is_code(pos - 1):
                 found.append((pos - 1, end + 1, True))
         elif not (before and (before in _NOT_BEFORE or before.isalnum() or before == "_")) \
@@ -157,9 +235,14 @@ def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int
 
 
 _SPACE_ONLY = re.compile(r"\s*")
-# (these two match at every position, the empty string at worst: never None)
-_space_only: Callable[[str, int], re.Match[str]] = _SPACE_ONLY.match  # type: ignore[assignment]
-_space: Callable[[str, int, int], re.Match[str]] = _SPACE.match  # type: ignore[assignment]
+
+
+def _spaces_end(text: str, pos: int, limit: int | None = None) -> int:
+    """Where the white space (and comments, up to ``limit``) from ``pos`` ends."""
+    found = (_SPACE_ONLY.match(text, pos) if limit is None
+             else _SPACE.match(text, pos, limit))
+    assert found is not None  # (both patterns match the empty string)
+    return found.end()
 
 
 class _CodeScanner:
@@ -184,7 +267,7 @@ class _CodeScanner:
                 break
             if token.group() == "//" or token.end() > pos:
                 whole = _LINE_TOKEN.match(text, token.start())
-                assert whole is not None  # (it starts where _LINE_TOKEN found a token)
+                assert whole is not None  # (the token just found)
                 end = whole.end() if token.group() != "//" else text.find("\n", pos)
                 self.blocked_until = self.scanned = len(text) if end < 0 else end
                 return False
@@ -338,18 +421,12 @@ def _returned_results(text: str, op: _CustomOp, returns: list[tuple[int, int]]
                       ) -> tuple[int, ...] | None:
     """The op's result indices in the order the function's ``return`` lists them (only
     the results it returns directly), or None when that cannot be read."""
-    line_start = text.rfind("\n", 0, op.start) + 1
-    names = _RESULT_NAMES.search(text, line_start, op.start)
-    if names is None:
+    names = _result_names(text, op.start)
+    if not names:
         return None
-    pack, _, count = names.group(1).partition(":")
-    if count:
-        result_of = {f"{pack}#{k}": k for k in range(int(count))}
-    else:
-        listed = [name.strip() for name in names.group(1).split(",")]
-        result_of = {name: k for k, name in enumerate(listed)}
-        if len(listed) == 1:
-            result_of[f"{listed[0]}#0"] = 0
+    result_of = {name: k for k, name in enumerate(names)}
+    if len(names) == 1:
+        result_of[f"{names[0]}#0"] = 0
     following = bisect.bisect_left(returns, (op.end, 0))
     if following == len(returns):
         return None
@@ -393,7 +470,7 @@ class _Parser:
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
-        self.pos = _space(self.text, self.pos, self.limit).end()
+        self.pos = _spaces_end(self.text, self.pos, self.limit)
 
     def peek(self, length: int = 1) -> str:
         self.space()
@@ -424,6 +501,17 @@ class _Parser:
         self.pos = match.end()
         return match.start() + 1, match.end() - 1
 
+    def name(self, bare: re.Pattern[str], what: str) -> str:
+        """A name at the cursor: a string literal's contents (as written), or ``bare``."""
+        if self.text.startswith('"', self.pos, self.limit):
+            start, end = self.string()
+            return self.text[start:end]
+        match = bare.match(self.text, self.pos, self.limit)
+        if match is None:
+            raise _SyntaxError(f"expected {what}", self.pos)
+        self.pos = match.end()
+        return match.group()
+
     def skip_value(self, stops: str) -> None:
         """Skip one attribute value or type: up to a stop character at nesting depth 0."""
         text = self.text
@@ -450,6 +538,58 @@ class _Parser:
             raise _SyntaxError(self.ended(), start)
         if self.pos == start:
             raise _SyntaxError("expected a value", start)
+
+    # -- a function's signature ------------------------------------------------------
+    def function(self) -> tuple[str, str | None, tuple[tuple[str, TensorType], ...],
+                                tuple[TensorType, ...]]:
+        """``[visibility] @name(%arg: type {attrs}, ...) [-> results]``, just after the
+        ``func.func`` keyword."""
+        visibility = None
+        word = _BARE_ID.match(self.text, _spaces_end(self.text, self.pos, self.limit),
+                              self.limit)
+        if word is not None and word.group() in ("public", "private", "nested"):
+            visibility = word.group()
+            self.pos = word.end()
+        self.expect("@", "`@` and the function's name")
+        name = self.name(_SYMBOL, "the function's name")
+        self.expect("(", "`(` and the arguments")
+        arguments: list[tuple[str, TensorType]] = []
+        while self.peek() != ")":
+            match = _SSA.match(self.text, self.pos, self.limit)
+            if match is None:
+                raise _SyntaxError("expected an argument", self.pos)
+            self.pos = match.end()
+            self.expect(":", "`:` and the argument's type")
+            arguments.append((match.group(), self.single_type(",){")))
+            self.trailing_attributes()
+            if self.peek() == ",":
+                self.pos += 1
+            elif self.peek() != ")":
+                raise _SyntaxError("expected `,` or `)` after an argument", self.pos)
+        self.pos += 1
+        results: list[TensorType] = []
+        if self.peek(2) == "->":
+            self.pos += 2
+            if self.peek() == "(":
+                self.pos += 1
+                while self.peek() != ")":
+                    results.append(self.single_type(",){"))
+                    self.trailing_attributes()
+                    if self.peek() == ",":
+                        self.pos += 1
+                    elif self.peek() != ")":
+                        raise _SyntaxError("expected `,` or `)` after a result type",
+                                           self.pos)
+                self.pos += 1
+            else:
+                results.append(self.single_type(",){"))
+        return name, visibility, tuple(arguments), tuple(results)
+
+    def trailing_attributes(self) -> None:
+        """An argument's or result's attribute dictionary and location, if written."""
+        for opening in ("{", "loc("):
+            if self.peek(len(opening)) == opening:
+                self.skip_value(",)")
 
     # -- the op ------------------------------------------------------------------------
     def op(self, start: int, generic: bool) -> _CustomOp:
@@ -505,15 +645,7 @@ class _Parser:
                 self.pos += 1
                 return
             key_start = self.pos
-            if char == '"':
-                start, end = self.string()
-                key = self.text[start:end]
-            else:
-                match = _BARE_ID.match(self.text, self.pos, self.limit)
-                if match is None:
-                    raise _SyntaxError("expected an attribute name", self.pos)
-                key = match.group()
-                self.pos = match.end()
+            key = self.name(_BARE_ID, "an attribute name")
             if self.peek() == "=":
                 self.pos += 1
                 self.space()

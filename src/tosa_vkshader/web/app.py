@@ -56,6 +56,7 @@ from .options import Limits
 from .pool import JobTimedOut, PoolBusy, WorkerCrashed, WorkerPool
 from .problems import MEDIA_TYPE, PROBLEMS_PATH, Problem, problems_html
 from .rule_page import rule_document, rule_html
+from .run_route import RunLimits, run_route
 
 PAGE_HEADERS = {
     # Everything the page needs comes from this server; nothing inline, nothing remote.
@@ -215,6 +216,7 @@ async def healthz(request: Request) -> Response:
     linter = _linter(request)
     pool = linter.pool
     return JSONResponse({"status": "ok", "version": __version__,
+                         "run": request.app.state.run_enabled,
                          "workers": {"size": pool.size, "busy": pool.busy,
                                      "waiting": pool.waiting, "restarts": pool.restarts},
                          "cache": linter.cache.stats(),
@@ -236,9 +238,11 @@ async def problems(request: Request) -> Response:
 
 
 def create_app(options: Options | None = None, *, limits: Limits | None = None,
-               workers: int | None = None, cors_origins: tuple[str, ...] = ()) -> Starlette:
+               workers: int | None = None, cors_origins: tuple[str, ...] = (),
+               run: RunLimits | None = None) -> Starlette:
     """The web linter. ``options`` is the server's configuration (requests may change what
-    is reported, never what touches the server); ``workers`` processes check shaders."""
+    is reported, never what touches the server); ``workers`` processes check shaders;
+    ``run``: serve ``POST /v1/run`` within those limits (off when None)."""
     limits = limits or Limits()
     linter = Linter(options or Options(), limits,
                     WorkerPool(workers or os.cpu_count() or 1, limits), WorkerPool(1, limits),
@@ -269,6 +273,8 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
             Route("/v1/reflect", reflect, methods=["POST"]),
             Route("/v1/rules/{code}", rule, methods=["GET"]),
             Route(PROBLEMS_PATH, problems, methods=["GET"]),
+            *([Route("/v1/run", run_route(linter.base, limits, linter.watch, run),
+                     methods=["POST"])] if run is not None else []),
             Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
         ],
         middleware=middleware,
@@ -276,6 +282,7 @@ def create_app(options: Options | None = None, *, limits: Limits | None = None,
         lifespan=lifespan,
     )
     app.state.linter = linter
+    app.state.run_enabled = run is not None
     return app
 
 

@@ -39,6 +39,9 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
                       "an unusable value; the problem's field names it."),
     "server-busy": (503, "Too many shader checks are waiting",
                     "Retry after the Retry-After seconds."),
+    "run-in-progress": (429, "This client already has a run in progress",
+                        "POST /v1/run (serve --allow-run): a client runs one op at a time; "
+                        "retry after the Retry-After seconds."),
     "check-timed-out": (504, "The shader check did not finish in time",
                         "The shader check ran past the server's --timeout; its processes "
                         "were killed."),

@@ -1,0 +1,65 @@
+"""Hints of `run`'s own findings (VKS963-VKS966): what the device showed, each where it
+fires on lavapipe, and where following the hint is a change of the op, the finding gone
+after it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_run_findings import ACCUMULATE, UNGUARDED, VEC4_PER_ELEMENT, lowered, model
+
+import tosa_vkshader
+from tosa_vkshader import Options
+from tosa_vkshader.cli import main
+
+from hint_cases import hinted, printed
+
+pytestmark = pytest.mark.runtime
+
+T = "tensor<64xf32>"
+X = np.arange(64, dtype=np.float32)
+
+
+def test_writes_past_the_result():
+    options = lowered("VKS415", "VKS510", "VKS512", "VKS515", "VKS516")
+    wide = model(VEC4_PER_ELEMENT, [T], [T], [1, 1, 1], options,
+                 output_0_vkformat="VK_FORMAT_R32G32B32A32_SFLOAT")
+    hinted(tosa_vkshader.run(wide, [X], options=options).findings, "VKS963",
+           hint="make the output's vkformat one texel per element of the result, or guard "
+                "the store with the result's size")
+    scalar = VEC4_PER_ELEMENT.replace("vec4 y[]", "float y[]").replace("vec4(x[i])", "x[i]")
+    fixed = tosa_vkshader.run(model(scalar, [T], [T], [1, 1, 1], Options()), [X])
+    assert fixed.findings == []
+    np.testing.assert_array_equal(fixed[0], X)
+
+
+def test_a_result_that_depends_on_what_the_output_held():
+    options = lowered("VKS417")
+    hinted(tosa_vkshader.run(model(ACCUMULATE, [T], [T], [1, 1, 1], options), [X],
+                             options=options).findings, "VKS964",
+           hint="write every element of an output before reading it (its initial contents "
+                "are undefined), or make the invocations that write it not race")
+    written = ACCUMULATE.replace("y[i] += x[i]", "y[i] = x[i]").replace(
+        "buffer Out", "writeonly buffer Out")
+    assert tosa_vkshader.run(model(written, [T], [T], [1, 1, 1], Options()), [X]).ok
+
+
+def test_the_validation_layer_is_not_installed(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("TOSA_VKSHADER_VALIDATION_LAYER", str(tmp_path / "none.json"))
+    path = tmp_path / "m.mlir"
+    path.write_text(model(UNGUARDED, [T], [T], [1, 1, 1], Options()))
+    np.save(tmp_path / "x.npy", X)
+    assert main(["run", str(path), "-i", str(tmp_path / "x.npy"), "--validate"]) == 2
+    printed(capsys.readouterr().err, "VKS965", "sudo apt-get install vulkan-validationlayers")
+
+
+def test_an_error_of_the_validation_layer_names_what_the_specification_states():
+    big = "tensor<1000xf32>"
+    finding = hinted(tosa_vkshader.run(model(UNGUARDED, [big], [big], [16, 1, 1], Options()),
+                                       [np.zeros(1000, np.float32)], validate=True).findings,
+                     "VKS966")
+    assert finding.hint.startswith("the Vulkan specification states: If the "
+                                   "robustBufferAccess feature is not enabled")
+    guarded = UNGUARDED.replace("y[i] = x[i] + 1.0;", "if (i < 1000u) y[i] = x[i] + 1.0;")
+    assert tosa_vkshader.run(model(guarded, [big], [big], [16, 1, 1], Options()),
+                             [np.zeros(1000, np.float32)], validate=True).ok
