@@ -9,8 +9,8 @@ import pytest
 from spirv_helpers import SPIRV_FIXTURES, module_bytes, to_bytes, words_of
 
 from tosa_vkshader.config import Options
-from tosa_vkshader.crosscheck import crosscheck
 from tosa_vkshader.rules import run_shader_rules
+from tosa_vkshader.rules.crosscheck import crosscheck
 from tosa_vkshader.shader import Shader, build_shader, request_for
 from tosa_vkshader.spirv import read_module, reflect
 from tosa_vkshader.view import AttributeView
@@ -59,7 +59,7 @@ def test_fixture_files_are_fresh():
 
 def test_every_cross_check_rule_has_a_fixture():
     covered = {c for _f, _n, codes in cases() for c in codes}
-    import tosa_vkshader.crosscheck as module
+    import tosa_vkshader.rules.crosscheck as module
     from tosa_vkshader.diagnostics import Rule
     declared = {r.code for r in vars(module).values() if isinstance(r, Rule)}
     # tested below: they need a non-default setup (VKS203 here is the shader's local size

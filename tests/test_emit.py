@@ -21,6 +21,7 @@ from tosa_vkshader.api import check_paths
 from tosa_vkshader.cli import main
 from tosa_vkshader.codegen import CodegenError, CustomOp, op_from_shader
 from tosa_vkshader.codegen.emit import mlir_string
+from tosa_vkshader.diagnostics import Severity
 from tosa_vkshader.rules.context import compare_element
 from tosa_vkshader.spirv import read_module, reflect
 
@@ -75,18 +76,21 @@ ONE_PER_CASE = sorted({stem: path for stem, path in GOOD if path.suffix == ".spv
                        or stem.startswith("spec_")}.items())
 
 
+def arbitrary_shapes(options: Options) -> Options:
+    """The shapes ``types_for`` gives are a model's plausible types, not the ones each
+    fixture shader writes exactly (a histogram's one counter, a copy of one channel): what
+    the dispatch writes is judged by tests/test_coverage_truth.py, so here it is a warning."""
+    return options.with_overrides(severity={
+        **options.severity, **{code: Severity.WARNING for code in ("VKS518", "VKS522")}})
+
+
 @pytest.mark.parametrize(("stem", "path"), ONE_PER_CASE, ids=[s for s, _p in ONE_PER_CASE])
 def test_mlir_parses_serializes_and_reads_back_identical(stem, path, tmp_path):
     case = CASES[stem]
-    options = options_for(case)
+    options = arbitrary_shapes(options_for(case))
     op = op_from_shader(path, name=stem, embed="spirv", format_of=case.get("format_of", {}),
                         entry_point=case.get("entry_point"), options=options)
     operands, results = types_for(op, spirv_of(op))
-    # Given the types, `new` makes workgroup_sizes the workgroup count that covers them
-    # (emit refuses a dispatch that does not: VKS518).
-    op = op_from_shader(path, name=stem, embed="spirv", format_of=case.get("format_of", {}),
-                        entry_point=case.get("entry_point"), operands=operands,
-                        results=results, options=options)
     mlir = tmp_path / f"{stem}.mlir"
     mlir.write_text(op.to_mlir(operands, results, options=options))
     tosa = tmp_path / f"{stem}.tosa"
@@ -101,21 +105,27 @@ def test_mlir_parses_serializes_and_reads_back_identical(stem, path, tmp_path):
                                                                    ONE_PER_CASE[:6]])
 def test_tosa_bytes_read_back_identical(stem, path, tmp_path):
     case = CASES[stem]
+    options = arbitrary_shapes(options_for(case))
     op = op_from_shader(path, name=stem, format_of=case.get("format_of", {}),
-                        entry_point=case.get("entry_point"), options=options_for(case))
+                        entry_point=case.get("entry_point"), options=options)
     operands, results = types_for(op, spirv_of(op))
     out = tmp_path / f"{stem}.tosa"
-    out.write_bytes(op.to_tosa_bytes(operands, results, options=options_for(case)))
+    out.write_bytes(op.to_tosa_bytes(operands, results, options=options))
     assert read_back(out) == [op.attrs]
-    report = check_paths([out], options_for(case))[0]
+    report = check_paths([out], options)[0]
     assert report.source.ops[0].context.operator_name == stem
     assert [str(t.text) for t in report.source.ops[0].context.operands] == operands
 
 
+# tensor_copy_int8 copies channel 0 of an 8 x 8 tile: the shape it writes exactly.
+COPY_I8 = "tensor<1x8x8x1xi8>"
+
+
 def test_tosa_opt_reads_what_the_serializer_wrote(tmp_path):
-    op = op_from_shader(SHADERS / "tensor_copy_int8.spv", name="copy_i8")
+    op = op_from_shader(SHADERS / "tensor_copy_int8.spv", name="copy_i8", operands=[COPY_I8],
+                        results=[COPY_I8])
     out = tmp_path / "copy.tosa"
-    out.write_bytes(op.to_tosa_bytes(["tensor<1x8x8x4xi8>"], ["tensor<1x8x8x4xi8>"]))
+    out.write_bytes(op.to_tosa_bytes([COPY_I8], [COPY_I8]))
     empty = tmp_path / "empty.mlir"
     empty.write_text("module {}\n")
     done = subprocess.run([TOSA_OPT, str(empty), "--tosa-deserialize",
@@ -128,7 +138,8 @@ def test_tosa_opt_reads_what_the_serializer_wrote(tmp_path):
 def test_escaping_survives_tosa_opt(tmp_path):
     source = ('// Größe: "quotes", a backslash \\ and a tab\t in a comment\n'
               + (SHADERS / "copy_f32.comp").read_text())
-    op = op_from_shader(source, language="GLSL", name="copy ünïcode")
+    op = op_from_shader(source, language="GLSL", name="copy ünïcode",
+                        operands=["tensor<64xf32>"], results=["tensor<64xf32>"])
     mlir = tmp_path / "escaped.mlir"
     mlir.write_text(op.to_mlir(["tensor<64xf32>"], ["tensor<64xf32>"]))
     tosa = tmp_path / "escaped.tosa"
@@ -143,7 +154,8 @@ def test_mlir_string_escapes():
 
 def test_cli_emit_mlir_then_check(tmp_path):
     attrs = tmp_path / "copy.json"
-    assert main(["new", str(SHADERS / "copy_f32.spv"), "-o", str(attrs)]) == 0
+    assert main(["new", str(SHADERS / "copy_f32.spv"), "--operands", "tensor<64xf32>",
+                 "--results", "tensor<64xf32>", "-o", str(attrs)]) == 0
     out = tmp_path / "copy.mlir"
     assert main(["emit", "mlir", str(attrs), "--operands", "tensor<64xf32>", "--results",
                  "tensor<64xf32>", "--name", "copy", "-o", str(out)]) == 0
@@ -159,10 +171,9 @@ def test_cli_emit_mlir_then_check(tmp_path):
 def test_cli_emit_takes_name_and_types_from_an_op_object(tmp_path):
     op_file = tmp_path / "op.json"
     assert main(["new", str(SHADERS / "tensor_copy_int8.spv"), "--name", "copy_i8",
-                 "-o", str(op_file)]) == 0
+                 "--operands", COPY_I8, "--results", COPY_I8, "-o", str(op_file)]) == 0
     obj = json.loads(op_file.read_text())
-    obj["inputs"], obj["outputs"] = ["tensor<1x8x8x4xi8>"], ["tensor<1x8x8x4xi8>"]
-    op_file.write_text(json.dumps(obj))
+    assert obj["inputs"] == [COPY_I8] and obj["outputs"] == [COPY_I8]
     out = tmp_path / "op.mlir"
     assert main(["emit", "mlir", str(op_file), "-o", str(out)]) == 0
     assert 'operator_name = "copy_i8"' in out.read_text()
@@ -218,5 +229,6 @@ def test_from_attributes_accepts_model_dict_and_text():
 
 
 def test_spec_examples_checked_against_options():
-    op = op_from_shader(CODEGEN / "shaders" / "spec_glsl_example.comp", options=Options())
+    op = op_from_shader(CODEGEN / "shaders" / "spec_glsl_example.comp", options=Options(),
+                        operands=["tensor<64xf32>"], results=["tensor<64xf32>"])
     assert op.to_mlir(["tensor<64xf32>"], ["tensor<64xf32>"]).startswith("module {")

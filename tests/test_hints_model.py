@@ -88,7 +88,9 @@ def test_a_dispatch_that_leaves_results_unwritten():
     text = (MODELS / "dispatch" / "dispatch.ops.json").read_text()
     before = validate(text, path="dispatch.ops.json")
     hinted(before.diagnostics, "VKS518",
-           hint="use workgroup_sizes [4, 4, 1] (4 x 4 x 1 workgroups x 64 = 1024 invocations)")
+           hint="use workgroup_sizes [4, 4, 1] (x walks dimension 2 of result 0 "
+                "(tensor<1x32x32x1xi8>); y walks dimension 1 of result 0 "
+                "(tensor<1x32x32x1xi8>))")
     fixed = text.replace('\\"workgroup_sizes\\": [2, 2, 1]', '\\"workgroup_sizes\\": [4, 4, 1]')
     assert fixed.count("[4, 4, 1]") == 2  # (both ops: the covered one stays covered)
     after_fix(before, validate(fixed, path="dispatch.ops.json"), "VKS518", None)

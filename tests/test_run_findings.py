@@ -191,9 +191,11 @@ def test_unguarded_over_dispatch_is_found_by_gpu_assisted_validation(capsys, tmp
     has nothing to say), but 24 stores land past the buffer."""
     t = "tensor<1000xf32>"
     path = tmp_path / "over.mlir"
-    path.write_text(model(UNGUARDED, [t], [t], [16, 1, 1], Options()))
+    # (the static finding, VKS522, lowered: what the device shows is the point here)
+    path.write_text(model(UNGUARDED, [t], [t], [16, 1, 1], lowered("VKS522")))
     np.save(tmp_path / "x.npy", np.zeros(1000, np.float32))
-    code, _, err = cli(capsys, "run", path, "-i", tmp_path / "x.npy", "--validate")
+    code, _, err = cli(capsys, "run", path, "-i", tmp_path / "x.npy", "--validate",
+                       "--config", lowering_config(tmp_path, "VKS522"))
     assert code == 1
     assert "error[VKS966] custom op 0, shader line " in err
     assert "the validation layer says [VUID-vkCmdDispatch-None-02706] Descriptor index 0 " \

@@ -58,6 +58,9 @@ def render() -> str:
         "```",
         "",
     ]
+    from .rules.coverage import GUIDE
+
+    lines += [GUIDE]
     for digit, group in GROUPS.items():
         group_rules = [item for item in rules if item.code[3] == digit]
         if not group_rules:

@@ -77,8 +77,10 @@ SAMPLER = {
     "border_color": "VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK",
 }
 
-# workgroup_sizes equals the shader's local size and, as a dispatch count, covers every
-# result element: both readings of the attribute agree on these ops.
+# workgroup_sizes, as a dispatch count, writes every element of every result and nothing
+# past one; for most it also equals the shader's local size, so both readings of the
+# attribute agree (scale_bias_push's rows of 1024 and combined_sampler's rows of 256
+# texels need more workgroups along x than the local size).
 BASES: tuple[Base, ...] = (
     Base("copy-glsl", "copy_f32.comp",
          _attrs([64, 1, 1], [_resource(0, F32)], [_resource(1, F32)]),
@@ -92,9 +94,9 @@ BASES: tuple[Base, ...] = (
                 [_resource(2, "VK_FORMAT_R32_SINT")]),
          ("tensor<32x32xi32>", "tensor<32x32xi32>"), ("tensor<32x32xi32>",)),
     Base("push-glsl", "scale_bias_push.comp",
-         _attrs([16, 8, 1], [_resource(0, F32)], [_resource(1, F32)],
+         _attrs([64, 2, 1], [_resource(0, F32)], [_resource(1, F32)],
                 push_constants="scale: 4, bias: 4"),
-         ("tensor<128x128xf32>",), ("tensor<128x128xf32>",)),
+         ("tensor<16x1024xf32>",), ("tensor<16x1024xf32>",)),
     Base("two-results-glsl", "copy_two_f32.comp",
          _attrs([64, 1, 1], [_resource(0, F32)], [_resource(1, F32), _resource(2, F32)]),
          ("tensor<64x64xf32>",), ("tensor<64x64xf32>", "tensor<64x64xf32>")),
@@ -108,12 +110,12 @@ BASES: tuple[Base, ...] = (
                            descriptor="VK_DESCRIPTOR_TYPE_STORAGE_IMAGE")]),
          ("tensor<1x64x64x4xf32>",), ("tensor<1x64x64x4xi8>",)),
     Base("sampler-glsl", "combined_sampler.comp",
-         {**_attrs([8, 8, 1],
+         {**_attrs([32, 2, 1],
                    [_resource(0, "VK_FORMAT_R8G8B8A8_UNORM", kind="Image",
                               descriptor="VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER")],
                    [_resource(1, "VK_FORMAT_R32G32B32A32_SFLOAT")]),
           "input_0_sampler": SAMPLER},
-         ("tensor<1x64x64x4xi8>",), ("tensor<1x64x64x4xf32>",)),
+         ("tensor<1x64x64x4xi8>",), ("tensor<1x16x256x4xf32>",)),
     Base("tensor-i8-spirv", "tensor_copy_int8.spv",
          _attrs([8, 8, 1], [_resource(0, "VK_FORMAT_R8_SINT", kind="Tensor",
                                       descriptor=TENSOR)],

@@ -75,8 +75,10 @@ SUGGESTED: dict[str, tuple[str, str]] = {
     "VKS251": ("runtime", "a uniform buffer is bound as a storage buffer by the runtime: the "
                           "uniform block reads zeros"),
     "VKS252": ("runtime", "the runner refuses storage texel buffers: the op never runs"),
-    "VKS518": ("runtime", "workgroup_sizes x the local size launches fewer invocations than "
-                          "the result has elements: the runtime leaves the rest unwritten"),
+    "VKS518": ("runtime", "with this dispatch the shader's stores never reach some elements "
+                          "of the result: the runtime leaves them unwritten"),
+    "VKS522": ("runtime", "with this dispatch an unguarded store writes past the result: the "
+                          "runtime overwrites the memory after it"),
     "VKS520": ("runtime", "the op's results are returned in another order: the VGF's "
                           "outputs follow the op's order, so they come back swapped"),
 }

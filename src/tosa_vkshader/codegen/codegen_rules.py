@@ -212,12 +212,27 @@ FIX_EMBED_FAILED = rule(
 WORKGROUP_COMPUTED = rule(
     "VKS521",
     summary="`new` was given the op's result types: it says which reading of "
-            "`workgroup_sizes` it wrote and how many invocations cover which result.",
+            "`workgroup_sizes` it wrote, which invocation axis walks which axis of which "
+            "result, and whether that was proven from the shader's writes.",
     why="workgroup_sizes is read two ways: the spec's wording calls it the local size, the "
         "reference converter and runtime use it as the number of workgroups. Under the "
-        "runtime's reading (workgroup-semantics = \"dispatch\", the default) `new` computes "
-        "the workgroups that cover the largest result, so the op runs right as written.",
+        "runtime's reading (workgroup-semantics = \"dispatch\", the default) `new` reads "
+        "the shader's stores (the index analysis of its SPIR-V) for the workgroups that "
+        "write every element of every result and nothing past one; when the stores cannot "
+        "be followed it says so and counts one invocation per element instead.",
     bad="tosa-vkshader new relu.comp   # workgroup_sizes = local size: 64 x 64 invocations",
     good="tosa-vkshader new relu.comp --operands 'tensor<1x256x384xf32>' "
          "--results 'tensor<1x256x384xf32>'   # [1536, 1, 1]",
+)
+NO_EXACT_DISPATCH = rule(
+    "VKS623",
+    summary="No `workgroup_sizes` makes the shader write every element of the results "
+            "without writing past one (an unguarded store and a result that is not a "
+            "multiple of the local size, or elements no store ever addresses).",
+    why="A dispatch that leaves elements unwritten computes wrong numbers; one that writes "
+        "past a result overwrites other memory even when the numbers come back right. "
+        "`new` writes neither: the shader needs a guard on the result's size, or a local "
+        "size that divides it.",
+    bad="layout(local_size_x = 64) in; ... c[i] = a[i] + b[i];   --results tensor<1000xf32>",
+    good="if (i >= 1000u) return;  c[i] = a[i] + b[i];",
 )

@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .. import vulkan
 from ..config import Options
@@ -36,6 +36,7 @@ from .codegen_rules import (
     FORMAT_OF_UNKNOWN,
     LOCAL_SIZE_ONE,
     NO_COMPUTE_ENTRY,
+    NO_EXACT_DISPATCH,
     PUSH_CONSTANT_PADDING,
     SPECIALIZABLE_LOCAL_SIZE,
     UNBINDABLE,
@@ -46,6 +47,9 @@ from .codegen_rules import (
 )
 from .formats import fixed_format, inferred_format
 from .shader import Shader, compile_shader, hlsl_entry_point
+
+if TYPE_CHECKING:
+    from ..spirv.analysis.coverage import Extent, Verdict
 
 Embed = Literal["source", "spirv"]
 _GL_COMPUTE = enum_value("ExecutionModel", "GLCompute")
@@ -79,7 +83,7 @@ class Generated:
 class _Run:
     shader: Shader
     options: Options
-    where: Location
+    where: Location | None
     out: list[Diagnostic] = field(default_factory=list)
 
     def add(self, diagnostic: Diagnostic) -> None:
@@ -94,9 +98,11 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
              format_of: Sequence[tuple[str, str]] | Mapping[str, str] = (),
              workgroup_sizes: Sequence[int] | None = None,
              results: Sequence[TensorType] | None = None,
+             operands: Sequence[TensorType] | None = None,
              options: Options | None = None) -> Generated:
     """Build and check the attribute object for ``shader``. With the op's ``results``
-    (their tensor types), ``workgroup_sizes`` is computed to cover them."""
+    (their tensor types), ``workgroup_sizes`` is computed from what the shader writes
+    (``operands`` size what it reads: ``.length()``, ``imageSize()``)."""
     options = options or Options()
     run = _Run(shader, options, Location(shader.path, 1, 1) if shader.path else None)
     run.out.extend(shader.diagnostics)
@@ -127,17 +133,18 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     reflection = reflect(module, name)
     resources = _resources(run, module, reflection, _format_overrides(run, reflection,
                                                                      format_of))
-    output_formats = [fmt for _b, fmt in resources[1]] if resources is not None else []
-    sizes = _workgroup(run, reflection, workgroup_sizes, results, output_formats)
+    sizes = _workgroup(run, reflection, workgroup_sizes, results, resources,
+                       operands=operands)
     if sizes is not None:
         _local_size_notes(run, reflection, sizes)
     push = _push_constants(run, reflection.push_constants)
     if run.failed or sizes is None or resources is None:
         return Generated(None, run.out, reflection)
+    language: Literal["SPIR-V", "GLSL", "HLSL"]
     if embed == "spirv":
         language, code = "SPIR-V", base64.b64encode(shader.spirv).decode("ascii")
     else:
-        language, code = shader.language, shader.source
+        language, code = shader.language, shader.source or ""
     inputs, outputs = resources
     attributes = Attributes(
         entry_point=name, workgroup_sizes=sizes, shader_language=language, shader_code=code,
@@ -152,7 +159,8 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     return Generated(None if run.failed else attributes, run.out, reflection)
 
 
-def _resource(direction: str, index: int, b: DescriptorBinding, fmt: str) -> Resource:
+def _resource(direction: Literal["input", "output"], index: int, b: DescriptorBinding,
+              fmt: str) -> Resource:
     return Resource(direction=direction, index=index, binding=b.binding, descriptorset=b.set,
                     vkdescriptortype=b.descriptor_type, vkformat=fmt,
                     type=KIND_OF_DESCRIPTOR.get(b.descriptor_type))
@@ -222,9 +230,12 @@ def _local_size_place(run: _Run, r: Reflection) -> Location | None:
     return Location(path, declared.line, declared.column) if declared else run.where
 
 
+Resources = tuple[list[tuple[DescriptorBinding, str]], list[tuple[DescriptorBinding, str]]]
+
+
 def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
-               results: Sequence[TensorType] | None,
-               output_formats: Sequence[str]) -> tuple[int, int, int] | None:
+               results: Sequence[TensorType] | None, resources: Resources | None, *,
+               operands: Sequence[TensorType] | None = None) -> tuple[int, int, int] | None:
     flag = tuple(given) if given is not None else None
     if flag is not None and (len(flag) != 3 or any(type(v) is not int or v < 1 for v in flag)):
         run.add(WORKGROUP_UNKNOWN.at("", f"--workgroup-sizes {list(flag)} is not three "
@@ -234,12 +245,12 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
     known = local is not None and None not in local.values
     dispatch = run.options.workgroup_semantics == "dispatch"
     if flag is not None and (dispatch or not known):
-        return flag  # type: ignore[return-value]
+        return flag
     if not known or local is None:
         run.add(WORKGROUP_UNKNOWN.at("", "the shader's local size is not a constant",
                                      hint="give it with --workgroup-sizes X,Y,Z"))
         return None
-    values = tuple(local.values)
+    values: tuple[int, int, int] = tuple(local.values)  # type: ignore[assignment]
     if flag is not None and flag != values:
         run.add(WORKGROUP_CONTRADICTS.at(
             "", f"--workgroup-sizes {list(flag)} differs from the shader's local size "
@@ -248,28 +259,114 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
             hint=f"drop --workgroup-sizes (it is {list(values)}), or use "
                  "--workgroup-semantics dispatch if you mean the number of workgroups"))
         return None
-    sized = [(_units(t, output_formats[index] if index < len(output_formats) else None),
-              index, t) for index, t in enumerate(results or ()) if t.static_shape is not None]
+    sized = [t for t in results or () if t.static_shape is not None]
     if not sized:
-        return values  # type: ignore[return-value]
-    elements, index, tensor = max(sized, key=lambda item: (item[0], -item[1]))
-    unit = "elements" if elements == math.prod(tensor.static_shape or ()) else "texels"
+        return values
     if not dispatch:
+        elements = max(math.prod(t.static_shape or ()) for t in sized)
         run.add(WORKGROUP_COMPUTED.at(
             "", f"workgroup_sizes is the shader's local size {list(values)} "
                 "(workgroup-semantics = \"local-size\", the spec's wording); the reference "
                 f"runtime would read it as {math.prod(values)} workgroups = "
-                f"{invocations(values, values)} invocations for result {index}'s {elements} "
-                f"{unit}"))
-        return values  # type: ignore[return-value]
-    counts = covering_workgroups(values, elements)
+                f"{invocations(values, values)} invocations for results of up to {elements} "
+                "elements"))
+        return values
+    return _dispatch_for(run, r, values, results or (), operands or (), resources)
+
+
+def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
+                  results: Sequence[TensorType], operands: Sequence[TensorType],
+                  resources: Resources | None) -> tuple[int, int, int] | None:
+    """The workgroup count from the index analysis of the shader's writes; when they
+    cannot be followed, one invocation per element of the largest result."""
+    from ..spirv.analysis import analyse_many
+    from ..spirv.analysis.derive import covering_dispatch
+
+    outputs = _extents(resources[1] if resources else [], results, "result")
+    inputs = _extents(resources[0] if resources else [], operands, "operand")
+    assert run.shader.spirv is not None
+    [access] = analyse_many([(run.shader.spirv, r.entry_point, local)],
+                            use_disk_cache=run.options.cache)
+    cover = covering_dispatch(access, outputs, inputs) if outputs else None
+    shape = f" workgroups of local size {' x '.join(map(str, local))}"
+    if cover is None:
+        why = access.unknown or next(
+            (a.unknown for a in access.accesses if a.writes and a.unknown), None) \
+            or "no store into a result is an expression of the invocation IDs"
+        counts = _counted(local, results, resources)
+        run.add(WORKGROUP_COMPUTED.at(
+            "", f"workgroup_sizes is {counts}, one invocation per element: what the shader "
+                f"writes could not be analysed ({why}); {' x '.join(map(str, counts))}"
+                f"{shape} = {invocations(counts, local)} invocations (`tosa-vkshader run` "
+                "shows whether they write every element)"))
+        return counts  # type: ignore[return-value]
+    counts = list(cover.groups)
+    launched = invocations(counts, local)
+    each = [f"{v.extent.units // launched} {v.extent.unit_name} of {v.extent.label}"
+            for v in cover.verdicts if v.extent.units % launched == 0
+            and v.extent.units > launched]
+    walks = "; ".join(cover.walks) + (f"; each invocation writes {', '.join(each)}"
+                                      if each else "")
+    described = f"{' x '.join(map(str, counts))}{shape} = {invocations(counts, local)} " \
+                f"invocations ({walks})"
+    wrong = [v for v in cover.verdicts if v.missing or v.buffer_overruns]
+    if wrong:
+        refusal = NO_EXACT_DISPATCH.at(
+            "", f"no workgroup_sizes makes the shader write its results exactly: with "
+                f"{counts}, {described}, {'; '.join(_problem(v) for v in wrong)}",
+            hint="guard the store with the result's size (`if (i >= N) return;`), or use a "
+                 "local size that divides the result")
+        store = (wrong[0].buffer_overruns[0].access if wrong[0].buffer_overruns
+                 else wrong[0].writes[0]).place if wrong[0].writes else None
+        if store is not None and store.line is not None and store.main_file \
+                and run.shader.path:  # at the store's line in the shader file
+            refusal = refusal.located(Location(run.shader.path, store.line, store.column or 1))
+        run.add(refusal)
+        return None
+    unproven = next((v for v in cover.verdicts if not v.complete), None)
+    proof = "" if unproven is None else \
+        f"; whether they write all of {unproven.extent.label} is not proven " \
+        f"({unproven.unknown}): `tosa-vkshader run` shows it"
+    outside = next((v for v in cover.verdicts if v.overruns and not v.buffer_overruns), None)
+    if outside is not None:
+        proof += (f"; {outside.past} {outside.extent.unit_name} fall outside "
+                  f"{outside.extent.label}, whose writes there are discarded")
     run.add(WORKGROUP_COMPUTED.at(
         "", f"workgroup_sizes is {counts}, the number of workgroups (workgroup-semantics = "
-            f"\"dispatch\", the reference runtime's reading): {' x '.join(map(str, counts))} "
-            f"workgroups of local size {' x '.join(map(str, values))} = "
-            f"{invocations(counts, values)} invocations for result {index} "
-            f"({tensor.text}, {elements} {unit})"))
+            f"\"dispatch\", the reference runtime's reading): {described}{proof}"))
     return tuple(counts)  # type: ignore[return-value]
+
+
+def _problem(verdict: Verdict) -> str:
+    extent = verdict.extent
+    if verdict.missing:
+        return (f"{verdict.missing} of the {extent.units} {extent.unit_name} of "
+                f"{extent.label} are never written (the first at "
+                f"{list(verdict.first_missing or ())})")
+    stores = ", ".join(dict.fromkeys(o.access.place.describe() for o in verdict.overruns))
+    return f"{stores} writes {verdict.past} {extent.unit_name} past {extent.label}"
+
+
+def _extents(bindings: list[tuple[DescriptorBinding, str]], tensors: Sequence[TensorType],
+             noun: str) -> list[Extent]:
+    from ..rules.coverage import extent_of
+
+    found = []
+    for index, ((binding, fmt), tensor) in enumerate(zip(bindings, tensors, strict=False)):
+        extent = extent_of(binding, tensor, fmt, f"{noun} {index} ({tensor.text})")
+        if extent is not None:
+            found.append(extent)
+    return found
+
+
+def _counted(local: tuple[int, int, int], results: Sequence[TensorType],
+             resources: Resources | None) -> list[int]:
+    """Today's count: one invocation per element (per texel of a multi-component format)
+    of the largest result."""
+    formats = [fmt for _b, fmt in resources[1]] if resources else []
+    elements = max((_units(t, formats[k] if k < len(formats) else None)
+                    for k, t in enumerate(results) if t.static_shape is not None), default=1)
+    return covering_workgroups(local, elements)
 
 
 def _units(tensor: TensorType, vkformat: str | None) -> int:

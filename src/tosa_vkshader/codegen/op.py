@@ -142,7 +142,7 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
         assert shader is not None
         read = read_shader(shader, language)
     op = _from_source(read, name, entry_point, embed, format_of, workgroup_sizes, results,
-                      options)
+                      options, operands)
     if operands is None or results is None:
         return op
     # With the op's types: checked as a model would be (counts, formats, coverage).
@@ -156,17 +156,21 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
 
 
 def _from_source(source: Shader, name, entry_point, embed, format_of, workgroup_sizes,
-                 results, options) -> CustomOp:
+                 results, options, operands=None) -> CustomOp:
     from .emit import parse_types
 
-    parsed_results = None
+    parsed_results = parsed_operands = None
     if results is not None:
         parsed_results, bad = parse_types(results, "result")
         if bad:
             raise CodegenError(bad)
+    if operands is not None:
+        parsed_operands, bad = parse_types(operands, "operand")
+        if bad:
+            parsed_operands = None  # reported by the check with the op's types
     generated = generate(source, entry_point=entry_point, embed=embed, format_of=format_of,
                          workgroup_sizes=workgroup_sizes, results=parsed_results,
-                         options=options)
+                         operands=parsed_operands, options=options)
     if generated.attributes is None:
         raise CodegenError(generated.diagnostics)
     if name is None:

@@ -58,8 +58,10 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
     target device, VKS7xx, is devices/: check.py runs it beside these.)"""
     from dataclasses import replace
 
-    from ..crosscheck import FORMAT_MISMATCH, compare
+    from ..shader.places import places_for
     from .context import check_context_against_shader, element_conflicts
+    from .coverage import check_races
+    from .crosscheck import FORMAT_MISMATCH, compare
     from .restate import restated
     from .shader_fields import check_local_size_limits
 
@@ -72,4 +74,5 @@ def run_shader_rules(view: AttributeView, shader: Shader) -> list[Diagnostic]:
              for d in comparison.findings]
     return (cross + restated(view, shader, comparison.moves)
             + check_context_against_shader(view, shader)
+            + list(check_races(view, shader, places_for(shader, view.attrs)))
             + list(check_local_size_limits(view, shader)))

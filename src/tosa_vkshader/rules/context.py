@@ -8,22 +8,18 @@ tell whether the attributes describe the op they are attached to.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .. import vulkan
 from ..diagnostics import Diagnostic, Severity
-from ..dispatch import covering_workgroups, dispatched, invocations, texels
 from ..op_context import VULKAN_DOMAIN, OpContext, TensorType, storage_element
 from ..rule_registry import rule
 from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
     from ..shader import Shader
-    from ..shader.places import ShaderPlaces
-    from ..spirv.records import Reflection
 
 # -- the op object in the model (reading problems: sources/reading_rules.py) -----
 
@@ -115,19 +111,6 @@ SHAPE_MISMATCH = rule(
     why="A shader tensor type with a shape only accepts tensors of exactly that shape.",
     bad='tensor<1x32xf32>  bound to a shader tensor of shape [1, 64]',
     good='tensor<1x64xf32>  bound to a shader tensor of shape [1, 64]',
-)
-DISPATCH_COVERAGE = rule(
-    "VKS518",
-    summary="The invocations the runtime launches (workgroup_sizes times the shader's local "
-            "size) are fewer than a result has elements (workgroup-semantics = "
-            "\"dispatch\", the default).",
-    why="The reference converter writes workgroup_sizes into the VGF as the dispatch shape "
-        "and the runtime dispatches exactly that many workgroups: measured on lavapipe, an "
-        "op whose workgroup_sizes equals its local size computed 4,096 of 16,384 elements "
-        "and left the rest as they were. Ignore this rule for a shader that deliberately "
-        "loops so that each invocation writes several elements.",
-    bad='"workgroup_sizes": [4, 1, 1]  // local size 64, result tensor<1x1024xf32>',
-    good='"workgroup_sizes": [16, 1, 1]  // 16 x 64 = 1024 invocations',
 )
 UNSUPPORTED_TENSOR_TYPE = rule(
     "VKS530",
@@ -461,12 +444,12 @@ def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Di
                 continue
             set_ = resource.int_value("descriptorset")
             binding = resource.int_value("binding")
-            shader = reflection.binding(set_, binding) if set_ is not None and \
+            declared = reflection.binding(set_, binding) if set_ is not None and \
                 binding is not None else None
-            if shader is None or shader.resource != "tensor":
+            if declared is None or declared.resource != "tensor":
                 continue
-            found.extend(_check_tensor(view, resource, noun, tensors[resource.index], shader,
-                                       places))
+            found.extend(_check_tensor(view, resource, noun, tensors[resource.index],
+                                       declared, places))
     conflicts = element_conflicts(view, shader_record)
     for resource in view.of_direction("input") + view.of_direction("output"):
         conflict = conflicts.get(resource.pointer("vkformat", view.base))
@@ -475,7 +458,9 @@ def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Di
             found.extend(_restate_element(view, resource, found_tensor[0], found_tensor[1],
                                           conflict))
     if view.options.workgroup_semantics == "dispatch" and context.results:
-        found.extend(_check_dispatch(view, context.results, reflection, places))
+        from .coverage import check_coverage
+
+        found.extend(check_coverage(view, shader_record, places))
     return found
 
 
@@ -502,7 +487,7 @@ def element_conflicts(view: AttributeView, shader: Shader) -> dict[str, str]:
 def _shader_element_format(element_type: str | None) -> str | None:
     """The single-component VkFormat of a shader tensor's element type (``int8``,
     ``float16``, ``bool``), as the cross-check reads it."""
-    from ..crosscheck import scalar_format
+    from .crosscheck import scalar_format
 
     return scalar_format(element_type) if element_type else None
 
@@ -532,50 +517,3 @@ def _check_tensor(view, resource, noun, tensor, shader, places) -> Iterator[Diag
                 f"{where} has shape [{shape}] (dimension {axis}: {have} vs {want})",
                 shader_place=places.binding(shader))
             return
-
-
-def _units(resource: ResourceView | None, tensor: TensorType) -> tuple[int, str]:
-    """How many things the dispatch must cover for ``tensor``, and what they are called:
-    its elements, or the texels of a multi-component vkformat (one per invocation)."""
-    elements = math.prod(tensor.static_shape or ())
-    vkformat = resource.str_value("vkformat") if resource is not None else None
-    info = vulkan.format_info(vkformat) if vkformat else None
-    count = texels(elements, len(info.components)) if info is not None else elements
-    if count == elements:
-        return elements, "elements"
-    return count, f"texels of {info.name}"  # type: ignore[union-attr]
-
-
-def _check_dispatch(view: AttributeView, results: tuple[TensorType, ...],
-                    reflection: Reflection, places: ShaderPlaces) -> Iterator[Diagnostic]:
-    sizes = view.attrs.get("workgroup_sizes")
-    local = reflection.local_size
-    if not (isinstance(sizes, list) and len(sizes) == 3
-            and all(type(s) is int and s >= 1 for s in sizes)):
-        return
-    if local is None or any(v is None or v < 1 for v in local.values):
-        return
-    shader = [v for v in local.values if v is not None]
-    launched = invocations(sizes, shader)
-    outputs = {r.index: r for r in view.of_direction("output")}
-    sized = [(_units(outputs.get(index), t), index, t) for index, t in enumerate(results)
-             if t.static_shape is not None]
-    if not sized:
-        return
-    # The largest result names the gap; smaller ones are covered when it is.
-    (elements, unit), index, tensor = max(sized, key=lambda item: (item[0][0], -item[1]))
-    if launched >= elements:
-        return
-    groups = dispatched(sizes)
-    truncated = "" if groups == sizes else \
-        f" (the converter keeps the low 32 bits of {sizes}: {groups})"
-    cover = covering_workgroups(shader, elements)
-    yield DISPATCH_COVERAGE.at(
-        view.pointer("workgroup_sizes"),
-        f"workgroup_sizes {sizes} dispatches {' x '.join(map(str, groups))} workgroups"
-        f"{truncated} of local size {' x '.join(map(str, shader))} = {launched} invocations, "
-        f"but result {index} ({tensor.text}) has {elements} {unit}: the runtime leaves "
-        f"{elements - launched} of them unwritten",
-        hint=f"use workgroup_sizes {cover} ({' x '.join(map(str, cover))} workgroups x "
-             f"{math.prod(shader)} = {invocations(cover, shader)} invocations)",
-        shader_place=places.local_size())

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..compile.declarations import Declaration, Declarations
+    from ..spirv.analysis import Place
     from ..spirv.assembly import Assembly
     from ..spirv.module import EntryPoint
     from ..spirv.records import DescriptorBinding
@@ -116,11 +117,28 @@ class ShaderPlaces:
         return self._place(declared, assembly.variable(block.variable_id)
                            if assembly is not None else None)
 
+    def access(self, place: Place) -> ShaderPlace:
+        """A read or write the index analysis found: its line in the op's own source
+        (from the module's OpLine), else the instruction described."""
+        if self.source is not None and place.line is not None and place.main_file:
+            return ShaderPlace(InnerPosition(place.line, _first_column(self.source,
+                                                                        place.line)))
+        return ShaderPlace(instruction=place.describe())
+
     def entry_point(self) -> ShaderPlace | None:
         """``OpEntryPoint Model %main "main"`` of embedded SPIR-V."""
         entry, assembly = self._entry, self._assembly
         return self._place(None, assembly.entry_point(entry)
                            if assembly is not None and entry is not None else None)
+
+
+def _first_column(source: str, line: int) -> int:
+    """The column of the first character that is not blank on a 1-based line."""
+    lines = source.split("\n")
+    if not 0 < line <= len(lines):
+        return 1
+    text = lines[line - 1]
+    return len(text) - len(text.lstrip()) + 1
 
 
 def _block_of(assembly: Assembly, type_id: int) -> int | None:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from ..compile.compiler import CompilerInfo
+    from ..spirv.analysis import ShaderAccess
     from ..spirv.module import Module
     from ..spirv.records import Reflection
 
@@ -66,6 +67,9 @@ class Shader:
     # What the reader made of the module (kept for the findings that name an instruction
     # or measure shared memory); None when it could not be read.
     module: Module | None = field(default=None, repr=False)
+    # What the entry point reads and writes, in terms of its invocations (the index
+    # analysis, spirv/analysis); None when the module has errors or was not reflected.
+    access: ShaderAccess | None = field(default=None, repr=False)
 
     @cached_property
     def words(self) -> tuple[int, ...]:

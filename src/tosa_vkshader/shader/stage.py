@@ -21,7 +21,7 @@ from hashlib import sha256
 from typing import TYPE_CHECKING
 
 from ..config import Options
-from ..diagnostics import pointer_join
+from ..diagnostics import Severity, pointer_join
 from ..spirv_base64 import embedded_module
 from .record import LANGUAGES, Shader, ShaderOutcome, ShaderRequest
 
@@ -119,10 +119,10 @@ def _analyse_distinct(requests: Sequence[ShaderRequest | None],
                       options: Options) -> dict[tuple, Shader]:
     """Read, validate and reflect every distinct module once."""
     distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]] = {}
-    for request, module in zip(requests, modules, strict=True):
-        if module is not None and request is not None:
-            distinct.setdefault(_module_key(module[0], request, module[1]),
-                                (module[0], request, module[1]))
+    for request, produced in zip(requests, modules, strict=True):
+        if produced is not None and request is not None:
+            distinct.setdefault(_module_key(produced[0], request, produced[1]),
+                                (produced[0], request, produced[1]))
     if not distinct:
         return {}
     from ..spirv.reader import NOT_SPIRV, read_module
@@ -136,8 +136,8 @@ def _analyse_distinct(requests: Sequence[ShaderRequest | None],
     prevalidate([distinct[key][0] for key in to_validate], options.target_env,
                 use_disk_cache=options.cache)
     tool = find_spirv_val()
-    memo: dict[tuple, Shader] = {}
-    for key, (data, request, compiler) in distinct.items():
+    built: dict[tuple, tuple[list, Any]] = {}
+    for key, (data, request, _compiler) in distinct.items():
         module, findings = read[key]
         findings = list(findings)
         reflection = None
@@ -145,8 +145,34 @@ def _analyse_distinct(requests: Sequence[ShaderRequest | None],
             if key in to_validate:
                 findings += validate(data, "", options.target_env, use_disk_cache=options.cache)
             reflection = reflect(module, _entry(request))
+        built[key] = (findings, reflection)
+    accesses = _index_analysis(distinct, built, options)
+    memo: dict[tuple, Shader] = {}
+    for key, (data, request, compiler) in distinct.items():
+        findings, reflection = built[key]
         memo[key] = Shader(data, request.language, _entry(request), compiler,
                            tool if key in to_validate else None, tuple(findings), reflection,
-                           module)
+                           read[key][0], accesses.get(key))
     return memo
+
+
+def _index_analysis(distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]],
+                    built: dict[tuple, tuple[list, Any]], options: Options) -> dict[tuple, Any]:
+    """The index analysis of every module that spirv-val accepts and whose entry point was
+    found, in one batch (spirv-opt a process per core for those not in the cache)."""
+    wanted = [key for key, (findings, reflection) in built.items()
+              if reflection is not None and reflection.entry_point is not None
+              and reflection.execution_model == "GLCompute"
+              and not any(d.severity is Severity.ERROR for d in findings)]
+    if not wanted:
+        return {}
+    from ..spirv.analysis import analyse_many
+
+    requests = []
+    for key in wanted:
+        reflection = built[key][1]
+        local = reflection.local_size.values if reflection.local_size is not None else None
+        requests.append((distinct[key][0], reflection.entry_point, local))
+    return dict(zip(wanted, analyse_many(requests, use_disk_cache=options.cache),
+                    strict=True))
 

@@ -232,14 +232,14 @@ class _Reader:
                     derived[words[i + 2]] = words[i + 3]
                 elif op == _TENSOR_READ:
                     function.accesses.append(("tensor-read", words[i + 3]))
-                elif op == _MATRIX_LOAD:
-                    function.accesses.append(("load", words[i + 3]))
-                elif op == _MATRIX_STORE:
-                    function.accesses.append(("store", words[i + 1]))
                 elif op == _TENSOR_WRITE:
                     function.accesses.append(("tensor-write", words[i + 1]))
                 elif op == _TENSOR_QUERY or op == _ARRAY_LENGTH:
                     function.accesses.append(("use", words[i + 3]))
+                elif op in _COOPERATIVE_LOADS:  # result type, result, pointer, ...
+                    function.accesses.append(("load", words[i + 3]))
+                elif op in _COOPERATIVE_STORES:  # pointer, object, ...
+                    function.accesses.append(("store", words[i + 1]))
                 elif op == _COPY_MEMORY or op == _COPY_MEMORY_SIZED:
                     function.accesses.append(("store", words[i + 1]))
                     function.accesses.append(("load", words[i + 2]))
@@ -439,10 +439,15 @@ _ATOMIC_FLAG_CLEAR = OP["OpAtomicFlagClear"]
 _IMAGE_WRITE, _TEXEL_POINTER = OP["OpImageWrite"], OP["OpImageTexelPointer"]
 _TENSOR_READ, _TENSOR_WRITE = OP["OpTensorReadARM"], OP["OpTensorWriteARM"]
 _TENSOR_QUERY, _ARRAY_LENGTH = OP["OpTensorQuerySizeARM"], OP["OpArrayLength"]
-_MATRIX_LOAD = OP["OpCooperativeMatrixLoadKHR"]
-_MATRIX_STORE = OP["OpCooperativeMatrixStoreKHR"]
 _COPY_MEMORY, _COPY_MEMORY_SIZED = OP["OpCopyMemory"], OP["OpCopyMemorySized"]
 _PHI, _SELECT = OP["OpPhi"], OP["OpSelect"]
+# Cooperative matrices and vectors read and write buffers through their own instructions.
+_COOPERATIVE_LOADS = frozenset(OP[n] for n in (
+    "OpCooperativeMatrixLoadKHR", "OpCooperativeMatrixLoadNV",
+    "OpCooperativeMatrixLoadTensorNV", "OpCooperativeVectorLoadNV"))
+_COOPERATIVE_STORES = frozenset(OP[n] for n in (
+    "OpCooperativeMatrixStoreKHR", "OpCooperativeMatrixStoreNV",
+    "OpCooperativeMatrixStoreTensorNV", "OpCooperativeVectorStoreNV"))
 _CALL, _PARAM = OP["OpFunctionCall"], OP["OpFunctionParameter"]
 _FUNCTION, _FUNCTION_END = OP["OpFunction"], OP["OpFunctionEnd"]
 _DECORATE, _DECORATE_ID = OP["OpDecorate"], OP["OpDecorateId"]
@@ -488,7 +493,7 @@ _FUNCTION_OPS = frozenset({
     _LOAD, _STORE, *_CHAINS, _COPY_OBJECT, *_ATOMICS, *_IMAGE_OPS, _TEXEL_POINTER,
     _TENSOR_READ, _TENSOR_WRITE, _TENSOR_QUERY, _ARRAY_LENGTH, _COPY_MEMORY,
     _COPY_MEMORY_SIZED, _PHI, _SELECT, _CALL, _PARAM, _FUNCTION_END, _FUNCTION,
-    _MATRIX_LOAD, _MATRIX_STORE,
+    *_COOPERATIVE_LOADS, *_COOPERATIVE_STORES,
 })
 _MODULE_OPS = frozenset({
     _DECORATE, _DECORATE_ID, _MEMBER_DECORATE, *_TYPE_OPS, *_CONSTANT_OPS, _VARIABLE, _NAME,
@@ -501,11 +506,11 @@ _HANDLED = _FUNCTION_OPS | _MODULE_OPS
 _MIN_WORDS: dict[int, int] = {
     **dict.fromkeys(_TYPE_KIND, 2), **dict.fromkeys(_CONSTANT_OPS, 3),
     **dict.fromkeys(_ATOMICS, 4), **dict.fromkeys(_IMAGE_OPS, 4), **dict.fromkeys(_CHAINS, 4),
+    **dict.fromkeys(_COOPERATIVE_LOADS, 4), **dict.fromkeys(_COOPERATIVE_STORES, 2),
 }
 _MIN_WORDS.update({
     _LOAD: 4, _STORE: 3, _COPY_OBJECT: 4, _ATOMIC_STORE: 2, _ATOMIC_FLAG_CLEAR: 2,
     _IMAGE_WRITE: 2, _TEXEL_POINTER: 4, _TENSOR_READ: 4, _TENSOR_WRITE: 2, _TENSOR_QUERY: 4,
-    _MATRIX_LOAD: 4, _MATRIX_STORE: 2,
     _ARRAY_LENGTH: 4, _COPY_MEMORY: 3, _COPY_MEMORY_SIZED: 3, _PHI: 3, _SELECT: 6, _CALL: 4,
     _PARAM: 3, _FUNCTION: 3, _DECORATE: 3, _DECORATE_ID: 3, _MEMBER_DECORATE: 4,
     _VARIABLE: 4, _NAME: 2, _MEMBER_NAME: 3, _ENTRY_POINT: 4, _EXECUTION_MODE: 3,

