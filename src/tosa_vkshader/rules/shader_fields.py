@@ -247,7 +247,7 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
             + (" (the converter accepts empty code; the runtime has nothing to compile)"
                if "shader_code" in attrs else ""),
             hint="add the shader to `shader_code`, or leave out `shader_language`")
-    elif has_code and not has_language:
+    elif isinstance(code, str) and has_code and not has_language:
         guess = "SPIR-V" if code.startswith("AwIjB") else "GLSL"
         yield LANGUAGE_CODE_PAIRING.at(
             view.pointer("shader_language") if "shader_language" in attrs else view.pointer(),
@@ -259,15 +259,21 @@ def check_language_and_code(view: AttributeView) -> Iterator[Diagnostic]:
             view.pointer("shader_code"), '`shader_code` is "" but `shader_language` is '
             "missing: the reference converter refuses code without a language",
             hint="leave out `shader_code`, or set `shader_language` and the shader")
-    elif language == "SPIR-V" and has_code:
+    elif language == "SPIR-V" and isinstance(code, str) and has_code:
         yield from _check_spirv_blob(view, code)
+
+
+def _base64_prefix(code: str) -> int:
+    """How many characters at the start of ``code`` are of the base64 alphabet."""
+    found = _BASE64_ALPHABET.match(code)
+    return found.end() if found is not None else 0  # (the pattern matches "" at worst)
 
 
 def _check_spirv_blob(view: AttributeView, code: str) -> Iterator[Diagnostic]:
     pointer = view.pointer("shader_code")
     data = decode_spirv(code)
     if data is None:
-        valid_prefix = _BASE64_ALPHABET.match(code).end()
+        valid_prefix = _base64_prefix(code)
         if valid_prefix < len(code):
             bad = code[valid_prefix]
             line = code.count("\n", 0, valid_prefix) + 1
