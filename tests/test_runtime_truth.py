@@ -258,7 +258,7 @@ def test_hlsl_converts_but_the_runtime_cannot_compile_it(tmp_path):
     t = "tensor<64xf32>"
     options = Options(target_env="vulkan1.1")
     mlir = mlir_of(HLSL_ADD_ONE, [t], [t], language="HLSL", workgroup_sizes=[1, 1, 1],
-                   options=options)
+                   options=options, embed="source")
     [d] = [d for d in validate(mlir, options, path="model.mlir").diagnostics
            if d.code == "VKS254"]
     assert d.severity is Severity.WARNING and d.pointer == "/shader_language"

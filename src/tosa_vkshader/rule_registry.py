@@ -123,6 +123,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS307", "entry-point-not-found",                  ERROR,   "compile.diagnose"),
     ("VKS308", "reference-compiler-option-unsupported",  ERROR,   "compile.reference_limits"),
     ("VKS309", "macro-expansion-too-large",              ERROR,   "compile.expansion"),
+    ("VKS310", "macro-not-in-runtime",                   ERROR,   "compile.unseen_macros"),
     # -- 4xx: SPIR-V and cross-check
     ("VKS400", "spirv-bad-header",                       ERROR,   "spirv.reader"),
     ("VKS401", "spirv-malformed-instruction",            ERROR,   "spirv.reader"),
@@ -194,6 +195,8 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS621", "fix-unreadable",                         ERROR,   "codegen.codegen_rules"),
     ("VKS622", "fix-embed-failed",                       ERROR,   "codegen.codegen_rules"),
     ("VKS623", "no-exact-dispatch",                      ERROR,   "codegen.codegen_rules"),
+    ("VKS624", "macros-embedded",                        INFO,    "codegen.codegen_rules"),
+    ("VKS625", "hlsl-embedded-as-spirv",                 INFO,    "codegen.codegen_rules"),
     # -- 7xx: Target device
     ("VKS700", "device-lacks-capability",                ERROR,   "devices.rules"),
     ("VKS701", "device-lacks-extension",                 ERROR,   "devices.rules"),

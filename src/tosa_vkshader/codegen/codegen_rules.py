@@ -236,3 +236,25 @@ NO_EXACT_DISPATCH = rule(
     bad="layout(local_size_x = 64) in; ... c[i] = a[i] + b[i];   --results tensor<1000xf32>",
     good="if (i >= 1000u) return;  c[i] = a[i] + b[i];",
 )
+MACROS_EMBEDDED = rule(
+    "VKS624",
+    summary="The macros given to `new` (`-D`, `macros` of the configuration) are written "
+            "into the embedded shader as `#define` lines (or compiled into embedded SPIR-V).",
+    why="The reference runtime compiles an op's GLSL itself, with no compiler flags: a "
+        "macro that exists only on `new`'s command line would leave the runtime with an "
+        "undefined name (measured: its compiler fails). The op must compile there exactly "
+        "as it did for `new`, so the defines travel inside `shader_code`.",
+    bad="tosa-vkshader new add.comp -D T=float   # shader_code without T: the runtime fails",
+    good="tosa-vkshader new add.comp -D T=float   # shader_code gets `#define T float` "
+         "after #version",
+)
+HLSL_EMBEDDED_AS_SPIRV = rule(
+    "VKS625",
+    summary="`new` embedded an HLSL shader as SPIR-V, because the reference runtime cannot "
+            "compile HLSL.",
+    why="The converter stores HLSL text unchanged and the scenario runner stops with "
+        "\"HLSL shaders are not supported on this platform\" (VKS254); the compiled module "
+        "runs anywhere. `--embed source` keeps the text for a runtime that compiles it.",
+    bad="tosa-vkshader new scale.hlsl --embed source   # VKS254 on the op written",
+    good="tosa-vkshader new scale.hlsl                 # SPIR-V embedded",
+)

@@ -13,12 +13,13 @@ import base64
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from .. import vulkan
+from ..compile.options import describe_macros
 from ..config import Options
-from ..diagnostics import Diagnostic, Location, Severity
+from ..diagnostics import Diagnostic, InnerPosition, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
 from ..op_context import TensorType
 from ..rules.resources import KIND_OF_DESCRIPTOR
@@ -34,7 +35,9 @@ from .codegen_rules import (
     FORMAT_NOT_INFERRED,
     FORMAT_OF_CONFLICT,
     FORMAT_OF_UNKNOWN,
+    HLSL_EMBEDDED_AS_SPIRV,
     LOCAL_SIZE_ONE,
+    MACROS_EMBEDDED,
     NO_COMPUTE_ENTRY,
     NO_EXACT_DISPATCH,
     PUSH_CONSTANT_PADDING,
@@ -45,6 +48,7 @@ from .codegen_rules import (
     WORKGROUP_CONTRADICTS,
     WORKGROUP_UNKNOWN,
 )
+from .defines import DefinedSource, with_defines
 from .formats import fixed_format, inferred_format
 from .shader import Shader, compile_shader, hlsl_entry_point
 
@@ -108,7 +112,9 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     run.out.extend(shader.diagnostics)
     if run.failed:
         return Generated(None, run.out)
-    embed = embed or ("spirv" if shader.language == "SPIR-V" else "source")
+    # HLSL goes in as SPIR-V unless asked otherwise: the reference runtime cannot
+    # compile HLSL text (VKS254).
+    chosen, embed = embed, embed or ("source" if shader.language == "GLSL" else "spirv")
     if embed == "source" and shader.source is None:
         run.add(EMBED_UNAVAILABLE.at("", "a SPIR-V module has no source to embed",
                                      hint="use --embed spirv"))
@@ -140,23 +146,66 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     push = _push_constants(run, reflection.push_constants)
     if run.failed or sizes is None or resources is None:
         return Generated(None, run.out, reflection)
-    language: Literal["SPIR-V", "GLSL", "HLSL"]
-    if embed == "spirv":
-        language, code = "SPIR-V", base64.b64encode(shader.spirv).decode("ascii")
-    else:
-        language, code = shader.language, shader.source or ""
+    language, code, defined = _embedded(run, embed, chosen is None)
     inputs, outputs = resources
     attributes = Attributes(
         entry_point=name, workgroup_sizes=sizes, shader_language=language, shader_code=code,
         push_constants=PushConstants.parse(push) if push else None,
         inputs=[_resource("input", i, b, f) for i, (b, f) in enumerate(inputs)],
         outputs=[_resource("output", i, b, f) for i, (b, f) in enumerate(outputs)])
-    # What is written must pass the checker: the same pipeline as `check`.
+    # What is written must pass the checker: the same pipeline as `check`, compiling
+    # the embedded text as the runtime does (the macros are in it now, not in flags).
     from ..check import report_for
 
-    report = report_for(attributes.to_attrs(), options)
-    run.out.extend(report.diagnostics)
+    report = report_for(attributes.to_attrs(), replace(options, macros=()))
+    run.out.extend(report.diagnostics if defined is None else
+                   [_at_user_line(d, defined) for d in report.diagnostics])
     return Generated(None if run.failed else attributes, run.out, reflection)
+
+
+def _embedded(run: _Run, embed: Embed,
+              by_default: bool) -> tuple[str, str, DefinedSource | None]:
+    """The shader_language and shader_code to write, and where ``#define`` lines went
+    into the source. What the runtime compiles must be what was compiled here: the
+    macros go into the text, and HLSL (which the runtime cannot compile) into SPIR-V
+    unless the source was asked for."""
+    shader, macros = run.shader, run.options.macros
+    assert shader.spirv is not None
+    listed = describe_macros(macros)
+    if embed == "spirv" or shader.source is None:
+        if shader.language == "HLSL" and by_default:
+            run.add(HLSL_EMBEDDED_AS_SPIRV.at(
+                "/shader_code", "the HLSL shader is embedded as SPIR-V (compiled by "
+                "tosa-vkshader): the reference runtime cannot compile HLSL (VKS254)",
+                hint="--embed source keeps the HLSL text, for a runtime that compiles it"))
+        if macros and shader.source is not None:
+            run.add(MACROS_EMBEDDED.at(
+                "/shader_code", f"the embedded SPIR-V was compiled with the macros "
+                f"{listed}; they are part of the module"))
+        return "SPIR-V", base64.b64encode(shader.spirv).decode("ascii"), None
+    if not macros:
+        return shader.language, shader.source, None
+    defined = with_defines(shader.source, macros)
+    where = (f"after line {defined.after} (`#version`)" if defined.after
+             else "before the first line")
+    run.add(MACROS_EMBEDDED.at(
+        "/shader_code", f"the macros {listed} are embedded as {defined.count} `#define` "
+        f"line(s) {where} of shader_code: the runtime compiles the embedded text without "
+        "compiler flags",
+        hint="--embed spirv embeds the compiled module instead"))
+    return shader.language, defined.text, defined
+
+
+def _at_user_line(diagnostic: Diagnostic, defined: DefinedSource) -> Diagnostic:
+    """A finding inside the embedded text at the line of the user's file."""
+    place = diagnostic.shader_place
+    if place is not None and place.position is not None:
+        moved = InnerPosition(defined.user_line(place.position.line), place.position.column)
+        return replace(diagnostic, shader_place=replace(place, position=moved))
+    if diagnostic.inner is not None and diagnostic.pointer.endswith("/shader_code"):
+        return replace(diagnostic, inner=InnerPosition(
+            defined.user_line(diagnostic.inner.line), diagnostic.inner.column))
+    return diagnostic
 
 
 def _resource(direction: Literal["input", "output"], index: int, b: DescriptorBinding,

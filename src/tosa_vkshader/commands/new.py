@@ -43,8 +43,9 @@ def register(subparsers) -> None:
                         help="write an op object (domain_name, operator_name, "
                              "implementation_attrs) named OP instead of bare attributes")
     parser.add_argument("--embed", choices=("source", "spirv"),
-                        help="embed the GLSL/HLSL source (default for source files) or "
-                             "base64 SPIR-V (default, and the only choice, for .spv)")
+                        help="embed the GLSL/HLSL source (default for GLSL) or base64 "
+                             "SPIR-V (default for HLSL, which the reference runtime cannot "
+                             "compile, and the only choice for .spv)")
     parser.add_argument("--format-of", action="append", default=[], metavar="KEY=VK_FORMAT",
                         help="the VkFormat of one binding; KEY is a binding number, SET:BINDING "
                              "or the variable name (repeatable)")
@@ -65,7 +66,9 @@ def register(subparsers) -> None:
     # The compiler flags a glslc command line for this shader would have.
     parser.add_argument("-D", dest="macros", action="append", default=[],
                         metavar="NAME[=VALUE]", help="define a macro, as glslc -D (repeatable; "
-                        "added to `macros` of [tool.tosa-vkshader])")
+                        "added to `macros` of [tool.tosa-vkshader]); embedded source gets "
+                        "them as #define lines after #version, since the runtime compiles "
+                        "it without flags")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                         help="allow #include from DIR, as glslc -I (repeatable); includes are "
                              "confined to these folders (and include-dirs of the config)")

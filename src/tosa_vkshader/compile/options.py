@@ -92,6 +92,11 @@ class CompileOptions:
         return replace(made, **overrides) if overrides else made
 
 
+def describe_macros(macros: Sequence[Macro]) -> str:
+    """```NAME=VALUE`, `FLAG``` for messages."""
+    return ", ".join(f"`{name}={value}`" if value else f"`{name}`" for name, value in macros)
+
+
 # -- checking the settings ---------------------------------------------------------------
 
 def macro_problems(macros: Sequence[Macro], pointer: str) -> list[Diagnostic]:

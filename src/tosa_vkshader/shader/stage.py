@@ -81,16 +81,21 @@ def build_shaders(requests: Sequence[ShaderRequest | None],
 def _compile(requests: Sequence[ShaderRequest | None], compiled: list[int], options: Options,
              modules: list[tuple[bytes, Any] | None],
              outcomes: list[ShaderOutcome | None]) -> None:
-    """Compile every GLSL/HLSL request of the run in one batch."""
-    from ..compile import compile_many
+    """Compile every GLSL/HLSL request of the run in one batch; where the shader uses a
+    configured macro, again without it, as the reference runtime compiles it."""
+    from ..compile import CompileOptions, compile_many
+    from ..compile.unseen_macros import unseen_macros
 
     batch = []
     for k in compiled:
         request = requests[k]
         assert request is not None
         batch.append(compile_request(request))
-    for k, result in zip(compiled, compile_many(batch, options), strict=True):
-        outcomes[k] = ShaderOutcome(None, list(result.diagnostics))
+    opts = CompileOptions.from_options(options)
+    results = compile_many(batch, opts)
+    runtime = unseen_macros(batch, results, opts)
+    for k, result, unseen in zip(compiled, results, runtime, strict=True):
+        outcomes[k] = ShaderOutcome(None, [*result.diagnostics, *unseen])
         if result.spirv is not None:
             modules[k] = (result.spirv, result.compiler)
 
