@@ -114,7 +114,9 @@ def test_mixed_languages_in_one_batch_keep_their_own_entry_points(glslc):
     results = compile_many([CompileRequest(HLSL, "HLSL", entry_point="CSMain"),
                             CompileRequest(SPEC_EXAMPLE, "GLSL")],
                            CompileOptions(glslc=str(glslc.path)))
-    assert len(glslc.compile_runs()) == 1
+    # one process, or one per SPIR-V version: glslang < 12.1 compiles HLSL for SPIR-V 1.3
+    old = compiler_info(str(glslc.path), 10).glslang_version < (12, 1, 0)
+    assert len(glslc.compile_runs()) == (2 if old else 1)
     assert b"CSMain\0" in results[0].spirv
     assert b"main\0" in results[1].spirv and b"CSMain" not in results[1].spirv
 
@@ -151,7 +153,7 @@ def test_messages_without_a_file_name_are_still_attributed(glslc):
                      "void main(uint3 id : SV_DispatchThreadID) { b[id.x] = {0}.0; }\n")
     requests = [CompileRequest(buffer_shader.replace("{0}", str(i)), "HLSL") for i in range(2)]
     requests.insert(1, CompileRequest(GOOD.format(7), "GLSL"))
-    results = compile_many(requests, CompileOptions(glslc=str(glslc.path)))
+    results = compile_many(requests, CompileOptions(glslc=str(glslc.path), target_spv="spv1.6"))
     assert is_spirv(results[1].spirv)
     version = compiler_info(str(glslc.path), 10).glslang_version
     for result in (results[0], results[2]):

@@ -75,6 +75,14 @@ def test_compile_layer_codes_and_positions(compiled, path, expected):
         assert is_spirv(result.spirv)
 
 
+def processes_for(glslc) -> int:
+    """One glslc process for the run; two with a glslang before 12.1, which compiles the
+    HLSL fixtures for SPIR-V 1.3 (a process of their own) and the GLSL for SPIR-V 1.6."""
+    from tosa_vkshader.compile.compiler import compiler_info
+
+    return 2 if compiler_info(str(glslc.path), 10).glslang_version < (12, 1, 0) else 1
+
+
 def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, monkeypatch):
     from tosa_vkshader.api import check_paths
 
@@ -87,7 +95,7 @@ def test_check_compiles_every_shader_of_a_run_in_one_glslc_process(tmp_path, mon
 
     reports = check_paths([FIXTURES / "glsl"], load_options(FIXTURES))  # skips expected.json
     assert len(reports) == len(CASES)
-    assert len(glslc.compile_runs()) == 1
+    assert len(glslc.compile_runs()) == processes_for(glslc)
     by_name = {Path(r.path).name: r for r in reports}
     assert "VKS300" in by_name["glsl-syntax-error.json"].codes
     assert [d.code for d in by_name["buffer-scale.json"].diagnostics] == ["VKS430"]

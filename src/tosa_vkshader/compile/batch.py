@@ -21,16 +21,21 @@ from ..diagnostics import Severity
 from ..rule_registry import rule
 from .cache import Cache, Entry, StoredDiagnostic
 from .compiler import (
+    DXC,
     REFERENCE,
+    SHADERC,
     CompilerInfo,
     CompilerUnavailable,
     compiler_info,
     info_for,
+    locate_dxc,
     locate_reference,
     missing_diagnostic,
 )
 from .diagnose import ENTRY_POINT_NOT_FOUND
 from .expansion import expansion_problem
+from .hlsl import glslang_limits
+from .hlsl import target_spv as hlsl_target_spv
 from .includes import check_includes
 from .job import Job, Outcome
 from .options import (
@@ -104,6 +109,13 @@ def _prepare(request: CompileRequest, opts: CompileOptions, roots: list[str]) ->
     return job
 
 
+def _target_spv(job: Job, info: CompilerInfo, opts: CompileOptions) -> str | None:
+    """The SPIR-V version a job is compiled for (HLSL may need an older one than GLSL)."""
+    if job.request.language == "HLSL" and info.kind == SHADERC:
+        return hlsl_target_spv(info, opts)
+    return opts.target_spv
+
+
 def _cache_key(job: Job, info: CompilerInfo, opts: CompileOptions, roots: list[str]) -> str:
     hlsl = job.request.language == "HLSL"
     material: dict[str, Any] = {
@@ -111,7 +123,7 @@ def _cache_key(job: Job, info: CompilerInfo, opts: CompileOptions, roots: list[s
         "language": job.request.language,
         "entry": job.request.effective_entry_point if hlsl else None,
         "env": opts.target_env,
-        "spv": opts.target_spv,
+        "spv": _target_spv(job, info, opts),
         "hlsl16": opts.hlsl_16bit_types if hlsl else None,
         "macros": list(opts.macros) + list(job.request.macros),
         "includes": job.includes.files,
@@ -201,14 +213,18 @@ def select_compiler(language: str, opts: CompileOptions,
                     versions: dict[str, str] | None = None) -> CompilerInfo:
     """The compiler for ``language``: the configured ``glslc`` when set; else, for GLSL,
     the reference runtime's compiler (the scenario runner's glslc) when it is installed
-    and the target is the reference's own (Vulkan 1.3, default SPIR-V); else shaderc's
-    ``glslc``. HLSL always needs shaderc's (the reference compiler reads only GLSL).
+    and the target is the reference's own (Vulkan 1.3, default SPIR-V); for HLSL, DXC
+    when it is installed (the reference toolchain's HLSL compiler); else shaderc's
+    ``glslc`` (the reference GLSL compiler reads no HLSL).
     Raises :class:`CompilerUnavailable`."""
     if opts.glslc:
         info = compiler_info(opts.glslc, opts.timeout, versions)
         if language == "GLSL" or info.kind != REFERENCE:
             return info
         return compiler_info(None, opts.timeout, versions)
+    dxc = locate_dxc() if language == "HLSL" else None
+    if dxc is not None:
+        return info_for(dxc, opts.timeout, versions)
     reference = locate_reference() if language == "GLSL" else None
     if (reference is not None and opts.target_env == DEFAULT_TARGET_ENV
             and not opts.target_spv):
@@ -253,16 +269,22 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
     if not pending:
         return
     reference_jobs: list[Job] = []
-    by_macros: dict[tuple[CompilerInfo, tuple[Macro, ...]], list[Job]] = {}
+    dxc_jobs: list[Job] = []
+    # One glslc process per compiler, macro set and SPIR-V version.
+    by_macros: dict[tuple[CompilerInfo, tuple[Macro, ...], str | None], list[Job]] = {}
     for key, same in pending.items():
         first, info = same[0], compiler_of[key]
         if info.kind == REFERENCE:
             reference_jobs.append(first)
+        elif info.kind == DXC:
+            dxc_jobs.append(first)
         else:
             macros = tuple(opts.macros) + first.request.macros
-            by_macros.setdefault((info, macros), []).append(first)
+            by_macros.setdefault((info, macros, _target_spv(first, info, opts)),
+                                 []).append(first)
     # The compilers' runners, only now that something is to be compiled: a run whose
     # every shader is in the cache loads no process machinery.
+    from .dxc import compile_dxc
     from .reference import compile_reference
     from .runner import GroupRunner
 
@@ -272,11 +294,18 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
             reference_jobs, info, opts, roots,
             {job.index: tuple(opts.macros) + job.request.macros for job in reference_jobs})
         _store(reference_jobs, outcomes, info, cache, pending, results)
-    for (info, macros), same_macros in by_macros.items():
+    if dxc_jobs:
+        info = compiler_of[dxc_jobs[0].key]
+        outcomes = compile_dxc(
+            dxc_jobs, info, opts, roots,
+            {job.index: tuple(opts.macros) + job.request.macros for job in dxc_jobs})
+        _store(dxc_jobs, outcomes, info, cache, pending, results)
+    for (info, macros, spv), same_macros in by_macros.items():
         for start in range(0, len(same_macros), MAX_INPUTS_PER_PROCESS):
             jobs = same_macros[start:start + MAX_INPUTS_PER_PROCESS]
             with tempfile.TemporaryDirectory(prefix="tosa-vkshader-") as tmp:
-                group = GroupRunner(jobs, info, opts, roots, macros, tmp)
+                group = GroupRunner(jobs, info, replace(opts, target_spv=spv), roots,
+                                    macros, tmp)
                 group.run(group.inputs)
             _store(jobs, group.outcomes, info, cache, pending, results)
 
@@ -287,6 +316,12 @@ def _store(jobs: list[Job], outcomes: dict[int, Outcome], info: CompilerInfo,
     _COMPILED[0] += len(jobs)
     for job in jobs:
         outcome = outcomes[job.index]
+        if job.request.language == "HLSL" and info.kind == SHADERC:
+            found = glslang_limits(job.request.source, outcome.spirv, outcome.diagnostics,
+                                   info, job.request.code_pointer)
+            if any(d.severity is Severity.ERROR for d in found):
+                outcome = Outcome(None, found, outcome.deterministic)
+            outcome.diagnostics = found
         entry = Entry(outcome.spirv, tuple(
             StoredDiagnostic.of(d, job.request.entry_pointer or "")
             for d in outcome.diagnostics))

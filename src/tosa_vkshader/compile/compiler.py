@@ -32,6 +32,7 @@ _REFERENCE_GLSLANG = re.compile(r'"glslang=(?P<tag>[^"\s]+?)(?:-\d+-g[0-9a-f]+)?
 
 REFERENCE_ENV = "TOSA_VKSHADER_REFERENCE_GLSLC"
 SHADERC, REFERENCE = "glslc (shaderc)", "reference glslc (scenario-runner)"
+DXC = "dxc (DirectXShaderCompiler)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,8 @@ class CompilerInfo:
     def kind(self) -> str:
         """:data:`REFERENCE` for the scenario runner's compiler (``--input/--output``, one
         GLSL file per process), :data:`SHADERC` for shaderc's ``glslc``."""
+        if "dxcompiler" in self.version_text.lower():
+            return DXC
         return REFERENCE if _REFERENCE_GLSLANG.search(self.version_text) else SHADERC
 
     @property
@@ -64,7 +67,10 @@ class CompilerInfo:
 
     @property
     def summary(self) -> str:
-        """One line naming the compiler and its glslang, for verbose and JSON output."""
+        """One line naming the compiler and its glslang (DXC: its version), for verbose
+        and JSON output."""
+        if self.kind == DXC:
+            return f"{self.kind}, {self.version_text.splitlines()[0]}"
         return f"{self.kind}, glslang {self.glslang}"
 
     def to_dict(self) -> dict[str, str]:
@@ -106,6 +112,15 @@ def locate_glslc(configured: str | None) -> str:
     if found is None:
         raise CompilerUnavailable("`glslc` was not found on PATH or under $VULKAN_SDK/bin")
     return str(Path(found).resolve())
+
+
+def locate_dxc() -> str | None:
+    """DXC, the HLSL compiler of the reference toolchain: ``dxc`` on PATH, else
+    ``$VULKAN_SDK/bin/dxc``; None when neither is there."""
+    found = shutil.which("dxc")
+    if found is None and os.environ.get("VULKAN_SDK"):
+        found = _executable(str(Path(os.environ["VULKAN_SDK"]) / "bin" / "dxc"))
+    return str(Path(found).resolve()) if found else None
 
 
 def locate_reference() -> str | None:

@@ -73,8 +73,9 @@ _HINTS = (
 )
 _KNOWN_CAUSES = (
     ("BufferBlock", "glslang older than 12.1 decorates HLSL storage buffers with BufferBlock, "
-                    "which SPIR-V 1.4+ forbids: install a newer glslc (a recent Vulkan SDK) "
-                    "and point `glslc` in [tool.tosa-vkshader] at it"),
+                    "which SPIR-V 1.4+ forbids: leave `target_spv` unset (HLSL is then "
+                    "compiled for SPIR-V 1.3), or install a newer glslc (a recent Vulkan "
+                    "SDK) and point `glslc` in [tool.tosa-vkshader] at it"),
 )
 
 

@@ -23,15 +23,16 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from ..diagnostics import Severity
+from ..diagnostics import Diagnostic, Severity
 from .compiler import CompilerInfo
 from .diagnose import SourceContext, tensor_cascade, to_diagnostic
 from .job import Job, Outcome
 from .messages import CompilerMessage
 from .options import COMPILE_CONFIG, CompileOptions, Macro
-from .process import run_compiler
+from .process import ProcessOutcome, run_compiler
 from .runner import (
     COMPILER_CRASHED,
     COMPILER_FLOOD,
@@ -94,19 +95,30 @@ def compile_reference(jobs: list[Job], info: CompilerInfo, opts: CompileOptions,
                       ) -> dict[int, Outcome]:
     """One outcome per job (by ``job.index``); every job is GLSL and passed
     :func:`refusals`. ``macros_of`` gives each job's macros (configured + its own)."""
+    def one(job: Job, folder: Path) -> Outcome:
+        source, output = folder / "shader.comp", folder / "shader.spv"
+        argv = _argv(info, str(source), str(output), macros_of[job.index], roots)
+        done = run_compiler(argv, str(folder), opts.timeout, opts.output_limit,
+                            opts.memory_limit)
+        return _outcome(job, info, opts, done, read_spirv(output))
+
+    return each_in_own_process(jobs, "shader.comp", one)
+
+
+def each_in_own_process(jobs: list[Job], name: str,
+                        compile_one: Callable[[Job, Path], Outcome]) -> dict[int, Outcome]:
+    """``compile_one(job, folder)`` for every job, with the job's text written to
+    ``folder/name``, a few processes at a time (one per core, at most
+    :data:`MAX_PARALLEL`); the outcomes by ``job.index``."""
     workers = max(1, min(len(jobs), os.cpu_count() or 1, MAX_PARALLEL))
     with tempfile.TemporaryDirectory(prefix="tosa-vkshader-") as tmp:
         def one(k: int) -> tuple[int, Outcome]:
-            job = jobs[k]
             folder = Path(tmp, f"d{k}")
             folder.mkdir()
-            source, output = folder / "shader.comp", folder / "shader.spv"
-            with open(source, "w", encoding="utf-8", errors="replace", newline="") as handle:
-                handle.write(job.text)
-            argv = _argv(info, str(source), str(output), macros_of[job.index], roots)
-            done = run_compiler(argv, str(folder), opts.timeout, opts.output_limit,
-                                opts.memory_limit)
-            return job.index, _outcome(job, info, opts, done, read_spirv(output))
+            with open(folder / name, "w", encoding="utf-8", errors="replace",
+                      newline="") as handle:
+                handle.write(jobs[k].text)
+            return jobs[k].index, compile_one(jobs[k], folder)
 
         # (imported here: concurrent.futures loads logging, 3 ms of every warm check)
         from concurrent.futures import ThreadPoolExecutor
@@ -115,10 +127,10 @@ def compile_reference(jobs: list[Job], info: CompilerInfo, opts: CompileOptions,
             return dict(pool.map(one, range(len(jobs))))
 
 
-def _outcome(job: Job, info: CompilerInfo, opts: CompileOptions, done, spirv: bytes | None
-             ) -> Outcome:
-    request = job.request
-    pointer = request.code_pointer
+def process_failure(done: ProcessOutcome, info: CompilerInfo, opts: CompileOptions,
+                    pointer: str) -> Outcome | None:
+    """The outcome of a compiler process that did not finish its work (it could not
+    start, printed too much, ran out of memory or time); None when it did."""
     if done.start_error is not None:
         return Outcome(None, [COMPILER_CRASHED.at(
             pointer, f"could not run {info.path}: {done.start_error}")], False)
@@ -133,6 +145,25 @@ def _outcome(job: Job, info: CompilerInfo, opts: CompileOptions, done, spirv: by
             pointer, f"the compiler did not finish within {opts.timeout:g} s and was stopped",
             hint="raise `compile-timeout` in [tool.tosa-vkshader] if the shader is really "
                  "that large")], False)
+    return None
+
+
+def limited(diags: list[Diagnostic], pointer: str) -> list[Diagnostic]:
+    """At most :data:`MAX_DIAGNOSTICS_PER_SHADER`, and a note of how many more there were."""
+    if len(diags) <= MAX_DIAGNOSTICS_PER_SHADER:
+        return diags
+    hidden = len(diags) - MAX_DIAGNOSTICS_PER_SHADER
+    return diags[:MAX_DIAGNOSTICS_PER_SHADER] + [COMPILER_FLOOD.at(
+        pointer, f"{hidden} further compiler messages not shown", severity=Severity.WARNING)]
+
+
+def _outcome(job: Job, info: CompilerInfo, opts: CompileOptions, done: ProcessOutcome,
+             spirv: bytes | None) -> Outcome:
+    request = job.request
+    pointer = request.code_pointer
+    failed = process_failure(done, info, opts, pointer)
+    if failed is not None:
+        return failed
     messages = parse_reference_output(done.output)
     driver = [m for m in messages if m.tool == "glslc"]
     if any("bad_alloc" in m.full_text for m in driver):
@@ -152,12 +183,8 @@ def _outcome(job: Job, info: CompilerInfo, opts: CompileOptions, done, spirv: by
             False)
     ctx = SourceContext(request.source, request.language, pointer, request.entry_pointer or "",
                         request.effective_entry_point, info, job.includes.sites)
-    diags = tensor_cascade([to_diagnostic(m, ctx, m.file == _OWN_FILE) for m in messages])
-    if len(diags) > MAX_DIAGNOSTICS_PER_SHADER:
-        hidden = len(diags) - MAX_DIAGNOSTICS_PER_SHADER
-        diags = diags[:MAX_DIAGNOSTICS_PER_SHADER] + [COMPILER_FLOOD.at(
-            pointer, f"{hidden} further compiler messages not shown",
-            severity=Severity.WARNING)]
+    diags = limited(tensor_cascade([to_diagnostic(m, ctx, m.file == _OWN_FILE)
+                                    for m in messages]), pointer)
     if done.returncode != 0 or any(d.severity == Severity.ERROR for d in diags):
         spirv = None
     return Outcome(spirv, diags)
