@@ -151,7 +151,8 @@ def test_push_constants_are_dropped_by_the_converter_and_read_zeros(tmp_path):
     t = "tensor<64xf32>"
     mlir = mlir_of(SCALE_PUSH, [t], [t], workgroup_sizes=[1, 1, 1])
     [d] = [d for d in validate(mlir, path="model.mlir").diagnostics if d.code == "VKS250"]
-    assert d.severity is Severity.WARNING and d.pointer == "/push_constants"
+    # a note: declaring them is all the attributes can do, and what runs them must supply
+    assert d.severity is Severity.INFO and d.pointer == "/push_constants"
     assert "zeros" in d.message and "tosa-vkshader run" in d.message
 
     dump = convert(mlir, tmp_path / "vgf")

@@ -106,7 +106,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS241", "workgroup-size-truncated",               ERROR,   "rules.shader_fields"),
     ("VKS242", "empty-shader-language",                  ERROR,   "rules.shader_fields"),
     ("VKS243", "null-as-absent",                         INFO,    "rules.value_types"),
-    ("VKS250", "push-constants-dropped",                 WARNING, "rules.runtime_support"),
+    ("VKS250", "push-constants-dropped",                 INFO,    "rules.runtime_support"),
     ("VKS251", "uniform-buffer-bound-as-storage",        ERROR,   "rules.runtime_support"),
     ("VKS252", "descriptor-type-not-run",                ERROR,   "rules.runtime_support"),
     ("VKS253", "descriptor-type-unproven",               WARNING, "rules.runtime_support"),

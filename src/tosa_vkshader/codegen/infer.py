@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -23,6 +23,7 @@ from ..diagnostics import Diagnostic, InnerPosition, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
 from ..op_context import TensorType
 from ..rules.resources import KIND_OF_DESCRIPTOR
+from ..rules.runtime_support import UNIFORM_BUFFER_AS_STORAGE
 from ..spirv import Reflection, read_module, reflect
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module
@@ -53,6 +54,7 @@ from .formats import fixed_format, inferred_format
 from .shader import Shader, compile_shader, hlsl_entry_point
 
 if TYPE_CHECKING:
+    from ..compile.declarations import Declaration, Declarations
     from ..spirv.analysis.coverage import Extent, Verdict
 
 Embed = Literal["source", "spirv"]
@@ -270,12 +272,19 @@ def _local_size_notes(run: _Run, r: Reflection, written: Sequence[int]) -> None:
 def _local_size_place(run: _Run, r: Reflection) -> Location | None:
     """Where the shader file declares its local size (its first line when it declares
     none, or for SPIR-V)."""
+    return _declared(run, lambda found: found.local_size(r.entry_point))
+
+
+def _declared(run: _Run, find: Callable[[Declarations], Declaration | None]
+              ) -> Location | None:
+    """The place in the shader file of the declaration ``find`` picks from its
+    declarations; its first line when there is none, or for SPIR-V."""
     source, path = run.shader.source, run.shader.path
     if source is None or path is None or run.shader.language == "SPIR-V":
         return run.where
     from ..compile.declarations import declarations
 
-    declared = declarations(source, run.shader.language).local_size(r.entry_point)
+    declared = find(declarations(source, run.shader.language))
     return Location(path, declared.line, declared.column) if declared else run.where
 
 
@@ -517,6 +526,20 @@ def _resources(run: _Run, module: Module, r: Reflection,
             size = "a runtime-sized array" if b.count == 0 else f"an array of {b.count}"
             run.add(DESCRIPTOR_ARRAY.at("", f"{where} is {size} descriptors; it is described "
                                             "as one input/output, so one tensor backs it"))
+        code = UNIFORM_BUFFER_AS_STORAGE.code
+        if b.descriptor_type == "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER" and \
+                run.options.enabled(code) and \
+                run.options.severity.get(code, Severity.ERROR) is Severity.ERROR:
+            # Said before any format is asked for: no format makes a uniform block work
+            # (unless the configuration lowers VKS251: then the op is made, and checked).
+            run.add(UNIFORM_BUFFER_AS_STORAGE.at(
+                "", f"{where} is a uniform block: the reference runtime binds every input "
+                    "as a storage buffer, so the block would read zeros",
+                hint=f"declare `{b.type_name or b.name}` as `readonly buffer` (std430) in "
+                     "the shader, or pass the values as push constants")
+                .located(_binding_place(run, b)))
+            complete = False
+            continue
         fmt = overrides.get((b.set, b.binding)) or inferred_format(module, b)
         if fmt is None:
             run.add(FORMAT_NOT_INFERRED.at("", f"cannot tell the VkFormat of {where}"
@@ -527,6 +550,13 @@ def _resources(run: _Run, module: Module, r: Reflection,
             continue
         (outputs if b.access in ("write", "read-write") else inputs).append((b, fmt))
     return (inputs, outputs) if complete else None
+
+
+def _binding_place(run: _Run, b: DescriptorBinding) -> Location | None:
+    """Where the shader file declares binding ``b``."""
+    return _declared(run, lambda found: next(
+        (d for d in (found.resource(name, b.set, b.binding)
+                     for name in (b.name, b.type_name) if name) if d), None))
 
 
 def _why_unknown(b: DescriptorBinding) -> str:

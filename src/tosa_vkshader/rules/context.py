@@ -187,15 +187,20 @@ def _format_signature(info: vulkan.FormatInfo) -> tuple[str, int, str | None] | 
     return info.numeric, bits, encoding.group(1) if encoding else None
 
 
-def example_format(element: str) -> str | None:
-    """The single-component VkFormat that carries ``element`` exactly, if there is one."""
+def example_format(element: str, like: str | None = None) -> str | None:
+    """The VkFormat that carries ``element`` exactly, if there is one: with the channels of
+    the format ``like`` (R8G8B8A8_UNORM for ui8: R8G8B8A8_UINT), else single-component."""
     signature = _ELEMENTS.get(element)
     if signature is None:
         return None
     numeric, bits, encoding = signature
     if numeric == "BOOL":
         return "VK_FORMAT_R8_BOOL_ARM"
-    name = f"VK_FORMAT_R{bits}_{numeric}"
+    channels = f"R{bits}"
+    info = vulkan.format_info(like) if like else None
+    if info is not None and info.is_plain and info.packed is None:
+        channels = "".join(f"{c.channel}{bits}" for c in info.components)
+    name = f"VK_FORMAT_{channels}_{numeric}"
     if encoding:
         name += f"_FPENCODING_{encoding}_ARM"
     return name if vulkan.format_info(name) is not None else None
@@ -374,18 +379,29 @@ def _check_element(view: AttributeView, resource: ResourceView, noun: str, index
     if verdict is None:
         return
     key = resource.key("vkformat")
-    example = example_format(element)
+    example = example_format(element, like=vkformat)
     if verdict is Severity.WARNING:
         yield ELEMENT_REINTERPRETED.at(
             resource.pointer("vkformat", view.base),
             f"{key} is {vkformat} but {noun} {index} is {tensor.text}: the same bits are read "
-            f"as another integer kind",
-            hint=f"use {example}" if example else None)
+            f"as another kind (signed, unsigned or normalized)",
+            hint=_use(example, resource) if example else None)
         return
     yield ELEMENT_FORMAT_MISMATCH.at(
         resource.pointer("vkformat", view.base),
         f"{key} is {vkformat} but {noun} {index} is {tensor.text}",
         hint=f"use {example}" if example else "use a format with the element's type and width")
+
+
+def _use(example: str, resource: ResourceView) -> str:
+    """``use FORMAT``; for an image, with the format qualifier the shader then declares."""
+    info = vulkan.format_info(example)
+    image = resource.str_value("vkdescriptortype") in (
+        "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER")
+    if image and info is not None and info.spirv_image_format:
+        return (f"use {example} (the shader's image then declares "
+                f"`{info.spirv_image_format.lower()}`)")
+    return f"use {example}"
 
 
 def element_conflict(view: AttributeView, resource: ResourceView, shader_name: str,

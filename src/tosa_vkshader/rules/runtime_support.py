@@ -28,7 +28,9 @@ PUSH_CONSTANTS_DROPPED = rule(
             "into the VGF.",
     why="The VGF gets no push-constant range; whoever runs the model must supply the size "
         "and the bytes (the scenario runner's push_constants, which `tosa-vkshader run` "
-        "fills), otherwise the shader reads zeros.",
+        "fills), otherwise the shader reads zeros. A note, not a warning: declaring them "
+        "is all the attributes can do, and an op that does so (as `new` writes it) is "
+        "right.",
     bad='"push_constants": "scale: 4"   // and a runner that is not told about it',
     good='"push_constants": "scale: 4"   // runner given push_constants_size 4 and the bytes; '
          'or pass the value in a buffer',
