@@ -51,7 +51,7 @@ from .codegen_rules import (
 )
 from .defines import DefinedSource, with_defines
 from .formats import fixed_format, inferred_format
-from .shader import Shader, compile_shader, hlsl_entry_point
+from .shader import Language, Shader, compile_shader, hlsl_entry_point
 
 if TYPE_CHECKING:
     from ..compile.declarations import Declaration, Declarations
@@ -166,7 +166,7 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
 
 
 def _embedded(run: _Run, embed: Embed,
-              by_default: bool) -> tuple[str, str, DefinedSource | None]:
+              by_default: bool) -> tuple[Language, str, DefinedSource | None]:
     """The shader_language and shader_code to write, and where ``#define`` lines went
     into the source. What the runtime compiles must be what was compiled here: the
     macros go into the text, and HLSL (which the runtime cannot compile) into SPIR-V
