@@ -5,6 +5,7 @@ and, the hint followed, the problem gone."""
 from __future__ import annotations
 
 import pytest
+from test_thirdparty_macros import attributes_with
 
 from tosa_vkshader import Options, validate
 from tosa_vkshader.codegen import CodegenError, op_from_shader
@@ -26,23 +27,14 @@ void main(uint3 id : SV_DispatchThreadID) { y[id.x] = x[id.x] * pc.scale; }
 """
 
 
-def attributes(shader: str) -> dict:
-    return {"entry_point": "main", "workgroup_sizes": [1, 1, 1], "shader_language": "GLSL",
-            "shader_code": shader,
-            **{f"{d}_0_{k}": v for d, b in (("input", 0), ("output", 1)) for k, v in (
-                ("vkformat", "VK_FORMAT_R32_SFLOAT"),
-                ("vkdescriptortype", "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"),
-                ("binding", b), ("descriptorset", 0))}}
-
-
 def test_a_configured_macro_the_runtime_does_not_see():
     configured = Options(macros=(("SCALE", "2.0"),))
-    before = validate(attributes(SCALE), configured)
+    before = validate(attributes_with(SCALE), configured)
     hinted(before.diagnostics, "VKS310",
            hint="put the definitions into shader_code (`#define NAME VALUE` after #version; "
                 "`tosa-vkshader new SHADER -D NAME=VALUE` writes them), or embed SPIR-V")
     defined = SCALE.replace("#version 460\n", "#version 460\n#define SCALE 2.0\n")
-    after = validate(attributes(defined), configured)
+    after = validate(attributes_with(defined), configured)
     not_reported(after.diagnostics, "VKS310")
     assert after.ok
 

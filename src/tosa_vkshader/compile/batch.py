@@ -288,18 +288,14 @@ def _compile_jobs(todo: list[Job], opts: CompileOptions, roots: list[str],
     from .reference import compile_reference
     from .runner import GroupRunner
 
-    if reference_jobs:
-        info = compiler_of[reference_jobs[0].key]
-        outcomes = compile_reference(
-            reference_jobs, info, opts, roots,
-            {job.index: tuple(opts.macros) + job.request.macros for job in reference_jobs})
-        _store(reference_jobs, outcomes, info, cache, pending, results)
-    if dxc_jobs:
-        info = compiler_of[dxc_jobs[0].key]
-        outcomes = compile_dxc(
-            dxc_jobs, info, opts, roots,
-            {job.index: tuple(opts.macros) + job.request.macros for job in dxc_jobs})
-        _store(dxc_jobs, outcomes, info, cache, pending, results)
+    # The compilers that take one file per process.
+    for alone, compile_each in ((reference_jobs, compile_reference), (dxc_jobs, compile_dxc)):
+        if alone:
+            info = compiler_of[alone[0].key]
+            outcomes = compile_each(
+                alone, info, opts, roots,
+                {job.index: tuple(opts.macros) + job.request.macros for job in alone})
+            _store(alone, outcomes, info, cache, pending, results)
     for (info, macros, spv), same_macros in by_macros.items():
         for start in range(0, len(same_macros), MAX_INPUTS_PER_PROCESS):
             jobs = same_macros[start:start + MAX_INPUTS_PER_PROCESS]
