@@ -137,6 +137,11 @@ def _cases() -> list[Case]:
                       [(tex[0] * 2).reshape(256, 4)],
                       flags=["--format-of", "tex=VK_FORMAT_R32G32B32A32_SFLOAT"]))
 
+    rgba = _RNG.integers(-128, 128, size=(1, 8, 8, 4)).astype(np.int8)
+    found.append(case("storage-image-bgra8-without-format", "to_bgra8.comp", [rgba],
+                      [rgba[..., [2, 1, 0, 3]].copy()],
+                      flags=["--format-of", "dst=VK_FORMAT_B8G8R8A8_UNORM"]))
+
     p, q = _f32(8, 32), _f32(8, 32)
     found.append(case("arm-tensors-rank-2", "tensor_add.comp", [p, q], [p + q]))
 
@@ -180,6 +185,12 @@ def _cases() -> list[Case]:
     ha, hb = (_f32(384, low=-2, high=2).astype(np.float16) for _ in range(2))
     found.append(case("hlsl-half", "half_add.hlsl", [ha, hb], [(ha + hb).astype(np.float16)],
                       rtol=1e-3, atol=1e-3))
+
+    # The 0.11.0 scenario runner has no DXGI format for Rg32f images (it fails with
+    # "Unknown DXGI format: 16"); run refuses the model before starting it.
+    rg = _f32(1, 8, 8, 2)
+    found.append(case("hlsl-rg32f-image", "rg32f_image.hlsl", [rg], [rg[..., ::-1].copy()],
+                      limitation=Limitation("run", "VKS959", "R32G32_SFLOAT")))
 
     # glslang (Debian's glslc) has no int16_t in HLSL; DXC, when installed, compiles it.
     i16 = _RNG.integers(-1000, 1000, size=128).astype(np.int16)
