@@ -77,7 +77,7 @@ def test_the_op_new_writes_checks_clean(tmp_path, capsys, config, name, source):
     clean(capsys, out, config)
 
 
-def test_push_constants_new_noted_are_supplied_by_run(tmp_path, capsys, config):
+def test_push_constants_new_noted_are_given_by_name_to_run(tmp_path, capsys, config):
     out = str(tmp_path / "op.json")
     assert main(["new", write(tmp_path, "push.comp", PUSH), "--name", "op", "--operands", T,
                  "--results", T, "-o", out, "--config", config]) == 0
@@ -87,13 +87,21 @@ def test_push_constants_new_noted_are_supplied_by_run(tmp_path, capsys, config):
     assert main(["emit", "mlir", out, "-o", mlir, "--config", config]) == 0
     x = np.arange(256, dtype=np.float32)
     np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "want.npy", np.where(np.arange(256) < 200, 1.5 * x, 0).astype(
-        np.float32))
-    (tmp_path / "pc.bin").write_bytes(np.float32(1.5).tobytes() + np.uint32(200).tobytes())
-    assert main(["run", mlir, "-i", str(tmp_path / "x.npy"), "--push-constants",
-                 str(tmp_path / "pc.bin"), "--expect", str(tmp_path / "want.npy"),
-                 "-o", str(tmp_path / "out"),
-                 "--config", config]) == 0
+    np.save(tmp_path / "want.npy", 1.5 * x)
+    run = ["run", mlir, "-i", str(tmp_path / "x.npy"), "--expect", str(tmp_path / "want.npy"),
+           "-o", str(tmp_path / "out"), "--config", config]
+    capsys.readouterr()
+    assert main([*run, "--push-constant", "scale=1.5", "--push-constant", "count=256"]) == 0
+    # what does not fit the block is said precisely, before anything runs
+    for given, said in ((["scale=1.5"], "no value for count"),
+                        (["scale=1.5", "count=256", "bias=1"], "no member 'bias'"),
+                        (["scale=1,2", "count=256"], "takes 1 value(s), 2 given"),
+                        (["scale=1.5", "count=x"], "'x' is not a uint32 value")):
+        flags = [f"--push-constant={value}" for value in given]
+        assert main([*run, *flags]) == 2
+        err = capsys.readouterr().err
+        assert "error[VKS957]" in err and said in err, err
+        assert "scale (float32, offset 0), count (uint32, offset 4)" in err
 
 
 def test_a_uniform_block_is_said_to_be_unusable_before_any_format_is_asked(

@@ -35,7 +35,7 @@ def steps(case: Case, folder) -> list[tuple[str, list[str]]]:
     for k, array in enumerate(case.expected):
         np.save(folder / f"want{k}.npy", array)
         expect += ["--expect", f"want{k}.npy"]
-    push = []
+    push = [f"--push-constant={value}" for value in case.push_values]
     if case.push_constants is not None:
         (folder / "push.bin").write_bytes(case.push_constants)
         push = ["--push-constants", "push.bin"]

@@ -41,7 +41,8 @@ class Case:
     inputs: list[np.ndarray]
     expected: list[np.ndarray]
     flags: list[str] = field(default_factory=list)
-    push_constants: bytes | None = None
+    push_constants: bytes | None = None  # --push-constants FILE (the block's bytes)
+    push_values: list[str] = field(default_factory=list)  # --push-constant NAME=VALUE
     rtol: float = 1e-5
     atol: float = 1e-6
     limitation: Limitation | None = None
@@ -78,9 +79,8 @@ def _cases() -> list[Case]:
     found.append(case("add-f32-gid-x", "add_f32.comp", [a, b], [a + b]))
 
     x, y0 = _f32(1000), _f32(1000)
-    found.append(case("saxpy-push-constants", "saxpy_push.comp", [x, y0],
-                      [np.float32(1.5) * x + y0],
-                      push_constants=np.float32(1.5).tobytes() + np.uint32(1000).tobytes()))
+    found.append(case("saxpy-push-constants-by-name", "saxpy_push.comp", [x, y0],
+                      [np.float32(1.5) * x + y0], push_values=["alpha=1.5", "n=1000"]))
 
     m = _f32(48, 64)
     found.append(case("scale-2d-row-major", "scale_2d.comp", [m], [m * 3 - 1]))
@@ -161,8 +161,15 @@ def _cases() -> list[Case]:
     found.append(case("bit-count-uint32", "popcount_u32.comp", [u], [bits + (u >> 28)]))
 
     c = _f32(512)
-    found.append(case("clamp-push-constants", "clamp_push.comp", [c], [np.clip(c, -1, 2)],
+    found.append(case("clamp-push-constant-bytes", "clamp_push.comp", [c], [np.clip(c, -1, 2)],
                       push_constants=np.array([-1.0, 2.0], np.float32).tobytes()))
+
+    tv = _f32(320, 4)
+    tint = np.array([1.0, 0.5, 0.25, 2.0], np.float32)
+    weights = np.array([0.5, -1.0, 3.0], np.float32)
+    found.append(case("push-constants-std140-vec4-array", "tint_push.comp", [tv],
+                      [tv * tint * np.float32(2) + weights[np.arange(320) % 3][:, None]],
+                      push_values=["gain=2", "tint=1,0.5,0.25,2", "weights=0.5,-1,3"]))
 
     k = _f32(512)
     padded = np.concatenate([[0], k, [0]]).astype(np.float32)
@@ -177,7 +184,7 @@ def _cases() -> list[Case]:
 
     hp = _f32(256)
     found.append(case("hlsl-push-constant-buffer", "bias_push.hlsl", [hp], [hp * 4 - 1],
-                      push_constants=np.array([4.0, -1.0], np.float32).tobytes()))
+                      push_values=["scale=4", "bias=-1"]))
 
     h2 = _f32(32, 32)
     found.append(case("hlsl-2d-dispatch", "grid_2d.hlsl", [h2], [h2 * h2]))

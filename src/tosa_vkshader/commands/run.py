@@ -41,8 +41,15 @@ def register(subparsers) -> None:
                                                "in argument order")
     parser.add_argument("-o", "--output-dir", metavar="OUTDIR",
                         help="where result_0.npy, result_1.npy, ... are written")
-    parser.add_argument("--push-constants", metavar="FILE.bin", type=Path,
+    pushed = parser.add_mutually_exclusive_group()
+    pushed.add_argument("--push-constants", metavar="FILE.bin", type=Path,
                         help="raw little-endian bytes of the push-constant block")
+    pushed.add_argument("--push-constant", dest="push_values", action="append", default=[],
+                        metavar="NAME=VALUE",
+                        help="one member of the push-constant block by name (repeatable, "
+                             "every member once): scale=2.0, tint=1,0,0,1 (a vector's, "
+                             "matrix's or array's components in order); laid out at the "
+                             "offsets the shader's block has")
     parser.add_argument("--expect", action="append", default=[], metavar="R.npy",
                         help="the expected array of each result, in result order")
     parser.add_argument("--rtol", type=float, default=1e-5,
@@ -117,7 +124,14 @@ def _run(args: argparse.Namespace) -> int:
             Validation.parse(args.validate_checks)
         except ValueError as exc:
             return _usage(f"--validate-checks: {exc}")
-    push = None
+    push: bytes | dict[str, str] | None = None
+    if args.push_values:
+        from ..runtime.push_values import PushValueError, split_assignments
+
+        try:
+            push = split_assignments(args.push_values)
+        except PushValueError as exc:
+            return _usage(str(exc))
     if args.push_constants is not None:
         try:
             push = args.push_constants.read_bytes()

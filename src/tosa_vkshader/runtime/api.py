@@ -14,7 +14,7 @@ from .pipeline import run_model
 from .session import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
     from ..config import Options
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 
 def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
-        push_constants: bytes | None = None, device: str | None = None,
+        push_constants: bytes | Mapping[str, str] | None = None,
+        device: str | None = None,
         timeout: float = DEFAULT_TIMEOUT, options: Options | None = None,
         write_check: bool = True, validate: bool | str | Sequence[str] = False) -> RunResult:
     """Run a TOSA MLIR model's ops on a Vulkan device and return its results.
@@ -32,7 +33,9 @@ def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
     shape. The model is checked first; then the reference Arm ML SDK toolchain converts
     and runs it (lavapipe unless a GPU is present or ``device`` names one, see
     ``tosa-vkshader run --list-devices``). ``push_constants`` are the raw little-endian
-    bytes of the push-constant block of the ops that declare one.
+    bytes of the push-constant block of the ops that declare one, or the block's members
+    by name (``{"scale": "2.0", "tint": "1,0,0,1"}``), laid out at the offsets the
+    shader's block has (std430 or std140, as the SPIR-V says).
 
     Returns a :class:`RunResult`: a list of ``numpy.ndarray``, one per result of the entry
     function with the result's dtype and shape (``total, difference = run(...)``), whose

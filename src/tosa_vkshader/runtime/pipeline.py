@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .session import DEFAULT_TIMEOUT, PreparedModel
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from .session import Inputs, RunResult
     from .verdict import OptionsSource
@@ -29,7 +29,8 @@ def prepare(text: str, *, path: str | None = None, options: OptionsSource = None
 
 
 def run_model(text: str, inputs: Inputs, *, path: str | None = None,
-              push_constants: bytes | None = None, device: str | None = None,
+              push_constants: bytes | Mapping[str, str] | None = None,
+              device: str | None = None,
               timeout: float = DEFAULT_TIMEOUT, options: OptionsSource = None,
               keep_workdir: bool = False, write_check: bool = True,
               validate: bool | str | Sequence[str] = False) -> RunResult:

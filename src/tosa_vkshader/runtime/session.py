@@ -26,7 +26,7 @@ a run's time.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +54,8 @@ if TYPE_CHECKING:
 
     # arrays (anything numpy.asarray takes, or Npy), or a function that loads them
     Inputs = Sequence[Any] | Callable[[], Sequence[Any]]
+    # the block's bytes, or its members' values by name (NAME -> "1.5" or "1,0,0,1")
+    PushConstants = bytes | Mapping[str, str] | None
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -244,13 +246,15 @@ class PreparedModel:
         return notes
 
     # -- running ----------------------------------------------------------------------------
-    def run(self, inputs: Inputs, *, push_constants: bytes | None = None,
+    def run(self, inputs: Inputs, *, push_constants: PushConstants = None,
             write_check: bool = True, validate: bool | str | Sequence[str] = False,
             timeout: float = DEFAULT_TIMEOUT) -> RunResult:
         """Run the model on ``inputs``: one array per argument of the entry function, in
         order, each of its element type and shape (or a function that loads them, called
         while the converter works). ``push_constants`` are the raw bytes of the
-        push-constant block of the ops that declare one. ``write_check``: fill every
+        push-constant block of the ops that declare one, or its members' values by name
+        (``{"scale": "2.0", "tint": "1,0,0,1"}``), laid out at the offsets the shader's
+        block has. ``write_check``: fill every
         output twice (zeros, then all ones) and report what the shader never wrote, wrote
         past a result or read before writing (VKS962-VKS964).
         ``validate``: run under the Khronos validation layer (True: core checks and
@@ -259,7 +263,7 @@ class PreparedModel:
         return self.run_many([inputs], push_constants=push_constants,
                              write_check=write_check, validate=validate, timeout=timeout)[0]
 
-    def run_many(self, cases: Sequence[Inputs], *, push_constants: bytes | None = None,
+    def run_many(self, cases: Sequence[Inputs], *, push_constants: PushConstants = None,
                  write_check: bool = True, validate: bool | str | Sequence[str] = False,
                  timeout: float = DEFAULT_TIMEOUT) -> list[RunResult]:
         """:meth:`run` for several sets of inputs in one scenario-runner process (the
@@ -291,10 +295,18 @@ class PreparedModel:
                 result.workdir = self.workdir
         return results
 
-    def _case(self, inputs: Inputs, push_constants: bytes | None) -> Case:
+    def _case(self, inputs: Inputs, push_constants: PushConstants) -> Case:
         from .npyfile import Npy, from_array
         from .scenario import Case
 
+        if isinstance(push_constants, Mapping):  # values by name: laid out as the shader's
+            from .shaders import push_constants_by_name
+
+            try:
+                push_constants = push_constants_by_name(self._shaders(), push_constants)
+            except RunError:
+                self._model_errors_first()
+                raise
         given = inputs() if callable(inputs) else inputs
         return Case(tuple(x if isinstance(x, Npy) else from_array(x) for x in given),
                     push_constants)

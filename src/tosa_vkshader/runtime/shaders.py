@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
 if TYPE_CHECKING:
     from ..config import Options
     from ..diagnostics import Diagnostic
+    from ..spirv.records import PushConstantBlock
     from .interface import Interface
     from .model import ModelOp, RunModel
 
@@ -25,7 +27,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class ShaderOp:
     op: ModelOp
-    push_constant_size: int | None  # the reflected block, None without one
+    push_constants: PushConstantBlock | None  # the reflected block, None without one
+
+    @property
+    def push_constant_size(self) -> int | None:
+        return self.push_constants.size if self.push_constants is not None else None
 
 
 def shader_ops(model: RunModel, options: Options) -> list[ShaderOp]:
@@ -40,7 +46,7 @@ def shader_ops(model: RunModel, options: Options) -> list[ShaderOp]:
         shader = outcome.shader if outcome is not None else None
         block = shader.reflection.push_constants if shader is not None and \
             shader.reflection is not None else None
-        found.append(ShaderOp(op, block.size if block is not None else None))
+        found.append(ShaderOp(op, block))
     return found
 
 
@@ -69,6 +75,34 @@ def embed_hlsl(model: RunModel, options: Options) -> tuple[str, list[Diagnostic]
                 "HLSL)", hint="tosa-vkshader fix FILE --embed spirv does the same in the "
                               "model's source"))
     return model.with_attributes(changes), notes
+
+
+def push_constants_by_name(ops: list[ShaderOp], values: Mapping[str, str]) -> bytes:
+    """The bytes of the push-constant block the ops' shaders declare, with the members
+    named in ``values`` (``run --push-constant NAME=VALUE``) at their reflected offsets;
+    :class:`RunError` (VKS957) when no op declares a block, the ops declare different
+    ones, or a value does not fit its member."""
+    from .push_values import PushValueError, push_bytes
+
+    blocks = [(op.op.index, op.push_constants) for op in ops if op.push_constants is not None]
+    if not blocks:
+        raise RunError([PUSH_CONSTANTS_MISMATCH.at(
+            "", "--push-constant names values, but no custom op's shader declares a "
+                "push-constant block", hint="leave out --push-constant")])
+    first_index, block = blocks[0]
+    layout = [(m.name, m.offset, m.type) for m in block.members]
+    for index, other in blocks[1:]:
+        if [(m.name, m.offset, m.type) for m in other.members] != layout:
+            raise RunError([PUSH_CONSTANTS_MISMATCH.at(
+                "", f"custom ops {first_index} and {index} declare different push-constant "
+                    "blocks, and --push-constant gives one set of values for all",
+                hint="give the bytes of the block with --push-constants FILE")])
+    try:
+        return push_bytes(block, values)
+    except PushValueError as exc:
+        members = ", ".join(f"{m.name} ({m.type}, offset {m.offset})" for m in block.members)
+        raise RunError([PUSH_CONSTANTS_MISMATCH.at(
+            "", str(exc), hint=f"the block's members: {members}")]) from None
 
 
 def push_targets(ops: list[ShaderOp], interface: Interface,
