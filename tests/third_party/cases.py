@@ -149,9 +149,9 @@ def _cases() -> list[Case]:
     found.append(case("arm-tensors-nhwc-int8", "tensor_nhwc_i8.comp", [nhwc],
                       [(-nhwc.astype(np.int32)).astype(np.int8)]))
 
-    vol = _f32(4 * 8 * 16)
+    vol = _f32(4, 8, 16)
     found.append(case("volume-3d-gid-z", "volume_3d.comp", [vol],
-                      [vol + np.repeat(np.arange(4, dtype=np.float32), 8 * 16)]))
+                      [vol + np.arange(4, dtype=np.float32)[:, None, None]]))
 
     sa, sb = _f32(320), _f32(320)
     found.append(case("two-results", "sum_diff.comp", [sa, sb], [sa + sb, sa - sb]))
