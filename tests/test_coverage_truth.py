@@ -67,6 +67,17 @@ void main() {
     y[i] = x[i] - 3.0;
 }
 """
+# A 4 x 8 x 16 volume whose rows are one workgroup wide (local size 16 x 2 x 2): the
+# workgroup x ID and the local y ID step the address by the same 16 elements.
+VOLUME_ROWS = V + """layout(local_size_x = 16, local_size_y = 2, local_size_z = 2) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+    uvec3 g = gl_GlobalInvocationID;
+    uint i = (g.z * 8u + g.y) * 16u + g.x;
+    y[i] = x[i] + float(g.z);
+}
+"""
 TENSOR_3D = V + """#extension GL_ARM_tensors : require
 layout(local_size_x = 4, local_size_y = 4, local_size_z = 4) in;
 layout(set = 0, binding = 0) uniform tensorARM<float, 4> x;
@@ -169,6 +180,9 @@ CASES = [  # name, shader, operand types, result types, inputs, the numpy answer
      lambda: [floats(1, 24, 40, 1)], lambda x: x * 2 + 1, [5, 3, 1]),
     ("volume_3d", VOLUME_3D, ["tensor<16x16x16xf32>"], ["tensor<16x16x16xf32>"],
      lambda: [floats(16, 16, 16)], lambda x: x - 3, [4, 4, 4]),
+    ("volume_rows", VOLUME_ROWS, ["tensor<4x8x16xf32>"], ["tensor<4x8x16xf32>"],
+     lambda: [floats(4, 8, 16)], lambda x: x + np.arange(4, dtype=np.float32)[:, None, None],
+     [1, 4, 2]),
     ("tensor_3d", TENSOR_3D, ["tensor<1x8x8x8xf32>"], ["tensor<1x8x8x8xf32>"],
      lambda: [floats(1, 8, 8, 8)], lambda x: x * 0.5, [2, 2, 2]),
     ("vec4", VEC4, ["tensor<64x4xf32>"], ["tensor<64x4xf32>"],

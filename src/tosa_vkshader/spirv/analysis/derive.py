@@ -140,12 +140,17 @@ def _needs(analysis: ShaderAccess, space: Space, form: Poly, total: int, width: 
     use = space.in_factors(form)
     if not use:
         return
-    factors = sorted(((c, k) for k, c in use.items() if c > 0), key=lambda t: t[0])
+    # (of factors with the same coefficient, those without a workgroup ID first: their
+    # values are fixed by the local size, a workgroup count takes what they leave, as in
+    # `16 * gid.y + gid.x` with a local size of 16 x 2, where wg.x and lid.y both step 16)
+    factors = sorted(((c, k) for k, c in use.items() if c > 0),
+                     key=lambda t: (t[0], any(n.startswith("wg.")
+                                              for n in space.factors[t[1]][0])))
     span = max(width, 1)
     local = analysis.local_size
-    for position, (coefficient, k) in enumerate(factors):
+    for coefficient, k in factors:
         members, values = space.factors[k]
-        following = factors[position + 1][0] if position + 1 < len(factors) else None
+        following = next((c for c, _k in factors if c > coefficient), None)
         # up to the next term, never past the end of the result
         reach = total - form.constant if following is None \
             else min(following, total - form.constant)
