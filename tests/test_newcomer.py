@@ -177,3 +177,26 @@ def test_the_readme_says_what_scripts_test_installs_and_how_long_it_takes():
     assert "apt-get" in head and "chromium" in head
     assert "TOSA_VKSHADER_WITH_BROWSER=0" in head
     assert re.search(r"about \d+ min", head)
+
+
+def test_operand_and_result_types_given_one_flag_each_add_up(tmp_path, capsys):
+    """`--operands A --operands B` is `--operands A,B` in `new` and `emit` (a repeated
+    flag once silently kept only its last value)."""
+    shader = tmp_path / "add.comp"
+    shader.write_text("""#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { float a[]; };
+layout(set = 0, binding = 1) readonly buffer B { float b[]; };
+layout(set = 0, binding = 2) writeonly buffer C { float c[]; };
+void main() { uint i = gl_GlobalInvocationID.x; c[i] = a[i] + b[i]; }
+""")
+    op = tmp_path / "add.json"
+    t = "tensor<256xf32>"
+    code, _, err = run(capsys, "new", str(shader), "--operands", t, "--operands", t,
+                       "--results", t, "-o", str(op))
+    assert code == 0, err
+    assert json.loads(op.read_text())["workgroup_sizes"] == [4, 1, 1]
+    code, out, err = run(capsys, "emit", "mlir", str(op), "--operands", t, "--operands", t,
+                         "--results", t)
+    assert code == 0, err
+    assert f"({t}, {t}) -> {t}" in out

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     from ..config import Options
     from ..diagnostics import Diagnostic
@@ -26,6 +27,21 @@ def exit_status(diagnostics: list[Diagnostic]) -> int:
     if any(d.code in ENVIRONMENT_CODES for d in errors):
         return EXIT_USAGE
     return EXIT_ERRORS if errors else EXIT_OK
+
+
+def add_type_arguments(parser: argparse.ArgumentParser, operands: str, results: str) -> None:
+    """``--operands`` and ``--results``: MLIR tensor types separated by commas; given more
+    than once, the types add up in order (``--operands A --operands B`` is ``A,B``)."""
+    import argparse
+
+    class TypeList(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                     values: Any, option_string: str | None = None) -> None:
+            before = getattr(namespace, self.dest, None)
+            setattr(namespace, self.dest, values if not before else f"{before},{values}")
+
+    parser.add_argument("--operands", metavar="TYPES", action=TypeList, help=operands)
+    parser.add_argument("--results", metavar="TYPES", action=TypeList, help=results)
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:

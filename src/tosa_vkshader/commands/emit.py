@@ -22,6 +22,7 @@ from ._common import (
     EXIT_OK,
     EXIT_USAGE,
     add_config_arguments,
+    add_type_arguments,
     options_from,
 )
 
@@ -38,15 +39,15 @@ def register(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("form", choices=("mlir", "tosa"))
     parser.add_argument("attrs", metavar="ATTRS", help="an attribute or op-object JSON file")
-    parser.add_argument("--operands", metavar="TYPES",
-                        help="the op's operand types, MLIR tensor types separated by commas, "
-                             "in operand order and quoted for the shell: --operands "
-                             "'tensor<1x16x16x4xi8>' for one, --operands "
-                             "'tensor<1x64xf32>,tensor<64xi8>' for two (commas inside a "
-                             "type, as in tensor<?x4xf32, #enc>, are kept); '' for none")
-    parser.add_argument("--results", metavar="TYPES",
-                        help="the op's result types, written like --operands: "
-                             "--results 'tensor<1x64xf32>'")
+    add_type_arguments(
+        parser,
+        "the op's operand types, MLIR tensor types separated by commas, "
+        "in operand order and quoted for the shell: --operands "
+        "'tensor<1x16x16x4xi8>' for one, --operands "
+        "'tensor<1x64xf32>,tensor<64xi8>' for two (commas inside a "
+        "type, as in tensor<?x4xf32, #enc>, are kept); '' for none",
+        "the op's result types, written like --operands: "
+        "--results 'tensor<1x64xf32>'")
     parser.add_argument("--name", metavar="OP", help="operator_name (default: the op "
                         "object's, else the file's stem)")
     parser.add_argument("-o", "--output", metavar="FILE",

@@ -27,6 +27,7 @@ from ._common import (
     EXIT_OK,
     EXIT_USAGE,
     add_config_arguments,
+    add_type_arguments,
     exit_status,
     options_from,
 )
@@ -55,12 +56,12 @@ def register(subparsers) -> None:
     parser.add_argument("--workgroup-sizes", metavar="X,Y,Z",
                         help="workgroup_sizes to write (default: computed from --results, "
                              "else the shader's local size)")
-    parser.add_argument("--operands", metavar="TYPES",
-                        help="the op's operand types (comma-separated MLIR tensor types); "
-                             "with --results the op is checked as in a model")
-    parser.add_argument("--results", metavar="TYPES",
-                        help="the op's result types: workgroup_sizes becomes the number of "
-                             "workgroups that covers them (workgroup-semantics dispatch)")
+    add_type_arguments(
+        parser,
+        "the op's operand types (comma-separated MLIR tensor types); "
+        "with --results the op is checked as in a model",
+        "the op's result types: workgroup_sizes becomes the number of "
+        "workgroups that covers them (workgroup-semantics dispatch)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="where to write the JSON (default: stdout)")
     # The compiler flags a glslc command line for this shader would have.

@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._common import EXIT_OK, EXIT_USAGE, options_from
+from ._common import EXIT_OK, EXIT_USAGE, add_type_arguments, options_from
 from .run_report import load_npy, report, report_error
 from .run_report import usage as _usage
 
@@ -76,10 +76,10 @@ def register(subparsers) -> None:
                         help="stop the scenario runner after this long (default 60)")
     parser.add_argument("--keep-workdir", action="store_true",
                         help="keep the work directory (model.vgf, scenario.json, files)")
-    parser.add_argument("--operands", metavar="TYPES",
-                        help="for an op JSON MODEL: comma-separated operand types")
-    parser.add_argument("--results", metavar="TYPES",
-                        help="for an op JSON MODEL: comma-separated result types")
+    add_type_arguments(
+        parser,
+        "for an op JSON MODEL: comma-separated operand types",
+        "for an op JSON MODEL: comma-separated result types")
     parser.add_argument("--name", metavar="OP", help="for an op JSON MODEL: operator_name")
     parser.add_argument("--config", type=Path, metavar="PYPROJECT",
                         help="read [tool.tosa-vkshader] from this file instead of the "
