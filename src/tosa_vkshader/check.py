@@ -82,6 +82,12 @@ def finish(diagnostics: list[Diagnostic], op: Op | None, path: str | None,
         if diag.code in options.severity:
             diag = replace(diag, severity=options.severity[diag.code])
         if diag.location is None:
+            if diag.inner is None and diag.pointer.endswith("/shader_code") \
+                    and diag.shader_place is not None \
+                    and diag.shader_place.position is not None:
+                # a finding about the shader itself: at its line inside the string, not
+                # on the whole `shader_code` string
+                diag = replace(diag, inner=diag.shader_place.position)
             location = op.locate(diag) if op is not None else None
             diag = diag.located(location or Location(path, 1, 1))
             if diag.fix is not None:  # its edits placed in the file too (or no fix)
