@@ -253,6 +253,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS965", "validation-layer-missing",               ERROR,   "runtime.rules"),
     ("VKS966", "validation-error",                       ERROR,   "runtime.rules"),
     ("VKS967", "validation-warning",                     WARNING, "runtime.rules"),
+    ("VKS968", "run-validated-where-unproven",           INFO,    "runtime.rules"),
 )}
 
 

@@ -2,7 +2,8 @@
 
 The command only reads its arguments and reports: the run is ``runtime.run_model`` (the
 model checked, converted with the reference model-converter, run by the scenario runner
-on a Vulkan device with the write check, and the validation layer when asked). Results
+on a Vulkan device with the write check, and the validation layer where the static
+analysis proves nothing or when asked). Results
 are written as OUTDIR/result_N.npy when -o is given; with --expect each result is
 compared with a numpy array. Exit 0: ran clean (and matched); 1: the model has errors,
 failed to run, the device showed a problem (a run-time finding) or a result differs; 2:
@@ -31,7 +32,8 @@ def register(subparsers) -> None:
         description="Check the model, convert it with the reference model-converter, run it "
                     "with the scenario runner (lavapipe unless a GPU is present or --device "
                     "says otherwise), prove what it wrote (the write check, and the Khronos "
-                    "validation layer with --validate) and write OUTDIR/result_N.npy. Exit "
+                    "validation layer where the static analysis proves nothing, or with "
+                    "--validate) and write OUTDIR/result_N.npy. Exit "
                     "0: ran clean (and matched --expect); 1: model errors, a failed run, a "
                     "run-time finding or a mismatch; 2: usage, inputs or environment.")
     parser.add_argument("model", metavar="MODEL", nargs="?",
@@ -59,9 +61,16 @@ def register(subparsers) -> None:
     parser.add_argument("--no-write-check", dest="write_check", action="store_false",
                         help="dispatch once, without filling the outputs twice to find the "
                              "elements the shader never wrote (VKS962-VKS964)")
-    parser.add_argument("--validate", action="store_true",
-                        help="run under the Khronos validation layer: its core checks and "
-                             "GPU-assisted validation (out-of-bounds shader accesses)")
+    layer = parser.add_mutually_exclusive_group()
+    layer.add_argument("--validate", action="store_const", const=True, default="auto",
+                       help="always run under the Khronos validation layer: its core checks "
+                            "and GPU-assisted validation (out-of-bounds shader accesses). "
+                            "By default the layer is used only where the static analysis "
+                            "does not prove an op's buffer accesses in bounds, or its shader "
+                            "declares a uniform block (a note says so)")
+    layer.add_argument("--no-validate", dest="validate", action="store_const", const=False,
+                       help="never use the validation layer, not even where the static "
+                            "analysis proves nothing")
     parser.add_argument("--validate-checks", metavar="CHECKS",
                         help="the validation layer's checks instead (implies --validate): "
                              "comma-separated core, gpu-assisted, sync")
@@ -117,6 +126,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.timeout is not None and args.timeout <= 0:
         return _usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
     validate: bool | str = args.validate_checks or args.validate
+    if args.validate_checks is not None and args.validate is False:
+        return _usage("--validate-checks asks for the layer that --no-validate turns off")
     if args.validate_checks is not None:
         from ..runtime.validation import Validation
 

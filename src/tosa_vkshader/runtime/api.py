@@ -11,21 +11,21 @@ from typing import TYPE_CHECKING
 from .errors import RunError
 from .pipeline import prepare as prepare_text
 from .pipeline import run_model
-from .session import DEFAULT_TIMEOUT
+from .session import AUTO, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
     from ..config import Options
-    from .session import PreparedModel, RunResult
+    from .session import PreparedModel, RunResult, Validate
 
 
 def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
         push_constants: bytes | Mapping[str, str] | None = None,
         device: str | None = None,
         timeout: float = DEFAULT_TIMEOUT, options: Options | None = None,
-        write_check: bool = True, validate: bool | str | Sequence[str] = False) -> RunResult:
+        write_check: bool = True, validate: Validate = AUTO) -> RunResult:
     """Run a TOSA MLIR model's ops on a Vulkan device and return its results.
 
     ``model`` is a path to a ``.mlir`` file or the MLIR text itself; ``inputs`` holds one
@@ -41,9 +41,12 @@ def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
     function with the result's dtype and shape (``total, difference = run(...)``), whose
     ``findings`` say what the device showed: with ``write_check`` (the default) the
     elements a result never received and writes past a result (VKS962, VKS963), results
-    that depend on the output's initial contents (VKS964, a warning); with ``validate``
-    the Khronos validation layer's messages (VKS966, VKS967; True: core checks and
-    GPU-assisted validation, or ``"core"``, ``"gpu-assisted"``, ``"sync"``).
+    that depend on the output's initial contents (VKS964, a warning); and the Khronos
+    validation layer's messages (VKS966, VKS967). ``validate="auto"`` (the default) runs
+    under the layer only where the static analysis does not prove an op's buffer
+    accesses in bounds, or its shader declares a uniform block the runtime binds as a
+    storage buffer (a note, VKS968, says so); False never; True always (core checks and
+    GPU-assisted validation), or ``"core"``, ``"gpu-assisted"``, ``"sync"``.
     ``result.ok`` is False when a finding is an error.
 
     Raises :class:`tosa_vkshader.RunError` (``.diagnostics``, ``.exit_code``) when the model

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .session import DEFAULT_TIMEOUT, PreparedModel
+from .session import AUTO, DEFAULT_TIMEOUT, PreparedModel
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
 
-    from .session import Inputs, RunResult
+    from .session import Inputs, RunResult, Validate
     from .verdict import OptionsSource
 
 
@@ -33,7 +33,7 @@ def run_model(text: str, inputs: Inputs, *, path: str | None = None,
               device: str | None = None,
               timeout: float = DEFAULT_TIMEOUT, options: OptionsSource = None,
               keep_workdir: bool = False, write_check: bool = True,
-              validate: bool | str | Sequence[str] = False) -> RunResult:
+              validate: Validate = AUTO) -> RunResult:
     """Run the MLIR model ``text`` once on ``inputs`` (arrays, or a function that loads
     them while the converter runs); :class:`RunError` when it cannot."""
     prepared = prepare(text, path=path, options=options, device=device,

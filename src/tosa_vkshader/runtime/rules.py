@@ -197,3 +197,24 @@ VALIDATION_WARNING = rule(
     bad="(a validation warning, e.g. a performance warning)",
     good="(no message from the layer)",
 )
+VALIDATED_WHERE_UNPROVEN = rule(
+    "VKS968",
+    summary="`run` turned on the Khronos validation layer by itself: the static analysis "
+            "does not prove an op's buffer accesses in bounds, or its shader declares a "
+            "uniform block the runtime binds as a storage buffer (a warning when the layer "
+            "is not installed).",
+    why="The write check sees every element of a result, but not a store past a buffer "
+        "sized exactly to its result (the runner allows no room after it), a read past an "
+        "operand (lavapipe returns zeros) or a uniform block the runtime binds as a storage "
+        "buffer (it reads zeros, and every element is still written). Where the index "
+        "analysis proves every buffer access of an op inside its buffer for the op's "
+        "dispatch, nothing more is needed and the op runs without the layer; where it "
+        "proves a store past the end, or cannot decide (an index read from memory, a bound "
+        "in a push constant), the run adds GPU-assisted validation, which checks every "
+        "access on the device (VKS966 when one is out of bounds); a uniform block gets the "
+        "layer's core checks. This is decided from the shader itself, not from the check's "
+        "diagnostics: lowering or ignoring VKS522, VKS523 or VKS251 does not change it. "
+        "`--no-validate` runs without the layer, `--validate` always with it.",
+    bad="y[to[i]] = x[i];   // where each store goes depends on the data: validated",
+    good="y[i] = x[i];   // dispatched as exactly the result's elements: no layer needed",
+)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .interface import Interface
     from .model import ModelOp, RunModel, Signature
     from .npyfile import Npy
+    from .proof import Proof
     from .scenario import Case
     from .shaders import ShaderOp
     from .validation import Validation
@@ -56,8 +57,12 @@ if TYPE_CHECKING:
     Inputs = Sequence[Any] | Callable[[], Sequence[Any]]
     # the block's bytes, or its members' values by name (NAME -> "1.5" or "1,0,0,1")
     PushConstants = bytes | Mapping[str, str] | None
+    # AUTO, or False, True, check names (validation.Validation.parse)
+    Validate = bool | str | Sequence[str]
 
 DEFAULT_TIMEOUT = 60.0
+# ``validate``'s default: the layer where the static analysis proves nothing (proof.py).
+AUTO = "auto"
 
 
 @dataclass(slots=True)
@@ -141,6 +146,7 @@ class PreparedModel:
         self._notes: list[Diagnostic] = []
         self._interface: Interface | None = None
         self._shader_ops: list[ShaderOp] | None = None
+        self._proof: Proof | None = None
         self._prefilled = False
         self._conversion: Conversion | None = None
         self._runner: Runner | None = None
@@ -247,7 +253,7 @@ class PreparedModel:
 
     # -- running ----------------------------------------------------------------------------
     def run(self, inputs: Inputs, *, push_constants: PushConstants = None,
-            write_check: bool = True, validate: bool | str | Sequence[str] = False,
+            write_check: bool = True, validate: Validate = AUTO,
             timeout: float = DEFAULT_TIMEOUT) -> RunResult:
         """Run the model on ``inputs``: one array per argument of the entry function, in
         order, each of its element type and shape (or a function that loads them, called
@@ -257,19 +263,23 @@ class PreparedModel:
         block has. ``write_check``: fill every
         output twice (zeros, then all ones) and report what the shader never wrote, wrote
         past a result or read before writing (VKS962-VKS964).
-        ``validate``: run under the Khronos validation layer (True: core checks and
-        GPU-assisted validation; or ``"core"``, ``"gpu-assisted"``, ``"sync"`` as a
-        comma-separated string or names). :class:`RunError` when it cannot run."""
+        ``validate``: ``"auto"`` (the default) runs under the Khronos validation layer
+        where the static analysis does not prove an op's buffer accesses in bounds, or its
+        shader declares a uniform block (a note says so, VKS968); False never; True always
+        (core checks and GPU-assisted validation), or ``"core"``, ``"gpu-assisted"``,
+        ``"sync"`` as a comma-separated string or names. :class:`RunError` when it cannot
+        run."""
         return self.run_many([inputs], push_constants=push_constants,
                              write_check=write_check, validate=validate, timeout=timeout)[0]
 
     def run_many(self, cases: Sequence[Inputs], *, push_constants: PushConstants = None,
-                 write_check: bool = True, validate: bool | str | Sequence[str] = False,
+                 write_check: bool = True, validate: Validate = AUTO,
                  timeout: float = DEFAULT_TIMEOUT) -> list[RunResult]:
         """:meth:`run` for several sets of inputs in one scenario-runner process (the
         runner's start-up and shader compilation are paid once); one result each."""
+        automatic = isinstance(validate, str) and validate == AUTO
         validation = None
-        if validate:
+        if validate and not automatic:
             from .validation import Validation
 
             try:
@@ -282,8 +292,20 @@ class PreparedModel:
         if any(len(case.inputs) != len(self.interface.inputs) for case in planned):
             self._ready(planned)  # says which (the files cannot even be laid out)
         try:
+            # Whether the layer is needed is known once the shaders are analysed, which
+            # is done beside the runner: the first run starts without it, and only an op
+            # the analysis leaves open costs a second start.
+            if automatic and self._proof is not None:
+                validation = self._proof.validation
             runner = self._start(planned, write_check, validation, timeout)
             notes = self._ready(planned)
+            if automatic:
+                proof = self._proven()
+                notes += [self._placed(note, op) for op, note in proof.notes]
+                if proof.validation != validation:
+                    validation = proof.validation
+                    runner.stop()
+                    runner = self._start(planned, write_check, validation, timeout)
             device = runner.wait()
         finally:
             if self._runner is not None:
@@ -294,6 +316,15 @@ class PreparedModel:
             for result in results:
                 result.workdir = self.workdir
         return results
+
+    def _proven(self) -> Proof:
+        """What the run asks the device to prove (the validation layer where the static
+        analysis proves nothing), decided once per prepared model."""
+        if self._proof is None:
+            from .proof import plan
+
+            self._proof = plan(self._shaders())
+        return self._proof
 
     def _case(self, inputs: Inputs, push_constants: PushConstants) -> Case:
         from .npyfile import Npy, from_array
@@ -368,15 +399,18 @@ class PreparedModel:
                        for copy in range(2 if write_check else 1)]
                 if write_check:
                     producer = self.model.producer(index)
-                    found = check_result(index, result, raw[0], raw[1],
+                    found = check_result(result, raw[0], raw[1],
                                          self._about(index, cases, number),
-                                         producer[0] if producer else None)
+                                         self._shader_of(producer[0]) if producer else None)
                     findings.extend(self._located(d, index) for d in found)
                 # (the first dispatch's: its output held zeros, as without the check)
                 outputs.append(raw[0].result(dtype, shape))
             results.append(RunResult(outputs, findings + layer_findings, notes, device,
                                      source=source))
         return results
+
+    def _shader_of(self, op: ModelOp) -> ShaderOp | None:
+        return next((s for s in self._shaders() if s.op is op), None)
 
     def _about(self, index: int, cases: list[Case], number: int) -> str:
         """How a finding names result ``index``: the result, its type, the op."""

@@ -2,6 +2,9 @@
 
 - the size of its push-constant block (the converter drops ``push_constants``: the run
   must give the bytes and the size, and only to the ops whose shader declares a block);
+- the shader stage's record of it (reflection, the index analysis) with the op's
+  attributes seen as the rules see them, for what the run proves (``proof.py``) and the
+  dispatch a write-check finding suggests (``writecheck.py``);
 - HLSL compiled to SPIR-V and embedded in the model (the reference runtime cannot compile
   HLSL), with the same machinery as ``fix --embed spirv``.
 """
@@ -19,7 +22,9 @@ from .rules import HLSL_EMBEDDED, PUSH_CONSTANTS_MISMATCH
 if TYPE_CHECKING:
     from ..config import Options
     from ..diagnostics import Diagnostic
+    from ..shader import Shader
     from ..spirv.records import PushConstantBlock
+    from ..view import AttributeView
     from .interface import Interface
     from .model import ModelOp, RunModel
 
@@ -28,6 +33,8 @@ if TYPE_CHECKING:
 class ShaderOp:
     op: ModelOp
     push_constants: PushConstantBlock | None  # the reflected block, None without one
+    shader: Shader | None = None  # None when the shader stage could not build it
+    view: AttributeView | None = None  # the attributes, with the op's types
 
     @property
     def push_constant_size(self) -> int | None:
@@ -35,9 +42,11 @@ class ShaderOp:
 
 
 def shader_ops(model: RunModel, options: Options) -> list[ShaderOp]:
-    """Every custom op of the model with its shader's push-constant block size, taken from
-    the shader stage's reflection (compiles and verdicts come from its cache)."""
+    """Every custom op of the model with its shader, taken from the shader stage
+    (compiles, verdicts and the index analysis come from its cache)."""
+    from ..op_context import OpContext
     from ..shader import build_shaders, request_for
+    from ..view import AttributeView
 
     ops = [op for op in model.ops if op.attrs is not None]
     outcomes = build_shaders([request_for(op.attrs or {}) for op in ops], options)
@@ -46,7 +55,9 @@ def shader_ops(model: RunModel, options: Options) -> list[ShaderOp]:
         shader = outcome.shader if outcome is not None else None
         block = shader.reflection.push_constants if shader is not None and \
             shader.reflection is not None else None
-        found.append(ShaderOp(op, block))
+        context = OpContext(operands=op.site.operands, results=op.site.results)
+        found.append(ShaderOp(op, block, shader,
+                              AttributeView.build(op.attrs or {}, options, context=context)))
     return found
 
 

@@ -21,7 +21,8 @@ and the bytes of the output resource beyond the result (a buffer the VGF sizes l
 than its result: a multi-component format over a tensor of scalars) are a guard zone:
 any of them changed means the shader **wrote past the end** of the result (VKS963). The
 runner refuses a buffer of another size than the VGF's, so a buffer that is exactly its
-result has no guard zone; ``--validate`` finds those writes.
+result has no guard zone: where the index analysis does not prove an op's stores inside
+its buffers, the run adds the validation layer's GPU-assisted checks (``proof.py``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ..dispatch import dispatched
 from .npyfile import itemsize
 from .rules import READS_OUTPUT, UNWRITTEN_ELEMENTS, WRITE_PAST_END
 from .scenario import PATTERNS
@@ -38,30 +40,39 @@ if TYPE_CHECKING:
 
     from ..diagnostics import Diagnostic
     from .layout import RawOutput
-    from .model import Argument, ModelOp
+    from .model import Argument
+    from .shaders import ShaderOp
 
 # At most this many indices are listed in a finding.
 LISTED = 5
 
 
-def covering_dispatch(op: ModelOp | None, result: int,
-                      unwritten: np.ndarray) -> list[int] | None:
-    """The ``workgroup_sizes`` that would write every element of ``unwritten`` (a boolean
-    mask over the result), when it is known; None when not.
+def covering_dispatch(producer: ShaderOp | None) -> list[int] | None:
+    """The ``workgroup_sizes`` that make the op ``producer`` write every element of its
+    results and nothing past them, when the SPIR-V index analysis proves one (read from
+    what the shader's stores address: which invocation axis walks which axis of a result,
+    how many elements an invocation writes); None when it does not, or when it is the
+    dispatch that ran. Nothing here guesses it from counts: a finding's hint claims only
+    what is proven. (Asked only when elements were found unwritten.)"""
+    if producer is None or producer.shader is None or producer.view is None:
+        return None
+    from ..rules.coverage import covering_for
 
-    This is where a dispatch suggestion plugs in: what each of the shader's stores
-    addresses is for the SPIR-V index analysis to say (which invocation axis walks which
-    axis of the result, how many elements an invocation writes). Nothing here guesses it
-    from counts: a finding's hint claims only what is proven.
-    """
-    return None
+    cover = covering_for(producer.view, producer.shader)
+    if cover is None or not cover.exact:
+        return None
+    groups = list(cover.groups)
+    sizes = producer.view.attrs.get("workgroup_sizes")
+    ran = dispatched(sizes) if isinstance(sizes, list) and \
+        all(type(s) is int for s in sizes) else None
+    return None if groups == ran else groups
 
 
-def check_result(index: int, result: Argument, first: RawOutput, second: RawOutput,
-                 about: str, op: ModelOp | None) -> list[Diagnostic]:
-    """The findings about result ``index`` (``about`` names it and the op that writes
-    it). A result that came out the same from both dispatches, with the bytes after it
-    untouched, is compared as bytes (the usual case, at memory speed)."""
+def check_result(result: Argument, first: RawOutput, second: RawOutput, about: str,
+                 producer: ShaderOp | None) -> list[Diagnostic]:
+    """The findings about ``result`` (``about`` names it and the op that writes it,
+    ``producer``). A result that came out the same from both dispatches, with the bytes
+    after it untouched, is compared as bytes (the usual case, at memory speed)."""
     shape = result.shape or ()
     count = math.prod(shape)
     width = itemsize(result.dtype or "uint8")
@@ -86,7 +97,7 @@ def check_result(index: int, result: Argument, first: RawOutput, second: RawOutp
                  "are undefined), or make the invocations that write it not race"))
     elif unwritten.any():
         mask = unwritten.reshape(shape)
-        dispatch = covering_dispatch(op, index, mask)
+        dispatch = covering_dispatch(producer)
         covered = f"; workgroup_sizes {dispatch} writes every element" if dispatch else ""
         found.append(UNWRITTEN_ELEMENTS.at(
             "", f"{about}: {int(unwritten.sum())} of {count} element(s) were never written "

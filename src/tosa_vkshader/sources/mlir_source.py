@@ -404,16 +404,15 @@ def _return_sites(text: str, found: list[int]) -> list[tuple[int, int]]:
     """(start, end) of every ``return`` / ``func.return`` keyword outside comments and
     strings, in file order, of the places where the text occurs (``found``)."""
     sites = []
+    code = _CodeScanner(text)  # (a GLSL `return;` inside an attribute string is not one)
     for pos in found:
         end = pos + len(_RETURN)
         start = pos - 5 if text.startswith("func.", pos - 5) else pos
         before = text[start - 1] if start > 0 else ""
         after = text[end] if end < len(text) else ""
-        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_"):
-            prefix = text[text.rfind("\n", 0, start) + 1 : start]
-            # Neither a comment nor a string spans lines in MLIR.
-            if "//" not in prefix and prefix.count('"') % 2 == 0:
-                sites.append((start, end))
+        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_") \
+                and code.is_code(start):
+            sites.append((start, end))
     return sites
 
 

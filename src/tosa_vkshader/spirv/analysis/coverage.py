@@ -530,6 +530,55 @@ def _judge_one(analysis: ShaderAccess, extent: Extent, env: Dispatch) -> Verdict
     return Verdict(extent, writes, complete, missing, first, overruns, risky, why, past, most)
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
+class Unbounded:
+    """An access that is not proven to stay inside its resource under one dispatch:
+    ``proven`` when its guards are all understood and it reaches ``units`` elements
+    (texels) outside; otherwise the analysis cannot decide, and ``detail`` says why."""
+
+    access: Access
+    extent: Extent | None  # None: the resource is not one the op sizes
+    proven: bool
+    units: int
+    detail: str
+
+
+def unbounded(analysis: ShaderAccess, groups: Sequence[int], extents: Sequence[Extent]
+              ) -> list[Unbounded] | None:
+    """Every read and write of a buffer, image or tensor that dispatching ``groups``
+    workgroups does not provably keep inside the resource's allocation (``extents``: the
+    op's operands and results as the runtime lays them out). Where this is empty, no
+    access of the shader reaches outside memory it was given; what is in it is for the
+    device to show (``tosa-vkshader run``). None when the module was not analysed
+    (``analysis.unknown`` says why)."""
+    if analysis.unknown is not None:
+        return None
+
+    def compute() -> list[Unbounded]:
+        env = Dispatch(analysis, tuple(groups), extents)  # type: ignore[arg-type]
+        sized = {(e.set, e.binding): e for e in extents}
+        found = []
+        for access in analysis.accesses:
+            if access.resource == "shared":
+                continue
+            extent = sized.get((access.set, access.binding))
+            if extent is None:
+                found.append(Unbounded(access, None, False, 0,
+                                       "the op's types do not give the resource's size"))
+                continue
+            written = _written(access, extent, env)
+            if written.inside is None or access.width <= 0:
+                found.append(Unbounded(access, extent, False, 0,
+                                       written.why or "its address is not known"))
+            elif written.outside:
+                found.append(Unbounded(access, extent, written.exact, written.outside,
+                                       written.detail if written.exact
+                                       else written.why or ""))
+        return found
+
+    return list(memoized("unbounded", analysis, (tuple(groups), tuple(extents)), compute))
+
+
 def _most(env: Dispatch, writes: tuple[Access, ...], extent: Extent) -> int | None:
     """The most units of ``extent`` the writes can fill, whatever their addresses: each
     store runs at most once per invocation and per iteration of the loops around it. None
