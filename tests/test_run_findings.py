@@ -2,7 +2,8 @@
 
 Each wrong op here has its static codes lowered (as a user would in pyproject.toml), so
 that it really runs; what `run` reports is then the device's finding, with a code of its
-own that no configuration of the static rule changes. Correct ops give no finding.
+own that no configuration of the static rule changes. Correct ops give no finding. Where
+the run turns the layer on by itself, without `--validate`: test_run_proof.py.
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ def test_under_dispatch_in_y_is_an_error_in_every_format(capsys, tmp_path):
     assert "under.mlir:3:10: error[VKS962] result_0 `tensor<128x128xf32>`, written by " \
            "custom op 0: 15360 of 16384 element(s) were never written" in err
     assert "first at [8, 0], [8, 1]" in err and "all within [8:128, 0:128]" in err
+    assert "; workgroup_sizes [16, 16, 1] writes every element" in err  # (the analysis's)
     got = np.load(tmp_path / "out" / "result_0.npy")
     np.testing.assert_array_equal(got[:8], 2 * x[:8])
     np.testing.assert_array_equal(got[8:], 0)  # as the runner leaves them
@@ -188,7 +190,8 @@ def test_writes_past_the_result_into_the_rest_of_its_buffer():
 
 def test_unguarded_over_dispatch_is_found_by_gpu_assisted_validation(capsys, tmp_path):
     """1,024 invocations for 1,000 elements: every element is written (the write check
-    has nothing to say), but 24 stores land past the buffer."""
+    has nothing to say), but 24 stores land past the buffer. (`--validate` asks for the
+    layer whatever the analysis says; without it, see test_run_proof.py.)"""
     t = "tensor<1000xf32>"
     path = tmp_path / "over.mlir"
     # (the static finding, VKS522, lowered: what the device shows is the point here)
@@ -206,11 +209,17 @@ def test_unguarded_over_dispatch_is_found_by_gpu_assisted_validation(capsys, tmp
 
 
 def test_a_uniform_block_bound_as_uniform_buffer():
+    """Every element is written (zeros: the block reads zeros); the shader declares a
+    uniform block, so the run asks the layer's core checks by itself."""
     t, one = "tensor<64xf32>", "tensor<1xf32>"
     options = lowered("VKS251")
     result = tosa_vkshader.run(model(SCALE_UNIFORM, [t, one], [t], [1, 1, 1], options),
                                [np.ones(64, np.float32), np.array([3.0], np.float32)],
-                               options=options, validate="core")
+                               options=options)
+    [note] = [d for d in result.notes if d.code == "VKS968"]
+    assert "its shader declares the uniform block `params` (set 0, binding 1), which the " \
+           "runtime binds as a storage buffer" in note.message
+    assert "the Khronos validation layer (its core checks)" in note.message
     [finding] = result.findings
     assert finding.code == "VKS966"
     assert "[VUID-VkComputePipelineCreateInfo-layout-00703]" in finding.message
@@ -225,7 +234,7 @@ def test_a_data_dependent_index_past_the_end():
     to = np.arange(64, dtype=np.int32)
     to[5] = 64
     result = tosa_vkshader.run(model(SCATTER, [t, where], [t], [1, 1, 1], Options()),
-                               [np.arange(64, dtype=np.float32), to], validate=True)
+                               [np.arange(64, dtype=np.float32), to])
     codes = sorted(d.code for d in result.findings)
     assert codes == ["VKS962", "VKS966"]
     [unwritten] = [d for d in result.findings if d.code == "VKS962"]

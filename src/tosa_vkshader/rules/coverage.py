@@ -133,6 +133,15 @@ that is what is read:
    follow (`i / w`, `i % w` on a non-multiple), a condition on data or a push constant
    leave the question open: at most an info (VKS523), and `tosa-vkshader run` shows what
    the op writes.
+6. **What `run` asks the device.** `run`'s write check sees every element of a result
+   (VKS962, naming the dispatch found here when there is one), but not a store past a
+   buffer sized exactly to its result, nor a read past an operand. So `run` reads the
+   same expressions for every buffer access, loads included: where one is proven past its
+   buffer for the op's dispatch, or cannot be decided, the run adds the Khronos
+   validation layer's GPU-assisted checks by itself and says so (VKS968; what the layer
+   finds is VKS966). That is decided from the shader, not from these diagnostics:
+   lowering or ignoring VKS522 or VKS523 does not change it. An op whose accesses are all
+   proven runs without the layer (`docs/run.md`).
 
 `tosa-vkshader new --operands ... --results ...` reads the same expressions the other
 way: along each coordinate, from the smallest term up, a workgroup ID must repeat until

@@ -128,9 +128,10 @@ UNWRITTEN_ELEMENTS = rule(
         "filled with after both dispatches was never written by the shader (too few "
         "workgroups in some axis, a guard that stops too early, an index that never "
         "reaches it). Without this check those elements come back as whatever the memory "
-        "held, zeros here, and the numbers look plausible. The finding is the device's, not "
-        "a static rule's: configuring VKS518 does not change it (`--no-write-check` turns "
-        "the check off).",
+        "held, zeros here, and the numbers look plausible. Where the index analysis proves "
+        "a dispatch that writes every element and nothing past, the finding names its "
+        "`workgroup_sizes`. The finding is the device's, not a static rule's: configuring "
+        "VKS518 does not change it (`--no-write-check` turns the check off).",
     bad='"workgroup_sizes": [16, 1, 1]   // an 8 x 8 shader on a 128 x 128 image: rows 8-127 '
         'never written',
     good='"workgroup_sizes": [16, 16, 1]',
@@ -144,7 +145,9 @@ WRITE_PAST_END = rule(
         "fills the rest with the sentinel too and finds writes there. What lands there is "
         "lost, and on a buffer sized to the result it would overwrite other memory. (The "
         "scenario runner refuses buffers of another size than the VGF's, so a buffer sized "
-        "exactly to its result has no such zone: `--validate` finds those writes.)",
+        "exactly to its result has no such zone: where the index analysis does not prove "
+        "the stores inside it, the run adds GPU-assisted validation by itself, VKS968, and "
+        "a store past the end is VKS966.)",
     bad='layout(std430) writeonly buffer Out { vec4 y[]; };   // result tensor<64xf32>, '
         'format R32G32B32A32_SFLOAT: 64 vec4 writes for 16 texels of data',
     good='layout(std430) writeonly buffer Out { float y[]; };   // format R32_SFLOAT',
@@ -171,14 +174,15 @@ VALIDATION_LAYER_MISSING = rule(
     why="The validation layer checks every Vulkan call the runner makes and, with "
         "GPU-assisted validation, every shader access; without it there is nothing to "
         "validate with, and running without it would report a clean run that was never "
-        "validated.",
+        "validated. (Where the run turns the layer on by itself, VKS968, a missing layer "
+        "is that note as a warning instead: nothing was asked for.)",
     bad="tosa-vkshader run model.mlir --validate ...   # no vulkan-validationlayers",
     good="sudo apt-get install vulkan-validationlayers",
 )
 VALIDATION_ERROR = rule(
     "VKS966",
     summary="The Khronos validation layer reported an error while the op ran (`run "
-            "--validate`).",
+            "--validate`, or the layer the run turned on by itself: VKS968).",
     why="An error from the validation layer is a use of Vulkan the specification forbids: "
         "an out-of-bounds store found by GPU-assisted validation "
         "(`VUID-vkCmdDispatch-None-02706`), a uniform block bound as a storage buffer "
@@ -191,7 +195,7 @@ VALIDATION_ERROR = rule(
 VALIDATION_WARNING = rule(
     "VKS967",
     summary="The Khronos validation layer reported a warning while the op ran (`run "
-            "--validate`).",
+            "--validate`, or the layer the run turned on by itself: VKS968).",
     why="Warnings are uses of Vulkan that are allowed but likely wrong or slow; they are "
         "shown with their message identifier and do not fail the run.",
     bad="(a validation warning, e.g. a performance warning)",
