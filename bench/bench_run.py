@@ -2,12 +2,18 @@
 
     PYTHONPATH=src python bench/bench_run.py [--repeat 5] [--write-docs]
     PYTHONPATH=src python bench/bench_run.py --examples 100
+    PYTHONPATH=src python bench/bench_run.py --unproven 7
 
 With --examples N: one model (a 4,096-element float32 op) run on N sets of random inputs
 three ways: `tosa_vkshader.run` each time (check, convert and run), one prepared model
 (`tosa_vkshader.prepare`: checked and converted once) run N times, and the prepared model's
 `run_many` (all N in one scenario-runner process); examples per second, each with the
 write check.
+
+With --unproven N: a correct op whose loads the static analysis cannot bound (a gather,
+`y[i] = x[idx[i]]`), run N times each way, interleaved, as `tosa-vkshader run`: with
+`--no-validate`, by default (the run turns the validation layer on by itself, after a
+first start without it) and with `--validate` (the layer from the start).
 
 For every model in examples/ (one custom op each, plus tosa.add in add_relu), interleaved:
   * manual   - what a user scripts by hand: a shell script running model-converter,
@@ -221,6 +227,56 @@ def examples_per_second(count: int) -> str:
     return "\n".join(lines)
 
 
+GATHER = """#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(set = 0, binding = 1) readonly buffer I { int idx[]; };
+layout(set = 0, binding = 2) writeonly buffer Y { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = x[idx[i]]; }
+"""
+
+
+def unproven(repeat: int) -> str:
+    """`run` on an op the analysis cannot prove in bounds, three ways (module doc)."""
+    from tosa_vkshader.codegen import op_from_shader
+
+    t, where = "tensor<4096xf32>", "tensor<4096xi32>"
+    model = op_from_shader(GATHER, language="GLSL", workgroup_sizes=[64, 1, 1]).to_mlir(
+        [t, where], [t])
+    rng = np.random.default_rng(0)
+    ways = {"`--no-validate`": ["--no-validate"], "default (the layer by itself)": [],
+            "`--validate`": ["--validate"]}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "model.mlir").write_text(model)
+        np.save(folder / "x.npy", rng.standard_normal(4096).astype(np.float32))
+        np.save(folder / "i.npy", rng.integers(0, 4096, 4096).astype(np.int32))
+        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+
+        def run(options: list[str]) -> None:
+            subprocess.run([sys.executable, "-m", "tosa_vkshader", "run",
+                            str(folder / "model.mlir"), "-i", str(folder / "x.npy"), "-i",
+                            str(folder / "i.npy"), "-o", str(folder / "out"), *options],
+                           check=True, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+
+        run([])  # fills the compile cache, writes bytecode
+        load = os.getloadavg()[0]
+        times: dict[str, list[float]] = {way: [] for way in ways}
+        for _ in range(repeat):
+            for way, options in ways.items():
+                times[way].append(timed(lambda o=options: run(o))[0])
+    lines = [f"A correct gather (`y[i] = x[idx[i]]`, 4,096 float32) whose loads the analysis "
+             f"cannot bound: median of {repeat} interleaved `tosa-vkshader run`s on lavapipe "
+             f"(`python bench/bench_run.py --unproven {repeat}`, load average "
+             f"{load:.2f} before and {os.getloadavg()[0]:.2f} after):", "",
+             "| `run` | wall |", "| --- | --- |"]
+    for way in ways:
+        lines.append(f"| {way} | {statistics.median(times[way]) * 1000:.0f} ms |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -228,9 +284,14 @@ def main() -> int:
                         help=f"replace the table under '{SECTION}' in docs/performance.md")
     parser.add_argument("--examples", type=int, metavar="N",
                         help="measure examples per second of a prepared model instead")
+    parser.add_argument("--unproven", type=int, metavar="N",
+                        help="measure an op the analysis cannot prove in bounds instead")
     args = parser.parse_args()
     if args.examples:
         print(examples_per_second(args.examples))
+        return 0
+    if args.unproven:
+        print(unproven(args.unproven))
         return 0
     text = table(*measure(args.repeat), args.repeat)
     print(text)

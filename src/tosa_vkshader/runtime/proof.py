@@ -29,9 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..diagnostics import InnerPosition, Severity
 from ..dispatch import dispatched
-from .rules import VALIDATED_WHERE_UNPROVEN
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -59,6 +57,8 @@ class Proof:
 def plan(ops: Sequence[ShaderOp]) -> Proof:
     """What the run must ask the device to prove about ``ops``."""
     found = doubts(ops)
+    if not found:
+        return Proof(None, ())
     validation = validation_for(found)
     if validation is not None:
         from .errors import RunError
@@ -154,6 +154,8 @@ def notes(found: Sequence[Doubt], validation: Validation | None
           ) -> list[tuple[ModelOp, Diagnostic]]:
     """One note per op: what was not proven and what the run did about it
     (``validation`` None: the layer is not installed, and a warning says so)."""
+    from ..diagnostics import InnerPosition, Severity
+    from .rules import VALIDATED_WHERE_UNPROVEN
     from .validation import INSTALL
 
     by_op: dict[int, list[Doubt]] = {}

@@ -293,19 +293,25 @@ class PreparedModel:
             self._ready(planned)  # says which (the files cannot even be laid out)
         try:
             # Whether the layer is needed is known once the shaders are analysed, which
-            # is done beside the runner: the first run starts without it, and only an op
-            # the analysis leaves open costs a second start.
+            # is done beside the runner (before the rest of the check, which reuses them):
+            # the first run starts without it, and only an op the analysis leaves open
+            # costs a second start.
             if automatic and self._proof is not None:
                 validation = self._proof.validation
             runner = self._start(planned, write_check, validation, timeout)
-            notes = self._ready(planned)
             if automatic:
-                proof = self._proven()
-                notes += [self._placed(note, op) for op, note in proof.notes]
+                try:
+                    proof = self._proven()
+                except RunError:
+                    self._ready(planned)  # (its errors come first, where it has any)
+                    raise
                 if proof.validation != validation:
                     validation = proof.validation
                     runner.stop()
                     runner = self._start(planned, write_check, validation, timeout)
+            notes = self._ready(planned)
+            if automatic:
+                notes += [self._placed(note, op) for op, note in proof.notes]
             device = runner.wait()
         finally:
             if self._runner is not None:
