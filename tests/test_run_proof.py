@@ -85,6 +85,9 @@ def test_an_unguarded_over_dispatch_fails_without_validate(capsys, tmp_path):
     code, _, err = cli(capsys, "run", path, "-i", x, "--config", config, "--no-validate")
     assert code == 0 and "VKS966" not in err and "VKS968" not in err
     assert "warning[VKS522]" in err
+    code, _, err = cli(capsys, "run", path, "-i", x, "--no-validate", "--validate-checks",
+                       "core")
+    assert code == 2 and "--validate-checks asks for the layer that --no-validate" in err
 
 
 def test_without_the_layer_the_run_says_it_could_not_prove_it(capsys, tmp_path,
