@@ -1,4 +1,4 @@
-"""Hints of `run`'s own findings (VKS963-VKS966): what the device showed, each where it
+"""Hints of `run`'s own findings (VKS963-VKS968): what the device showed, each where it
 fires on lavapipe, and where following the hint is a change of the op, the finding gone
 after it."""
 
@@ -51,6 +51,25 @@ def test_the_validation_layer_is_not_installed(capsys, tmp_path, monkeypatch):
     np.save(tmp_path / "x.npy", X)
     assert main(["run", str(path), "-i", str(tmp_path / "x.npy"), "--validate"]) == 2
     printed(capsys.readouterr().err, "VKS965", "sudo apt-get install vulkan-validationlayers")
+
+
+def test_the_layer_the_run_would_turn_on_is_not_installed(capsys, tmp_path, monkeypatch):
+    """Not asked for, so no environment error: the note that the run could not prove the
+    op's stores is a warning, with the line that installs the layer."""
+    monkeypatch.setenv("TOSA_VKSHADER_VALIDATION_LAYER", str(tmp_path / "none.json"))
+    big = "tensor<1000xf32>"
+    path = tmp_path / "over.mlir"
+    path.write_text(model(UNGUARDED, [big], [big], [16, 1, 1], lowered("VKS522")))
+    np.save(tmp_path / "x.npy", np.zeros(1000, np.float32))
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tosa-vkshader]\nseverity = { VKS522 = "warning" }\n')
+    assert main(["run", str(path), "-i", str(tmp_path / "x.npy"), "--config",
+                 str(tmp_path / "pyproject.toml")]) == 0
+    err = capsys.readouterr().err
+    assert "warning[VKS968] custom op 0: with workgroup_sizes [16, 1, 1]" in err
+    assert "the Khronos validation layer, which would show on the device what it does, " \
+           "is not installed" in err
+    printed(err, "VKS968", "sudo apt-get install vulkan-validationlayers")
 
 
 def test_an_error_of_the_validation_layer_names_what_the_specification_states():

@@ -178,6 +178,6 @@ def notes(found: Sequence[Doubt], validation: Validation | None
         checks = ", ".join(validation.checks) or "its core checks"
         made.append((op, VALIDATED_WHERE_UNPROVEN.at(
             pointer, f"{op.name}: {reasons}; the run used the Khronos validation layer "
-                     f"({checks}) to show what it does on the device", inner=inner,
-            hint="--no-validate (validate=False) runs without the layer")))
+                     f"({checks}) to show what it does on the device (--no-validate runs "
+                     "without it)", inner=inner)))
     return made
