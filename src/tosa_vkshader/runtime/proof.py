@@ -59,16 +59,16 @@ def plan(ops: Sequence[ShaderOp]) -> Proof:
     found = doubts(ops)
     if not found:
         return Proof(None, ())
-    validation = validation_for(found)
-    if validation is not None:
-        from .errors import RunError
-        from .validation import find_layer_folder
+    from .errors import RunError
+    from .validation import Validation, find_layer_folder
 
-        try:
-            find_layer_folder()
-        except RunError:
-            validation = None
-    return Proof(validation, tuple(notes(found, validation)))
+    gpu = any(d.check == GPU_ASSISTED for d in found)
+    validation: Validation | None = Validation((GPU_ASSISTED,) if gpu else ())
+    try:
+        find_layer_folder()
+    except RunError:
+        validation = None
+    return Proof(validation, tuple(_notes(found, validation)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class Doubt:
     op: ModelOp
     check: str  # GPU_ASSISTED or CORE
     reason: str
-    line: int | None = None  # the line of the op's GLSL source it is about
+    line: int | None = None  # the line of the op's shader_code it is about
 
 
 def doubts(ops: Sequence[ShaderOp]) -> list[Doubt]:
@@ -121,8 +121,9 @@ def _doubts(item: ShaderOp) -> list[Doubt]:
     if buffers:
         first = buffers[0]
         place = first.access.place
+        # (a line of the op's own source: GLSL or HLSL, compiled by the shader stage)
         line = place.line if place.main_file and \
-            view.attrs.get("shader_language") == "GLSL" else None
+            view.attrs.get("shader_language") in ("GLSL", "HLSL") else None
         more = f" (and {len(buffers) - 1} more access(es))" if len(buffers) > 1 else ""
         found.append(Doubt(op, GPU_ASSISTED, _reason(first, sizes) + more, line))
     return found
@@ -141,16 +142,7 @@ def _reason(found: Unbounded, sizes: list[int]) -> str:
             f"decided: {found.detail}")
 
 
-def validation_for(found: Sequence[Doubt]) -> Validation | None:
-    """The layer's checks that show what ``found`` leaves open (None: nothing)."""
-    if not found:
-        return None
-    from .validation import Validation
-
-    return Validation((GPU_ASSISTED,) if any(d.check == GPU_ASSISTED for d in found) else ())
-
-
-def notes(found: Sequence[Doubt], validation: Validation | None
+def _notes(found: Sequence[Doubt], validation: Validation | None
           ) -> list[tuple[ModelOp, Diagnostic]]:
     """One note per op: what was not proven and what the run did about it
     (``validation`` None: the layer is not installed, and a warning says so)."""
