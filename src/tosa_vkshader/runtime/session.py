@@ -7,9 +7,11 @@ The stages of a run, each in its own module:
     convert     model-converter and vgf_dump: the VGF and its interface (processes.py,
                 interface.py), once per prepared model
     check       the model's check as the runtime reads it (verdict.py), once
+    proof       where the validation layer must show what the static analysis does not
+                prove (proof.py), once
     scenario    inputs, sentinel-filled outputs, samplers, push constants (scenario.py)
-    runner      scenario-runner, with the validation layer when asked (processes.py,
-                validation.py)
+    runner      scenario-runner, with the validation layer where the proof stage or the
+                caller asks for it (processes.py, validation.py)
     outputs     the results as numpy arrays, the write check's findings (layout.py,
                 writecheck.py), the validation layer's
 
@@ -17,8 +19,9 @@ What a later stage needs is waited for only when it is needed, and whatever the 
 does not need is done while it works: the converter starts before the model is read;
 the configuration, the model's signature, the check, the push-constant blocks and numpy
 are loaded and done while the first scenario runner works (the runner is stopped when
-they find errors). Later runs reuse the VGF, the interface, the check and the sentinel
-files: only the input files change. :meth:`PreparedModel.run_many` runs several sets of
+they find errors), and so is the proof: where it asks for the validation layer, the
+runner is started again with it. Later runs reuse the VGF, the interface, the check, the
+proof and the sentinel files: only the input files change. :meth:`PreparedModel.run_many` runs several sets of
 inputs in one scenario-runner process, whose start-up and shader compilation are most of
 a run's time.
 """
