@@ -21,9 +21,9 @@ the configuration, the model's signature, the check, the push-constant blocks an
 are loaded and done while the first scenario runner works (the runner is stopped when
 they find errors), and so is the proof: where it asks for the validation layer, the
 runner is started again with it. Later runs reuse the VGF, the interface, the check, the
-proof and the sentinel files: only the input files change. :meth:`PreparedModel.run_many` runs several sets of
-inputs in one scenario-runner process, whose start-up and shader compilation are most of
-a run's time.
+proof and the sentinel files: only the input files change. :meth:`PreparedModel.run_many`
+runs several sets of inputs in one scenario-runner process, whose start-up and shader
+compilation are most of a run's time.
 """
 
 from __future__ import annotations
