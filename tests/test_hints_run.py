@@ -1,4 +1,4 @@
-"""Hints of `run`'s own findings (VKS963-VKS968): what the device showed, each where it
+"""Hints of `run`'s own findings (VKS963-VKS969): what the device showed, each where it
 fires on lavapipe, and where following the hint is a change of the op, the finding gone
 after it."""
 
@@ -83,3 +83,18 @@ def test_an_error_of_the_validation_layer_names_what_the_specification_states():
     guarded = UNGUARDED.replace("y[i] = x[i] + 1.0;", "if (i < 1000u) y[i] = x[i] + 1.0;")
     assert tosa_vkshader.run(model(guarded, [big], [big], [16, 1, 1], Options()),
                              [np.zeros(1000, np.float32)], validate=True).ok
+
+
+def test_a_race_on_shared_memory(reference_glslc):
+    """VKS969: the missing barrier() proven from the SPIR-V; with it, the run is clean and
+    the sums are numpy's."""
+    from test_coverage_truth import REDUCE, REDUCE_NO_BARRIER
+
+    x = np.arange(4096, dtype=np.float32) % 7
+    shapes = (["tensor<4096xf32>"], ["tensor<64xf32>"], [64, 1, 1])
+    hinted(tosa_vkshader.run(model(REDUCE_NO_BARRIER, *shapes, Options()), [x]).findings,
+           "VKS969", hint="call barrier() after the writes and before the reads of other "
+                          "invocations' elements")
+    fixed = tosa_vkshader.run(model(REDUCE, *shapes, Options()), [x])
+    assert fixed.findings == []
+    np.testing.assert_allclose(fixed[0], x.reshape(64, 64).sum(axis=1))

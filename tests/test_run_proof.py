@@ -166,9 +166,10 @@ def test_correct_ops_run_without_the_layer_and_with_no_finding():
         np.testing.assert_allclose(got, answer(*inputs), rtol=1e-6, err_msg=each.name)
 
 
-def test_a_missing_barrier_is_shown_as_the_checks_warning(capsys, tmp_path):
+def test_a_missing_barrier_fails_the_run_whatever_the_device_showed(capsys, tmp_path):
     """Neither the write check nor the layer sees a race in shared memory (on lavapipe it
-    gives the same wrong sums every time): the check's warning is in the run's report."""
+    gives the same wrong sums every time): the analysis proves it, the check's warning is
+    in the run's report, and the run fails (VKS969), whatever VKS431 is configured as."""
     path = tmp_path / "reduce.mlir"
     path.write_text(model(REDUCE_NO_BARRIER, ["tensor<4096xf32>"], ["tensor<64xf32>"],
                           [64, 1, 1], Options()))
@@ -176,4 +177,10 @@ def test_a_missing_barrier_is_shown_as_the_checks_warning(capsys, tmp_path):
     code, _, err = cli(capsys, "run", path, "-i", tmp_path / "x.npy")
     assert "warning[VKS431] workgroup-shared `s` is written by OpStore to `s` (line 8)" in err
     assert "VKS968" not in err and "VKS966" not in err
-    assert code == 0  # a warning: the static analysis cannot rule out every false alarm
+    assert "error[VKS969] custom op 0: its results come from a race on workgroup-shared `s`" \
+        in err and "line 8" in err
+    assert code == 1
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.tosa-vkshader]\nignore = ["VKS431"]\n')
+    code, _, err = cli(capsys, "run", path, "-i", tmp_path / "x.npy", "--config", config)
+    assert code == 1 and "VKS431" not in err and "error[VKS969]" in err

@@ -254,6 +254,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS966", "validation-error",                       ERROR,   "runtime.rules"),
     ("VKS967", "validation-warning",                     WARNING, "runtime.rules"),
     ("VKS968", "run-validated-where-unproven",           INFO,    "runtime.rules"),
+    ("VKS969", "run-results-from-a-race",                ERROR,   "runtime.rules"),
 )}
 
 

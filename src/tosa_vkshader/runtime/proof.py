@@ -173,3 +173,33 @@ def _notes(found: Sequence[Doubt], validation: Validation | None
                      f"({checks}) to show what it does on the device (--no-validate runs "
                      "without it)", inner=inner)))
     return made
+
+
+def races(ops: Sequence[ShaderOp]) -> list[tuple[ModelOp, Diagnostic]]:
+    """VKS969 for each op whose shader's SPIR-V proves a race on workgroup-shared memory
+    (the static finding VKS431): the device cannot show it, the analysis proves it."""
+    from ..diagnostics import InnerPosition
+    from .rules import RESULTS_FROM_A_RACE
+
+    found = []
+    for item in ops:
+        shader, view = item.shader, item.view
+        access = shader.access if shader is not None else None
+        if access is None or view is None or not access.races:
+            continue
+        race = access.races[0]
+        place = race.store
+        line = place.line if place.main_file and \
+            view.attrs.get("shader_language") in ("GLSL", "HLSL") else None
+        more = f" (and {len(access.races) - 1} more)" if len(access.races) > 1 else ""
+        found.append((item.op, RESULTS_FROM_A_RACE.at(
+            "/shader_code" if line is not None else "",
+            f"{item.op.name}: its results come from a race on workgroup-shared "
+            f"`{race.variable}`: written by {race.store.describe()} and read by "
+            f"{race.load.describe()} with no barrier() between them{more} ({race.example}); "
+            "the values this run returned depend on how the device schedules invocations",
+            inner=InnerPosition(line, 1) if line is not None else None,
+            hint="call barrier() after the writes and before the reads of other "
+                 "invocations' elements")))
+    return found
+

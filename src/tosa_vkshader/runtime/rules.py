@@ -222,3 +222,22 @@ VALIDATED_WHERE_UNPROVEN = rule(
     bad="y[to[i]] = x[i];   // where each store goes depends on the data: validated",
     good="y[i] = x[i];   // dispatched as exactly the result's elements: no layer needed",
 )
+
+
+RESULTS_FROM_A_RACE = rule(
+    "VKS969",
+    summary="The op's results come from a data race on workgroup-shared memory that its "
+            "SPIR-V proves: one invocation reads what another wrote with no barrier() "
+            "between them.",
+    why="A race is invisible on the device: lavapipe gives the same wrong values on every "
+        "run and no validation layer reports it, so neither the write check nor "
+        "`--validate` can show it, and another device (or this one another time) may give "
+        "other values. The index analysis proves it from the shader's own addresses "
+        "(VKS431 says where): the values this run returned are not what the shader means. "
+        "Like every run-time finding it does not follow VKS431's configured severity: "
+        "lowering the static warning never turns a race into a clean run.",
+    bad="s[lid] = x[gid]; sum = s[lid] + s[lid ^ 1u];   // another invocation's element, "
+        "no barrier()",
+    good="s[lid] = x[gid]; barrier(); sum = s[lid] + s[lid ^ 1u];",
+)
+

@@ -395,6 +395,7 @@ class PreparedModel:
         interface, signature = self.interface, self.signature
         source = self.verdict.report().source
         layer_findings = self._validation_findings() if validation is not None else []
+        layer_findings += self._race_findings()
         results = []
         for number in range(len(cases)):
             outputs: list[Npy] = []
@@ -433,6 +434,13 @@ class PreparedModel:
         """A finding about result ``index`` placed at the op that writes it."""
         producer = self.model.producer(index)
         return diagnostic if producer is None else self._placed(diagnostic, producer[0])
+
+    def _race_findings(self) -> list[Diagnostic]:
+        """What the shaders' SPIR-V proves about the results whatever the device showed: a
+        race on workgroup-shared memory (proof.races)."""
+        from .proof import races
+
+        return [self._placed(finding, op) for op, finding in races(self._shaders())]
 
     def _validation_findings(self) -> list[Diagnostic]:
         from .validation import LOG, diagnostic, read_log
