@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 
 # Each command module has register(subparsers); the parser it adds sets `run`.
-COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "serve",
-            "devices", "lsp")
+COMMANDS = ("check", "new", "fix", "emit", "compile", "reflect", "rule", "run", "verify",
+            "serve", "devices", "lsp")
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 # The shell's convention: 128 + the signal's number (SIGINT is 2, SIGTERM 15 by POSIX).

@@ -255,6 +255,9 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS967", "validation-warning",                     WARNING, "runtime.rules"),
     ("VKS968", "run-validated-where-unproven",           INFO,    "runtime.rules"),
     ("VKS969", "run-results-from-a-race",                ERROR,   "runtime.rules"),
+    ("VKS970", "verify-counterexample",                  ERROR,   "testing.rules"),
+    ("VKS971", "verify-reference-failed",                ERROR,   "testing.rules"),
+    ("VKS972", "verify-needs-hypothesis",                ERROR,   "testing.rules"),
 )}
 
 

@@ -13,17 +13,12 @@ usage, inputs or environment (toolchain, Vulkan device, validation layer).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._common import EXIT_OK, EXIT_USAGE, add_type_arguments, options_from
+from ._common import EXIT_OK
+from .run_arguments import add_run_arguments, read_run_arguments
 from .run_report import load_npy, report, report_error
 from .run_report import usage as _usage
-
-if TYPE_CHECKING:
-    from ..config import Options
-
-FORMATS = ("text", "json", "sarif", "github")
 
 
 def register(subparsers) -> None:
@@ -43,60 +38,16 @@ def register(subparsers) -> None:
                                                "in argument order")
     parser.add_argument("-o", "--output-dir", metavar="OUTDIR",
                         help="where result_0.npy, result_1.npy, ... are written")
-    pushed = parser.add_mutually_exclusive_group()
-    pushed.add_argument("--push-constants", metavar="FILE.bin", type=Path,
-                        help="raw little-endian bytes of the push-constant block")
-    pushed.add_argument("--push-constant", dest="push_values", action="append", default=[],
-                        metavar="NAME=VALUE",
-                        help="one member of the push-constant block by name (repeatable, "
-                             "every member once): scale=2.0, tint=1,0,0,1 (a vector's, "
-                             "matrix's or array's components in order); laid out at the "
-                             "offsets the shader's block has")
     parser.add_argument("--expect", action="append", default=[], metavar="R.npy",
                         help="the expected array of each result, in result order")
-    parser.add_argument("--rtol", type=float, default=1e-5,
-                        help="relative tolerance for float results (default 1e-5)")
-    parser.add_argument("--atol", type=float, default=1e-6,
-                        help="absolute tolerance for float results (default 1e-6)")
-    parser.add_argument("--no-write-check", dest="write_check", action="store_false",
-                        help="dispatch once, without filling the outputs twice to find the "
-                             "elements the shader never wrote (VKS962-VKS964)")
-    layer = parser.add_mutually_exclusive_group()
-    layer.add_argument("--validate", action="store_const", const=True, default="auto",
-                       help="always run under the Khronos validation layer: its core checks "
-                            "and GPU-assisted validation (out-of-bounds shader accesses). "
-                            "By default the layer is used only where the static analysis "
-                            "does not prove an op's buffer accesses in bounds, or its shader "
-                            "declares a uniform block (a note says so)")
-    layer.add_argument("--no-validate", dest="validate", action="store_const", const=False,
-                       help="never use the validation layer, not even where the static "
-                            "analysis proves nothing")
-    parser.add_argument("--validate-checks", metavar="CHECKS",
-                        help="the validation layer's checks instead (implies --validate): "
-                             "comma-separated core, gpu-assisted, sync")
-    parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="how diagnostics are printed (json, sarif and github go to "
-                             "stdout, the results' summary to stderr)")
-    parser.add_argument("--device", metavar="NAME",
-                        help="run on this device (a part of its name, e.g. llvmpipe)")
     parser.add_argument("--list-devices", action="store_true",
                         help="list the Vulkan devices and exit")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="stop the scenario runner after this long (default 60)")
     parser.add_argument("--keep-workdir", action="store_true",
                         help="keep the work directory (model.vgf, scenario.json, files)")
-    add_type_arguments(
-        parser,
-        "for an op JSON MODEL: comma-separated operand types",
-        "for an op JSON MODEL: comma-separated result types")
-    parser.add_argument("--name", metavar="OP", help="for an op JSON MODEL: operator_name")
-    parser.add_argument("--config", type=Path, metavar="PYPROJECT",
-                        help="read [tool.tosa-vkshader] from this file instead of the "
-                             "nearest pyproject.toml")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="compile shaders afresh instead of using the compile cache")
-    # workgroup_sizes is read as the runtime reads it (a dispatch count): no choice here
-    parser.set_defaults(run=run, workgroup_semantics=None)
+    add_run_arguments(parser, summary="the results' summary")
+    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,82 +74,17 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.model is None:
         return _usage("give MODEL (or --list-devices)")
-    if args.timeout is not None and args.timeout <= 0:
-        return _usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
-    validate: bool | str = args.validate_checks or args.validate
-    if args.validate_checks is not None and args.validate is False:
-        return _usage("--validate-checks asks for the layer that --no-validate turns off")
-    if args.validate_checks is not None:
-        from ..runtime.validation import Validation
-
-        try:
-            Validation.parse(args.validate_checks)
-        except ValueError as exc:
-            return _usage(f"--validate-checks: {exc}")
-    push: bytes | dict[str, str] | None = None
-    if args.push_values:
-        from ..runtime.push_values import PushValueError, split_assignments
-
-        try:
-            push = split_assignments(args.push_values)
-        except PushValueError as exc:
-            return _usage(str(exc))
-    if args.push_constants is not None:
-        try:
-            push = args.push_constants.read_bytes()
-        except OSError as exc:
-            return _usage(f"cannot read {args.push_constants}: {exc.strerror or exc}")
-    if args.model.lower().endswith(".json"):
-        options = options_from(args)
-        if options is None:
-            return EXIT_USAGE
-        text = _module_from_op(Path(args.model), args, options)
-        if isinstance(text, int):  # an exit code: the op could not be used
-            return text
-        loader: Options | Any = options
-    else:
-        try:
-            text = Path(args.model).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            return _usage(f"cannot read {args.model}: "
-                          f"{getattr(exc, 'strerror', None) or exc}")
-        # the configuration is read once the converter has started
-        loader = lambda: _options(args)  # noqa: E731
-    model_path = args.model if args.model.endswith(".mlir") else None
+    given = read_run_arguments(args, _usage, lambda error: report_error(args, error))
+    if isinstance(given, int):
+        return given
     # the inputs are read while the converter runs (plain .npy files without numpy, which
     # is loaded while the scenario runner works)
-    result = run_model(text, lambda: _load_inputs(args.inputs), path=model_path,
-                       push_constants=push, device=args.device, options=loader,
-                       timeout=args.timeout or DEFAULT_TIMEOUT, keep_workdir=args.keep_workdir,
-                       write_check=args.write_check, validate=validate)
+    result = run_model(given.text, lambda: _load_inputs(args.inputs), path=given.path,
+                       push_constants=given.push_constants, device=args.device,
+                       options=given.options, timeout=args.timeout or DEFAULT_TIMEOUT,
+                       keep_workdir=args.keep_workdir, write_check=args.write_check,
+                       validate=given.validate)
     return report(args, result)
-
-
-def _options(args: argparse.Namespace) -> Options:
-    """The command's options; ConfigError (the run turns it into VKS901, exit 2)."""
-    from ..config_file import load_options
-
-    options = load_options(Path.cwd(), args.config)
-    return options.with_overrides(cache=False if args.no_cache else None)
-
-
-def _module_from_op(path: Path, args: argparse.Namespace, options: Options) -> str | int:
-    """An op JSON file rendered as a module, exactly as `emit mlir` does."""
-    from ..codegen import CodegenError
-    from ..runtime.op_document import NotAnOpDocument, module_from_op
-
-    try:
-        return module_from_op(path.read_text(encoding="utf-8"), operands=args.operands,
-                              results=args.results, name=args.name, default_name=path.stem,
-                              options=options)
-    except (OSError, UnicodeDecodeError) as exc:
-        return _usage(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-    except NotAnOpDocument as exc:
-        return _usage(f"{path}: {exc}")
-    except CodegenError as exc:
-        from ..runtime import RunError
-
-        return report_error(args, RunError(exc.diagnostics))
 
 
 def _load_inputs(names: list[str]) -> list[Any]:

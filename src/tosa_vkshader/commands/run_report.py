@@ -23,15 +23,15 @@ if TYPE_CHECKING:
     from ..sources.base import SourceFile
 
 
-def usage(message: str) -> int:
-    print(f"tosa-vkshader run: {message}", file=sys.stderr)
+def usage(message: str, command: str = "run") -> int:
+    print(f"tosa-vkshader {command}: {message}", file=sys.stderr)
     return EXIT_USAGE
 
 
 def report_error(args: argparse.Namespace, error: RunError) -> int:
     """The diagnostics of a run that failed, with the summary, and the lines a failing
     tool printed (on stderr, each a line of its own); the exit status."""
-    _print(args, error.diagnostics, error.source, summary=True, details=error.details)
+    print_report(args, error.diagnostics, error.source, summary=True, details=error.details)
     return error.exit_code
 
 
@@ -49,11 +49,11 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
         if any(a is None for a in expected):
             return EXIT_USAGE
         mismatches = compare_results(result.outputs, expected, rtol=args.rtol,
-                                     atol=args.atol)
+                                     atol=args.atol, ulp=args.ulp)
         diagnostics += mismatches
         matched = not mismatches and len(expected)
     failed = any(d.severity is Severity.ERROR for d in diagnostics)
-    _print(args, diagnostics, result.source, summary=failed)
+    print_report(args, diagnostics, result.source, summary=failed)
     # the summary: on stdout for text, on stderr when stdout holds the report
     summary = sys.stdout if args.format == "text" else sys.stderr
     if args.output_dir is not None:
@@ -78,7 +78,7 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
     return EXIT_ERRORS if failed else EXIT_OK
 
 
-def _print(args: argparse.Namespace, diagnostics: list[Diagnostic],
+def print_report(args: argparse.Namespace, diagnostics: list[Diagnostic],
            source: SourceFile | None, *, summary: bool, details: tuple[str, ...] = ()) -> None:
     """The diagnostics in the chosen format (text: on stderr, with the summary line only
     when asked; the others: on stdout, always, so that CI reads one document), and the

@@ -53,7 +53,7 @@ def run(model: str | os.PathLike[str], inputs: Sequence[Any], *,
     has errors, the inputs do not match, the runtime is missing (the ``run`` extra, a
     Vulkan driver, the validation layer) or the run fails or times out.
     """
-    text, path = _model_text(model)
+    text, path = model_text(model)
     return run_model(text, list(inputs), path=path, push_constants=push_constants,
                      device=device, timeout=timeout, options=options,
                      write_check=write_check, validate=validate)
@@ -65,11 +65,13 @@ def prepare(model: str | os.PathLike[str], *, device: str | None = None,
     ``prepared.run(inputs, ...)`` (the arguments of :func:`run`) as often as needed, or
     ``prepared.run_many([inputs, ...])`` for several sets of inputs in one runner process.
     Use it as a context manager (or call ``close()``) to remove its work directory."""
-    text, path = _model_text(model)
+    text, path = model_text(model)
     return prepare_text(text, path=path, options=options, device=device)
 
 
-def _model_text(model: str | os.PathLike[str]) -> tuple[str, str | None]:
+def model_text(model: str | os.PathLike[str]) -> tuple[str, str | None]:
+    """The MLIR text of ``model`` (a path, or the text itself) and its path (None for
+    text); :class:`RunError` when the file cannot be read."""
     if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model
                                           and "func.func" not in model):
         path = os.fspath(model)

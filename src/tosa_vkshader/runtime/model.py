@@ -113,19 +113,26 @@ class RunModel:
 
 
 def read_signature(text: str) -> Signature:
-    """The entry function: ``@main``, else the first public ``func.func``."""
+    """The entry function: ``@main``, else the first public ``func.func``; every argument
+    and result a tensor `run` can feed or read back (:class:`RunError` otherwise)."""
+    signature = read_entry(text)
+    _require_runnable(signature)
+    return signature
+
+
+def read_entry(text: str) -> Signature:
+    """The entry function as written (dynamic dimensions included): ``@main``, else the
+    first public ``func.func``."""
     functions = [f for f in read_functions(text) if f.visibility != "private"]
     entry = next((f for f in functions if f.name == "main"),
                  functions[0] if functions else None)
     if entry is None:
         raise RunError([BAD_RUN_MODEL.at("", "the model has no `func.func` entry function")])
-    signature = Signature(
+    return Signature(
         entry.name,
         tuple(Argument(name, t) for name, t in entry.arguments),
         tuple(Argument(f"result_{index}", t) for index, t in enumerate(entry.results)),
         entry.returned or ())
-    _require_runnable(signature)
-    return signature
 
 
 def read_ops(text: str) -> tuple[ModelOp, ...]:

@@ -226,6 +226,12 @@ class PreparedModel:
         embedded, self._notes = embed_hlsl(self.model, self.verdict.options)
         return embedded
 
+    @property
+    def shader_ops(self) -> list[ShaderOp]:
+        """Every custom op with its shader's reflection (push-constant block, local
+        size), as the run reads them."""
+        return self._shaders()
+
     def _shaders(self) -> list[ShaderOp]:
         if self._shader_ops is None:
             from .shaders import shader_ops
@@ -412,7 +418,7 @@ class PreparedModel:
                     found = check_result(result, raw[0], raw[1],
                                          self._about(index, cases, number),
                                          self._shader_of(producer[0]) if producer else None)
-                    findings.extend(self._located(d, index) for d in found)
+                    findings.extend(self.located(d, index) for d in found)
                 # (the first dispatch's: its output held zeros, as without the check)
                 outputs.append(raw[0].result(dtype, shape))
             results.append(RunResult(outputs, findings + layer_findings, notes, device,
@@ -430,8 +436,9 @@ class PreparedModel:
         case = f" (inputs {number})" if len(cases) > 1 else ""
         return f"result_{index}{case} `{result.type.text}`{written}"
 
-    def _located(self, diagnostic: Diagnostic, index: int) -> Diagnostic:
-        """A finding about result ``index`` placed at the op that writes it."""
+    def located(self, diagnostic: Diagnostic, index: int) -> Diagnostic:
+        """A finding about result ``index`` placed at the op that writes it (in the
+        model's file, when it came from one)."""
         producer = self.model.producer(index)
         return diagnostic if producer is None else self._placed(diagnostic, producer[0])
 
