@@ -208,8 +208,8 @@ def describe_array(array: np.ndarray, limit: int = 8) -> str:
     if flat.dtype.kind == "f":
         other |= np.signbit(flat) != np.signbit(common)
     if int(other.sum()) <= limit:
-        where = [f"{list(np.unravel_index(i, array.shape))} = {flat[i].item()!r}"
-                 for i in np.flatnonzero(other)]
+        where = [f"{[int(k) for k in np.unravel_index(i, array.shape)]} = "
+                 f"{flat[i].item()!r}" for i in np.flatnonzero(other)]
         rest = f" except {', '.join(where)}" if where else ""
         return f"{head}: all {common.item()!r}{rest}"
     return f"{head}: " + np.array2string(array, threshold=16, edgeitems=3,

@@ -7,13 +7,14 @@ the end (the last axis of every operand and result that is dynamic there shares 
 size; ``tensor<?x16xf32>`` and ``tensor<?xf32>`` do not), which fits elementwise ops,
 reductions to a static result and matrix products alike.
 
-The sizes are where shaders go wrong: around multiples of the workgroup's local size
+The sizes are where shaders go wrong: around a multiple of the workgroup's local size
 along the axis the variable is dispatched on (the last dynamic axis on x, the one
 before on y, then z): one workgroup exactly, one element less (a partial workgroup),
-one more (a second workgroup with a single invocation in range), and the same around
-two workgroups; never more than the dispatch covers (``workgroup_sizes`` workgroups of
-the local size), which would only leave elements unwritten. Size 1 comes first: shrinking
-moves towards the smallest size that still fails.
+one more (a second workgroup with a single invocation in range), two workgroups and one
+element, and a single element; never more than the dispatch covers (``workgroup_sizes``
+workgroups of the local size), which would only leave elements unwritten. Each size is
+a conversion and a runner process of its own, so there are few. Size 1 comes first:
+shrinking moves towards the smallest size that still fails.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def _sizes_along(axis: int, local_size: tuple[int, int, int] | None,
         local, axis = local_size[0], 0
     local = max(local, 2)
     limit = dispatch[axis] * local if dispatch else 2 * local + 1
-    wanted = {1, local - 1, local, local + 1, 2 * local - 1, 2 * local, 2 * local + 1}
+    wanted = {1, local - 1, local, local + 1, 2 * local + 1}
     return tuple(sorted(size for size in wanted if 1 <= size <= limit)) or (1,)
 
 

@@ -18,6 +18,7 @@ everywhere. Dynamic dimensions take their sizes from one shared draw per example
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -73,8 +74,10 @@ def elements(domain: Domain) -> SearchStrategy[Any]:
     return st.one_of(choices)
 
 
+@functools.lru_cache(maxsize=256)
 def array(domain: Domain, shape: tuple[int, ...]) -> SearchStrategy[np.ndarray]:
-    """Arrays of ``shape`` whose elements are in ``domain``."""
+    """Arrays of ``shape`` whose elements are in ``domain`` (made once for each: a
+    dynamic dimension asks for it at every draw)."""
     size = int(np.prod(shape, dtype=np.int64))
     value = elements(domain)
     dense = st.tuples(st.sampled_from(_DENSE[domain.kind]), st.integers(0, 2**32 - 1),

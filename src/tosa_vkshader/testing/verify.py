@@ -53,7 +53,9 @@ class VerifyResult:
     them: ``replayed``); ``seed``: the seed that draws the same examples again;
     ``diagnostics``: the check's warnings, the device's warnings and, for a
     counterexample, VKS970 and the device's errors on it; ``runner_processes`` and
-    ``seconds``: what it cost."""
+    ``seconds``: what it cost, ``examples_seconds`` of it until the examples were judged
+    (preparing the model included; the rest is shrinking and writing the
+    counterexample)."""
 
     examples: int
     seed: int
@@ -62,6 +64,7 @@ class VerifyResult:
     device: str | None = None
     runner_processes: int = 0
     seconds: float = 0.0
+    examples_seconds: float = 0.0
     replayed: int = 0
     source: SourceFile | None = field(default=None, repr=False)
 
@@ -73,7 +76,7 @@ class VerifyResult:
         """The verdict in a few lines (the counterexample's inputs and values included)."""
         from .reference import describe_array
 
-        rate = self.examples / self.seconds if self.seconds else 0.0
+        rate = self.examples / self.examples_seconds if self.examples_seconds else 0.0
         lines = []
         found = self.counterexample
         if found is None:
@@ -98,9 +101,11 @@ class VerifyResult:
                 lines.append(f"  written to {found.folder}")
             if found.command is not None:
                 lines.append(f"  reproduce: {found.command}")
-        lines.append(f"{self.examples} example(s) in {self.seconds:.1f} s ({rate:.0f}/s), "
-                     f"{self.runner_processes} runner process(es), on "
-                     f"{self.device or 'the default Vulkan device'}")
+        shrinking = f", {self.seconds - self.examples_seconds:.1f} s shrinking" \
+            if found is not None else ""
+        lines.append(f"{self.examples} example(s) in {self.examples_seconds:.1f} s "
+                     f"({rate:.0f}/s){shrinking}, {self.runner_processes} runner "
+                     f"process(es), on {self.device or 'the default Vulkan device'}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -277,7 +282,8 @@ class _Verification:
             for (value, _), outcome in zip(saved, outcomes, strict=False):
                 if outcome.expected is not None and not outcome.failed:
                     store.delete(key, value)  # fixed since
-        result = VerifyResult(len(outcomes), seed, replayed=min(len(saved), len(outcomes)))
+        result = VerifyResult(len(outcomes), seed, replayed=min(len(saved), len(outcomes)),
+                              examples_seconds=time.monotonic() - started)
         failing = [(index, o) for index, o in enumerate(outcomes) if o.failed]
         if failing:
             index, outcome = min(failing, key=lambda item: _cost(item[1]))
