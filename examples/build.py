@@ -93,6 +93,15 @@ def add_relu() -> None:
     _save(folder, a=a, b=b, expected_0=np.maximum(a + b, 0))
 
 
+def verify_leaky_relu() -> None:
+    """A model for `tosa-vkshader verify` (its reference and tests are written by hand)."""
+    folder = HERE / "verify_leaky_relu"
+    op = op_from_shader(folder / "leaky_relu.comp", name="leaky_relu",
+                        workgroup_sizes=[4, 1, 1], options=DISPATCH)
+    t = "tensor<1x256xf32>"
+    _write(folder / "model.mlir", op.to_mlir([t], [t], options=DISPATCH))
+
+
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
@@ -103,7 +112,7 @@ def _save(folder: Path, **arrays: np.ndarray) -> None:
 
 
 def main() -> int:
-    for build in (add_sub_f32, scale_i8_push, tensor_add, add_relu):
+    for build in (add_sub_f32, scale_i8_push, tensor_add, add_relu, verify_leaky_relu):
         build()
         print(f"built examples/{build.__name__}")
     return 0

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..testing.verify import run_verification, tolerance_of
+    from ..testing.verification import run_verification, tolerance_of
 
     def say(message: str) -> int:
         return usage(message, "verify")

@@ -44,7 +44,7 @@ class Mismatch:
     count: int
     size: int
     first: tuple[int, ...]
-    got: Any
+    got: Any  # numpy scalars, of the result's dtype (``str`` writes them shortest)
     expected: Any
     exact: bool  # integers or booleans
     ulp: float | None  # at the first differing element; inf where one is NaN
@@ -55,8 +55,8 @@ class Mismatch:
         how = "exactly (integers)" if self.exact else tolerance.describe()
         apart = "" if self.ulp is None else f" ({_ulp_text(self.ulp)})"
         return (f"result_{self.result}: {self.count} of {self.size} element(s) differ {how}; "
-                f"first at index {list(self.first)}: got {self.got!r}, expected "
-                f"{self.expected!r}{apart}; max abs error {self.max_abs:g}, max rel error "
+                f"first at index {list(self.first)}: got {self.got!s}, expected "
+                f"{self.expected!s}{apart}; max abs error {self.max_abs:g}, max rel error "
                 f"{self.max_rel:g}")
 
 
@@ -106,8 +106,8 @@ def find_mismatch(index: int, got: np.ndarray, want: np.ndarray,
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         diff = np.abs(g - w)
         rel = np.where(w != 0, diff / np.abs(w), np.where(diff == 0, 0.0, np.inf))
-    return Mismatch(index, int(bad.sum()), int(bad.size), first, got[first].item(),
-                    want[first].item(), exact,
+    return Mismatch(index, int(bad.sum()), int(bad.size), first, got[first],
+                    want.astype(got.dtype)[first] if not exact else want[first], exact,
                     None if ulps is None else float(ulps[first]), _largest(diff),
                     _largest(rel))
 

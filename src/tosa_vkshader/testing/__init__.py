@@ -15,10 +15,10 @@ if TYPE_CHECKING:
     from .api import inputs
     from .counterexample import Counterexample
     from .errors import VerifyError
-    from .verify import VerifyResult, verify
+    from .verification import VerifyResult, verify
 
 _LAZY = {"inputs": "api", "Counterexample": "counterexample", "VerifyError": "errors",
-         "VerifyResult": "verify", "verify": "verify"}
+         "VerifyResult": "verification", "verify": "verification"}
 
 
 def __getattr__(name: str) -> object:

@@ -34,8 +34,9 @@ class Counterexample:
     ``mismatch`` with ``result`` and ``mismatch``, or the code of the device's finding
     with ``findings``); ``original``: the failing example as first drawn; ``steps``: the
     simplifications that led from one to the other; ``replayed``: it came from the
-    failure database; ``sizes``: the sizes of the model's dynamic dimensions. ``folder`` and ``command`` are where it was written and the `run`
-    command that shows it again (None when nothing was written)."""
+    failure database; ``sizes``: the sizes of the model's dynamic dimensions.
+    ``folder`` and ``command`` are where it was written and the `run` command that shows
+    it again (None when nothing was written)."""
 
     inputs: tuple[np.ndarray, ...]
     expected: list[np.ndarray]

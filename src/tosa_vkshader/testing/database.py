@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from .evaluate import Example
 
 DEFAULT_DATABASE = ".tosa-vkshader/verify-db"
@@ -34,11 +33,11 @@ def model_key(name: str | None, text: str, entry: str) -> bytes:
 class FailureDatabase:
     """Saved counterexamples, by model key."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
         from hypothesis.database import DirectoryBasedExampleDatabase
 
         self.folder = folder
-        self._store = DirectoryBasedExampleDatabase(str(folder))
+        self._store = DirectoryBasedExampleDatabase(os.fspath(folder))
 
     def fetch(self, key: bytes) -> list[tuple[bytes, Example]]:
         """Every saved example of ``key``, with the bytes it is saved as (unreadable ones

@@ -181,7 +181,8 @@ def push_constant_values(block: PushConstantBlock | None, data: bytes | None
         if scalar is None:
             values[member.name] = raw
             continue
-        dtype = np.dtype("<u4" if scalar.group(0) == "bool" else f"<{scalar.group(0)}")
+        dtype = np.dtype("uint32" if scalar.group(0) == "bool" else scalar.group(0))
+        dtype = dtype.newbyteorder("<")
         items = np.frombuffer(raw[:len(raw) // dtype.itemsize * dtype.itemsize], dtype=dtype)
         if scalar.group(0) == "bool":
             items = items != 0
@@ -208,10 +209,10 @@ def describe_array(array: np.ndarray, limit: int = 8) -> str:
     if flat.dtype.kind == "f":
         other |= np.signbit(flat) != np.signbit(common)
     if int(other.sum()) <= limit:
-        where = [f"{[int(k) for k in np.unravel_index(i, array.shape)]} = "
-                 f"{flat[i].item()!r}" for i in np.flatnonzero(other)]
+        where = [f"{[int(k) for k in np.unravel_index(i, array.shape)]} = {flat[i]!s}"
+                 for i in np.flatnonzero(other)]
         rest = f" except {', '.join(where)}" if where else ""
-        return f"{head}: all {common.item()!r}{rest}"
+        return f"{head}: all {common!s}{rest}"
     return f"{head}: " + np.array2string(array, threshold=16, edgeitems=3,
                                          separator=", ").replace("\n", "")
 

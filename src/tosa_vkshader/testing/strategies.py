@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from hypothesis import strategies as st
@@ -47,6 +47,7 @@ _DENSE = {
 # the scales of a normal distribution, per float size (float16 tops out at 65,504)
 _SCALES = {2: (1.0, 1e-3, 100.0, 1e4), 4: (1.0, 1e-3, 1e3, 1e6), 8: (1.0, 1e-3, 1e3, 1e12)}
 _SMALL = 16
+_WIDTHS: dict[int, Literal[16, 32, 64]] = {2: 16, 4: 32, 8: 64}
 
 
 def elements(domain: Domain) -> SearchStrategy[Any]:
@@ -62,16 +63,34 @@ def elements(domain: Domain) -> SearchStrategy[Any]:
             choices.append(st.integers(small_low, small_high).map(float))
             choices.append(st.integers(small_low, small_high).map(lambda n: n + 0.5)
                            .filter(lambda v: bool(domain.admits(np.array([v]))[0])))
-        choices.append(st.floats(min_value=domain.min_value, max_value=domain.max_value,
-                                 allow_nan=domain.allow_nan,
-                                 allow_infinity=domain.allow_infinity,
-                                 allow_subnormal=domain.allow_subnormal,
-                                 width=8 * np.dtype(domain.dtype).itemsize))
+        choices.append(_floats(domain))
     else:
         if small_low <= small_high:
             choices.append(st.integers(small_low, small_high))
         choices.append(st.integers(int(low), int(high)))
     return st.one_of(choices)
+
+
+def _floats(domain: Domain) -> SearchStrategy[float]:
+    """hypothesis' floats of the domain's width, within its bounds (rounded inwards to
+    values of that width; NaN and the infinities only where no bound rules them out:
+    the edge values bring them otherwise)."""
+    dtype = np.dtype(domain.dtype)
+    low = high = None
+    if domain.min_value is not None:
+        low = dtype.type(domain.min_value)
+        if low < domain.min_value:
+            low = np.nextafter(low, dtype.type(np.inf))
+    if domain.max_value is not None:
+        high = dtype.type(domain.max_value)
+        if high > domain.max_value:
+            high = np.nextafter(high, dtype.type(-np.inf))
+    bounded = low is not None or high is not None
+    return st.floats(min_value=None if low is None else float(low),
+                     max_value=None if high is None else float(high),
+                     allow_nan=domain.allow_nan and not bounded,
+                     allow_infinity=domain.allow_infinity and (low is None or high is None),
+                     allow_subnormal=domain.allow_subnormal, width=_WIDTHS[dtype.itemsize])
 
 
 @functools.lru_cache(maxsize=256)

@@ -27,9 +27,6 @@ from .errors import VerifyError, require_hypothesis
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable, Sequence
-    from pathlib import Path
-
-    import numpy as np
 
     from ..diagnostics import Diagnostic
     from ..runtime import PreparedModel
@@ -93,7 +90,7 @@ class VerifyResult:
                     (", one is NaN" if mismatch.ulp == float("inf")
                      else f", {mismatch.ulp:.0f} ULP apart")
                 lines.append(f"  result_{mismatch.result}{list(mismatch.first)}: expected "
-                             f"{mismatch.expected!r}, got {mismatch.got!r}{ulp} "
+                             f"{mismatch.expected!s}, got {mismatch.got!s}{ulp} "
                              f"({mismatch.count} of {mismatch.size} element(s) differ)")
             else:
                 lines.append(f"  the device showed {found.failure.kind}")

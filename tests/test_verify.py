@@ -1,0 +1,273 @@
+"""`tosa-vkshader verify` and `tosa_vkshader.testing`: the reference and its failures, the
+failure database, the seed, the output formats, what the device showed on an example,
+push constants, op JSON files, constraints on the inputs and ULP tolerances. Every op
+runs for real on lavapipe; the ops are small (64 elements) to keep each run short.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import textwrap
+
+import numpy as np
+import pytest
+from test_verify_planted import OPS, REFERENCES, verify_cli
+
+from tosa_vkshader import Options
+from tosa_vkshader.cli import main
+from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.testing import verify
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.runtime
+
+DISPATCH = Options(workgroup_semantics="dispatch")
+T = "tensor<64xf32>"
+RELU = f"{REFERENCES}:relu"
+
+
+def relu_model(folder, variant: str = "nan_relu", name: str = "relu.mlir"):
+    """The NaN-dropping ReLU (or its twin) on 64 float32 elements."""
+    op = op_from_shader(OPS / f"{variant}.comp", name="relu", workgroup_sizes=[1, 1, 1],
+                        options=DISPATCH)
+    path = folder / name
+    path.write_text(op.to_mlir([T], [T], options=DISPATCH))
+    return path
+
+
+def glsl_model(folder, body: str, workgroups=(1, 1, 1), types=(T, T)):
+    shader = ("#version 460\nlayout(local_size_x = 64) in;\n"
+              "layout(set = 0, binding = 0) readonly buffer In { float x[]; };\n"
+              "layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };\n"
+              f"void main() {{ uint i = gl_GlobalInvocationID.x; {body} }}\n")
+    op = op_from_shader(shader, language="GLSL", workgroup_sizes=list(workgroups),
+                        options=DISPATCH)
+    path = folder / "op.mlir"
+    path.write_text(op.to_mlir([types[0]], [types[1]], options=DISPATCH))
+    return path
+
+
+def reference_file(folder, text: str):
+    path = folder / "ref.py"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+# -- the reference ------------------------------------------------------------------------
+
+def test_a_reference_that_cannot_be_imported_stops_with_its_own_traceback(capsys, tmp_path):
+    ref = reference_file(tmp_path, """\
+        import numpy as np
+        import numpyy
+
+        def relu(x):
+            return np.maximum(x, 0)
+        """)
+    code, out, err = verify_cli(capsys, relu_model(tmp_path), "--reference", f"{ref}:relu",
+                                "--no-database", "-o", tmp_path / "out")
+    assert code == 2
+    assert f"{ref}:2:1: error[VKS971] the reference {ref}:relu could not be imported: " \
+           "ModuleNotFoundError: No module named 'numpyy'" in err
+    traceback = err.split("traceback of the reference (your code), most recent call last:")[1]
+    assert f'File "{ref}", line 2, in <module>' in traceback
+    assert "tosa_vkshader" not in traceback and "importlib" not in traceback
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_reference_that_raises_or_answers_wrongly(capsys, tmp_path):
+    ref = reference_file(tmp_path, """\
+        import numpy as np
+
+        def explodes(x):
+            return np.maximum(x, 0) / helper(x)
+
+        def helper(x):
+            raise ZeroDivisionError("no")
+
+        def too_many(x):
+            return np.maximum(x, 0), x
+
+        def wrong_shape(x):
+            return np.maximum(x, 0)[:10]
+
+        def wide_ints(x):
+            return np.full(64, 300)
+        """)
+    model = relu_model(tmp_path)
+    code, _, err = verify_cli(capsys, model, "--reference", f"{ref}:explodes",
+                              "--no-database", "--seed", 1)
+    assert code == 2
+    assert f"{ref}:7:1: error[VKS971] the reference {ref}:explodes raised " \
+           "ZeroDivisionError: no on the inputs argument 0 = float32[64]: all 0.0" in err
+    traceback = err.split("most recent call last:")[1]
+    assert traceback.count(f'File "{ref}"') == 2 and "tosa_vkshader" not in traceback
+    for name, said in (("too_many", "returned 2 value(s); the model has 1 result(s)"),
+                       ("wrong_shape", "returned an array of shape [10] for result_0, "
+                                       "which is float32 [64]")):
+        code, _, err = verify_cli(capsys, model, "--reference", f"{ref}:{name}",
+                                  "--no-database")
+        assert code == 2 and f"error[VKS971] the reference {ref}:{name} {said}" in err
+    code, _, err = verify_cli(capsys, model, "--reference", f"{ref}:absent", "--no-database")
+    assert code == 2 and f"the reference module {ref} has no function 'absent'" in err
+    assert "name one of its functions: explodes, helper, too_many, wide_ints, " \
+           "wrong_shape" in err
+
+
+# -- the failure database, the seed and the output formats --------------------------------
+
+def test_failures_are_kept_replayed_first_and_forgotten_once_fixed(capsys, tmp_path,
+                                                                 monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    model = relu_model(tmp_path)
+    code, out, err = verify_cli(capsys, model, "--reference", RELU, "--seed", 3,
+                                "--format", "json")
+    assert code == 1
+    report = json.loads(out)
+    [found] = [d for d in report["files"][0]["diagnostics"] if d["code"] == "VKS970"]
+    assert found["severity"] == "error" and found["location"]["line"] == 3
+    assert "expected nan" in found["message"] and found["hint"].startswith(
+        "reproduce: tosa-vkshader run")
+    saved = list((tmp_path / ".tosa-vkshader" / "verify-db").rglob("*"))
+    assert [p for p in saved if p.is_file()], "the counterexample is kept"
+    # the default output folder: .tosa-vkshader/verify/MODEL-NAME/counterexample
+    first = np.load(tmp_path / ".tosa-vkshader/verify/relu/counterexample/in_0.npy")
+    assert np.isnan(first).sum() == 1 and np.count_nonzero(first) == 1
+    # another seed, one example: the saved failure is run first and found again
+    code, out, err = verify_cli(capsys, model, "--reference", RELU, "--seed", 4,
+                                "--examples", 1, "--format", "github")
+    assert code == 1
+    assert "counterexample (replayed from the failure database)" in err  # (the summary)
+    assert f"::error file={model},line=3" in out and "VKS970" in out
+    again = np.load(tmp_path / ".tosa-vkshader/verify/relu/counterexample/in_0.npy")
+    np.testing.assert_array_equal(again, first)
+    # the op fixed at the same path: the saved inputs pass and are forgotten
+    relu_model(tmp_path, "nan_relu_ok")
+    code, out, _ = verify_cli(capsys, model, "--reference", RELU, "--seed", 4,
+                              "--examples", 1)
+    assert code == 0 and out.startswith("no counterexample in 2 example(s)")
+    assert not [p for p in (tmp_path / ".tosa-vkshader" / "verify-db").rglob("*")
+                if p.is_file()]
+
+
+def test_a_seed_draws_the_same_examples_and_sarif_shows_the_counterexample(capsys,
+                                                                          tmp_path):
+    model = relu_model(tmp_path)
+    runs = [verify(model, RELU, examples=30, seed=11, database=None) for _ in range(2)]
+    first, second = (run.counterexample for run in runs)
+    assert first is not None and second is not None and runs[0].seed == 11
+    for a, b in zip(first.original + first.inputs, second.original + second.inputs,
+                    strict=True):
+        np.testing.assert_array_equal(a, b)
+    code, out, _ = verify_cli(capsys, model, "--reference", RELU, "--seed", 11,
+                              "--no-database", "--format", "sarif", "-o", tmp_path / "o")
+    assert code == 1
+    [result] = json.loads(out)["runs"][0]["results"]
+    assert result["ruleId"] == "VKS970" and result["level"] == "error"
+
+
+# -- what the device showed, on every example ---------------------------------------------
+
+def test_the_write_check_and_the_validation_layer_apply_to_every_example(capsys, tmp_path):
+    """A guard that stops one element short leaves it unwritten on every example
+    (VKS962); a store past the result shows under --validate (VKS966). Each is the
+    counterexample's failure, reported beside it."""
+    ref = reference_file(tmp_path, """\
+        def plus_one(x):
+            return x + 1
+        """)
+    short = glsl_model(tmp_path, "if (i < 63u) y[i] = x[i] + 1.0;")
+    code, out, err = verify_cli(capsys, short, "--reference", f"{ref}:plus_one",
+                                "--no-database", "-o", tmp_path / "a")
+    assert code == 1
+    assert "error[VKS970] counterexample (shrunk in 0 step(s)): the device showed VKS962" \
+        in err and "error[VKS962] result_0 `tensor<64xf32>`" in err
+    assert "input 0: float32[64]: all 0.0" in out
+    big = "tensor<1000xf32>"
+    unguarded = glsl_model(tmp_path, "y[i] = x[i] + 1.0;", (16, 1, 1), (big, big))
+    code, out, err = verify_cli(capsys, unguarded, "--reference", f"{ref}:plus_one",
+                                "--no-database", "--examples", 5, "--validate",
+                                "-o", tmp_path / "b")
+    assert code == 1
+    assert "the device showed VKS966" in err and "error[VKS966]" in err
+    command = (tmp_path / "b" / "counterexample" / "command.txt").read_text()
+    assert command.rstrip().endswith("--validate")
+
+
+# -- push constants, op JSON files, constraints, ULP ---------------------------------------
+
+def test_push_constants_reach_the_reference_by_name(capsys, tmp_path):
+    folder = ROOT / "examples" / "scale_i8_push"
+    ref = reference_file(tmp_path, """\
+        import numpy as np
+
+        def scale(q, *, multiplier, offset):
+            return np.clip(q.astype(np.int32) * multiplier + offset, -128, 127).astype(np.int8)
+        """)
+    code, out, err = verify_cli(capsys, folder / "model.mlir", "--reference", f"{ref}:scale",
+                                "--push-constants", folder / "push_constants.bin",
+                                "--no-database", "--seed", 2)
+    assert code == 0, out + err
+    assert out.startswith("no counterexample in 100 example(s) (seed 2)")
+
+
+def test_an_op_json_file_is_verified_and_reproduced_with_its_types(capsys, tmp_path):
+    op = op_from_shader(OPS / "nan_relu.comp", name="relu", workgroup_sizes=[1, 1, 1],
+                        options=DISPATCH)
+    document = tmp_path / "relu.json"
+    document.write_text(op.implementation_attrs)
+    code, out, err = verify_cli(capsys, document, "--operands", T, "--results", T,
+                                "--reference", RELU, "--no-database", "--seed", 1,
+                                "-o", tmp_path / "out")
+    assert code == 1, out + err
+    command = (tmp_path / "out" / "counterexample" / "command.txt").read_text().strip()
+    argv = shlex.split(command)
+    assert argv[2:7] == [str(document), "--operands", T, "--results", T]
+    assert main(argv[1:]) == 1
+    assert "error[VKS960]" in capsys.readouterr().err
+
+
+def test_constraints_keep_values_out_of_the_inputs(capsys, tmp_path):
+    """The NaN-dropping ReLU passes when NaN is ruled out: by inputs(st) in the
+    reference module, or by --no-nan."""
+    model = relu_model(tmp_path)
+    ref = reference_file(tmp_path, """\
+        import numpy as np
+
+        def relu(x):
+            return np.maximum(x, np.float32(0))
+
+        def inputs(st):
+            return [st.operand(0, allow_nan=False, min_value=-1e6, max_value=1e6)]
+        """)
+    code, out, err = verify_cli(capsys, model, "--reference", f"{ref}:relu", "--no-database",
+                                "--seed", 1)
+    assert code == 0, out + err
+    code, out, err = verify_cli(capsys, model, "--reference", RELU, "--no-nan",
+                                "--no-database", "--seed", 1)
+    assert code == 0, out + err
+
+
+def test_ulp_tolerance_counts_representable_values(capsys, tmp_path):
+    """An op one float32 step away from its reference: 1 ULP apart, so --ulp 1 passes,
+    --ulp 0 fails, and the command that reproduces it compares with --ulp 0."""
+    model = glsl_model(tmp_path, "y[i] = uintBitsToFloat(floatBitsToUint(x[i]) + 1u);")
+    ref = reference_file(tmp_path, """\
+        def same(x):
+            return x
+
+        def inputs(st):
+            return [st.operand(0, allow_nan=False, allow_infinity=False)]
+        """)
+    code, out, err = verify_cli(capsys, model, "--reference", f"{ref}:same", "--ulp", 1,
+                                "--no-database", "--seed", 5)
+    assert code == 0, out + err
+    code, out, err = verify_cli(capsys, model, "--reference", f"{ref}:same", "--ulp", 0,
+                                "--no-database", "--seed", 5, "-o", tmp_path / "out")
+    assert code == 1
+    assert "by more than 0 ULP" in err and "(1 ULP apart)" in err
+    command = (tmp_path / "out" / "counterexample" / "command.txt").read_text()
+    assert command.split()[-2:] == ["--ulp", "0"]
+    assert main(shlex.split(command)[1:]) == 1
+    assert "(1 ULP apart)" in capsys.readouterr().err
