@@ -17,6 +17,7 @@ from test_verify_planted import OPS, REFERENCES, verify_cli
 from tosa_vkshader import Options
 from tosa_vkshader.cli import main
 from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.diagnostics import Severity
 from tosa_vkshader.testing import verify
 
 from conftest import ROOT
@@ -37,15 +38,16 @@ def relu_model(folder, variant: str = "nan_relu", name: str = "relu.mlir"):
     return path
 
 
-def glsl_model(folder, body: str, workgroups=(1, 1, 1), types=(T, T)):
+def glsl_model(folder, body: str, workgroups=(1, 1, 1), types=(T, T),
+               options: Options = DISPATCH):
     shader = ("#version 460\nlayout(local_size_x = 64) in;\n"
               "layout(set = 0, binding = 0) readonly buffer In { float x[]; };\n"
               "layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };\n"
               f"void main() {{ uint i = gl_GlobalInvocationID.x; {body} }}\n")
     op = op_from_shader(shader, language="GLSL", workgroup_sizes=list(workgroups),
-                        options=DISPATCH)
+                        options=options)
     path = folder / "op.mlir"
-    path.write_text(op.to_mlir([types[0]], [types[1]], options=DISPATCH))
+    path.write_text(op.to_mlir([types[0]], [types[1]], options=options))
     return path
 
 
@@ -172,23 +174,30 @@ def test_a_seed_draws_the_same_examples_and_sarif_shows_the_counterexample(capsy
 def test_the_write_check_and_the_validation_layer_apply_to_every_example(capsys, tmp_path):
     """A guard that stops one element short leaves it unwritten on every example
     (VKS962); a store past the result shows under --validate (VKS966). Each is the
-    counterexample's failure, reported beside it."""
+    counterexample's failure, reported beside it. (The static analysis sees both too:
+    lowered to warnings, as a user would in pyproject.toml, to watch the device.)"""
     ref = reference_file(tmp_path, """\
         def plus_one(x):
             return x + 1
         """)
-    short = glsl_model(tmp_path, "if (i < 63u) y[i] = x[i] + 1.0;")
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.tosa-vkshader]\nseverity = { VKS518 = "warning", '
+                      'VKS522 = "warning" }\n')
+    lowered = Options(workgroup_semantics="dispatch",
+                      severity={"VKS518": Severity.WARNING, "VKS522": Severity.WARNING})
+    short = glsl_model(tmp_path, "if (i < 63u) y[i] = x[i] + 1.0;", options=lowered)
     code, out, err = verify_cli(capsys, short, "--reference", f"{ref}:plus_one",
-                                "--no-database", "-o", tmp_path / "a")
+                                "--no-database", "-o", tmp_path / "a", "--config", config)
     assert code == 1
     assert "error[VKS970] counterexample (shrunk in 0 step(s)): the device showed VKS962" \
         in err and "error[VKS962] result_0 `tensor<64xf32>`" in err
     assert "input 0: float32[64]: all 0.0" in out
     big = "tensor<1000xf32>"
-    unguarded = glsl_model(tmp_path, "y[i] = x[i] + 1.0;", (16, 1, 1), (big, big))
+    unguarded = glsl_model(tmp_path, "y[i] = x[i] + 1.0;", (16, 1, 1), (big, big),
+                           options=lowered)
     code, out, err = verify_cli(capsys, unguarded, "--reference", f"{ref}:plus_one",
                                 "--no-database", "--examples", 5, "--validate",
-                                "-o", tmp_path / "b")
+                                "-o", tmp_path / "b", "--config", config)
     assert code == 1
     assert "the device showed VKS966" in err and "error[VKS966]" in err
     command = (tmp_path / "b" / "counterexample" / "command.txt").read_text()

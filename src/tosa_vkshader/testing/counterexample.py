@@ -59,7 +59,7 @@ class RunCommand:
     model: Sequence[str] | None
     tolerance: Tolerance
     write_check: bool = True
-    validate: bool | str | Sequence[str] = False
+    validate: bool | str | Sequence[str] = "auto"
     device: str | None = None
 
 
@@ -105,7 +105,9 @@ def _verdict_options(how: RunCommand) -> list[str]:
         argv.append("--no-write-check")
     if how.validate is True:
         argv.append("--validate")
-    elif how.validate:
+    elif how.validate is False:
+        argv.append("--no-validate")
+    elif how.validate != "auto":  # (the layer where nothing proves the accesses: run's too)
         checks = how.validate if isinstance(how.validate, str) else ",".join(how.validate)
         argv += ["--validate-checks", checks]
     if how.device is not None:

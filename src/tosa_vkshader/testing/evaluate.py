@@ -20,6 +20,7 @@ import numpy as np
 
 from ..diagnostics import Severity
 from ..runtime.compare import Mismatch, Tolerance, find_mismatch
+from ..runtime.session import AUTO
 from .reference import Rejected, call
 
 if TYPE_CHECKING:
@@ -76,10 +77,10 @@ class Settings:
     """How each example is run and judged."""
 
     tolerance: Tolerance = field(default_factory=Tolerance)
-    push_constants: bytes | None = None
+    push_constants: bytes | None = None  # (values by name are laid out first)
     push_values: dict[str, Any] = field(default_factory=dict)
     write_check: bool = True
-    validate: bool | str | Sequence[str] = False
+    validate: bool | str | Sequence[str] = AUTO
     timeout: float | None = None  # per runner process; None: BASE_TIMEOUT + 1 s an example
 
 

@@ -149,7 +149,8 @@ def op_dispatch(ops: Sequence[ShaderOp]) -> tuple[tuple[int, int, int] | None,
     """The first op's local size (from its shader) and dispatch (``workgroup_sizes``),
     each None when unknown."""
     for op in ops:
-        local = op.reflection.local_size if op.reflection is not None else None
+        reflection = op.shader.reflection if op.shader is not None else None
+        local = reflection.local_size if reflection is not None else None
         if local is None:
             continue
         x, y, z = (v or 1 for v in local.values)

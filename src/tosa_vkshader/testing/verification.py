@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..runtime.compare import Tolerance
+from ..runtime.session import AUTO
 from .counterexample import Counterexample, RunCommand, write_counterexample
 from .database import DEFAULT_DATABASE
 from .errors import VerifyError, require_hypothesis
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from ..diagnostics import Diagnostic
     from ..runtime import PreparedModel
@@ -113,8 +114,8 @@ def verify(model: str | os.PathLike[str], reference: Callable[..., Any] | str,
            examples: int = 100, *, seed: int | None = None, rtol: float | None = None,
            atol: float | None = None, ulp: int | None = None, allow_nan: bool = True,
            inputs: Callable[[Any], Any] | None = None,
-           push_constants: bytes | None = None, write_check: bool = True,
-           validate: bool | str | Sequence[str] = False, device: str | None = None,
+           push_constants: bytes | Mapping[str, str] | None = None, write_check: bool = True,
+           validate: bool | str | Sequence[str] = AUTO, device: str | None = None,
            options: OptionsSource = None,
            database: str | os.PathLike[str] | None = DEFAULT_DATABASE,
            output_dir: str | os.PathLike[str] | None = None,
@@ -166,8 +167,9 @@ def tolerance_of(rtol: float | None, atol: float | None, ulp: int | None) -> Tol
 def run_verification(text: str, path: str | None, reference: Callable[..., Any] | str,
                      examples: int, *, seed: int | None, tolerance: Tolerance,
                      allow_nan: bool = True, inputs: Callable[[Any], Any] | None = None,
-                     push_constants: bytes | None = None, write_check: bool = True,
-                     validate: bool | str | Sequence[str] = False, device: str | None = None,
+                     push_constants: bytes | Mapping[str, str] | None = None,
+                     write_check: bool = True, validate: bool | str | Sequence[str] = AUTO,
+                     device: str | None = None,
                      options: OptionsSource = None,
                      database: str | os.PathLike[str] | None = DEFAULT_DATABASE,
                      output_dir: str | os.PathLike[str] | None = None,
@@ -194,7 +196,8 @@ def run_verification(text: str, path: str | None, reference: Callable[..., Any] 
 
 class _Verification:
     def __init__(self, text: str, path: str | None, reference: Reference,
-                 tolerance: Tolerance, allow_nan: bool, push_constants: bytes | None,
+                 tolerance: Tolerance, allow_nan: bool,
+                 push_constants: bytes | Mapping[str, str] | None,
                  write_check: bool, validate: bool | str | Sequence[str],
                  device: str | None, options: OptionsSource, timeout: float | None) -> None:
         from ..runtime.model import read_entry
@@ -203,8 +206,8 @@ class _Verification:
         self.text, self.path, self.reference = text, path, reference
         self.allow_nan, self.device, self.options = allow_nan, device, options
         self.signature: Signature = read_entry(text)
-        self.settings = Settings(tolerance, push_constants, {}, write_check, validate,
-                                 timeout)
+        self.given_push_constants = push_constants
+        self.settings = Settings(tolerance, None, {}, write_check, validate, timeout)
         self._prepared: dict[tuple[int, ...], PreparedModel] = {}
         self.sizes: Sizes = self._sizes()
 
@@ -298,13 +301,20 @@ class _Verification:
         return result
 
     def _push_values(self, prepared: PreparedModel) -> dict[str, Any]:
+        """The push-constant members by name, for the reference; values given by name
+        are laid out as bytes first (the bytes go to every run and to the files)."""
+        from ..runtime.shaders import push_constants_by_name
         from .reference import push_constant_values
 
-        if self.settings.push_constants is None:
+        given = self.given_push_constants
+        if given is None:
             return {}
-        block = next((op.reflection.push_constants for op in prepared.shader_ops
-                      if op.reflection is not None and op.reflection.push_constants), None)
-        return push_constant_values(block, self.settings.push_constants)
+        data = given if isinstance(given, bytes) else \
+            push_constants_by_name(prepared.shader_ops, given)
+        self.settings.push_constants = data
+        block = next((op.push_constants for op in prepared.shader_ops
+                      if op.push_constants is not None), None)
+        return push_constant_values(block, data)
 
     def _strategy(self) -> tuple[Any, list[Domain]]:
         from .reference import constraints
