@@ -38,8 +38,8 @@ def test_a_reference_that_raises_is_to_be_fixed_or_constrained(tmp_path):
         verify(relu_model(tmp_path), f"{ref}:divide", database=None)
     assert caught.value.exit_code == 2
     hinted(caught.value.diagnostics, "VKS971",
-           hint="fix the reference, or reject such inputs in it with hypothesis.assume(...) "
-                "or constrain them with inputs(st)")
+           hint="fix the reference, or reject such inputs in it with "
+                "tosa_vkshader.testing.assume(...) or constrain them with inputs(st)")
 
 
 def test_without_hypothesis_the_extra_is_named(capsys, tmp_path, monkeypatch):

@@ -12,13 +12,14 @@ import textwrap
 
 import numpy as np
 import pytest
-from test_verify_planted import OPS, REFERENCES, verify_cli
+from hypothesis import given, settings
+from test_verify_planted import OPS, REFERENCES, planted_model, verify_cli
 
 from tosa_vkshader import Options
 from tosa_vkshader.cli import main
 from tosa_vkshader.codegen import op_from_shader
 from tosa_vkshader.diagnostics import Severity
-from tosa_vkshader.testing import verify
+from tosa_vkshader.testing import inputs, verify
 
 from conftest import ROOT
 
@@ -155,18 +156,19 @@ def test_failures_are_kept_replayed_first_and_forgotten_once_fixed(capsys, tmp_p
 
 def test_a_seed_draws_the_same_examples_and_sarif_shows_the_counterexample(capsys,
                                                                           tmp_path):
+    """The same seed: the same examples, so the same shrunk counterexample, from Python
+    and from the command line (whose SARIF log carries it)."""
     model = relu_model(tmp_path)
-    runs = [verify(model, RELU, examples=30, seed=11, database=None) for _ in range(2)]
-    first, second = (run.counterexample for run in runs)
-    assert first is not None and second is not None and runs[0].seed == 11
-    for a, b in zip(first.original + first.inputs, second.original + second.inputs,
-                    strict=True):
-        np.testing.assert_array_equal(a, b)
+    first = verify(model, RELU, examples=30, seed=11, database=None).counterexample
+    assert first is not None
     code, out, _ = verify_cli(capsys, model, "--reference", RELU, "--seed", 11,
-                              "--no-database", "--format", "sarif", "-o", tmp_path / "o")
+                              "--examples", 30, "--no-database", "--format", "sarif",
+                              "-o", tmp_path / "o")
     assert code == 1
     [result] = json.loads(out)["runs"][0]["results"]
     assert result["ruleId"] == "VKS970" and result["level"] == "error"
+    again = np.load(tmp_path / "o" / "counterexample" / "in_0.npy")
+    np.testing.assert_array_equal(again, first.inputs[0])
 
 
 # -- what the device showed, on every example ---------------------------------------------
@@ -251,23 +253,25 @@ def test_constraints_keep_values_out_of_the_inputs(capsys, tmp_path):
             return [st.operand(0, allow_nan=False, min_value=-1e6, max_value=1e6)]
         """)
     code, out, err = verify_cli(capsys, model, "--reference", f"{ref}:relu", "--no-database",
-                                "--seed", 1)
+                                "--seed", 1, "--examples", 40)
     assert code == 0, out + err
     code, out, err = verify_cli(capsys, model, "--reference", RELU, "--no-nan",
-                                "--no-database", "--seed", 1)
+                                "--no-database", "--seed", 1, "--examples", 40)
     assert code == 0, out + err
 
 
 def test_ulp_tolerance_counts_representable_values(capsys, tmp_path):
     """An op one float32 step away from its reference: 1 ULP apart, so --ulp 1 passes,
-    --ulp 0 fails, and the command that reproduces it compares with --ulp 0."""
+    --ulp 0 fails, and the command that reproduces it compares with --ulp 0. (One step
+    past infinity is NaN: the reference rejects such inputs with assume.)"""
     model = glsl_model(tmp_path, "y[i] = uintBitsToFloat(floatBitsToUint(x[i]) + 1u);")
     ref = reference_file(tmp_path, """\
-        def same(x):
-            return x
+        import numpy as np
+        from tosa_vkshader.testing import assume
 
-        def inputs(st):
-            return [st.operand(0, allow_nan=False, allow_infinity=False)]
+        def same(x):
+            assume(np.isfinite(x).all())
+            return x
         """)
     code, out, err = verify_cli(capsys, model, "--reference", f"{ref}:same", "--ulp", 1,
                                 "--no-database", "--seed", 5)
@@ -280,3 +284,19 @@ def test_ulp_tolerance_counts_representable_values(capsys, tmp_path):
     assert command.split()[-2:] == ["--ulp", "0"]
     assert main(shlex.split(command)[1:]) == 1
     assert "(1 ULP apart)" in capsys.readouterr().err
+
+
+def test_inputs_of_a_dynamic_dimension_take_sizes_around_the_workgroup(tmp_path):
+    """`testing.inputs` for a `tensor<?xf32>` op of local size 64 dispatched 4 times:
+    arrays of 1, 63, 64, 65 and 129 elements, every one float32 (no device needed)."""
+    sizes = set()
+
+    @settings(max_examples=60, database=None, deadline=None)
+    @given(inputs(planted_model(tmp_path, "partial_workgroup_ok")))
+    def draw(example):
+        (x,) = example
+        assert x.dtype == np.float32 and x.ndim == 1
+        sizes.add(x.size)
+
+    draw()
+    assert sizes == {1, 63, 64, 65, 129}

@@ -31,7 +31,7 @@ def test_leaky_relu_matches_numpy():
 def test_leaky_relu_with_my_own_given_test():
     with tosa_vkshader.prepare(MODEL) as prepared:  # checked and converted once
 
-        @settings(max_examples=10, deadline=None, database=None)
+        @settings(max_examples=5, deadline=None, database=None)
         @given(inputs(MODEL))
         def check(example):
             (x,) = example

@@ -96,7 +96,9 @@ class Evaluator:
     prepared: Callable[[tuple[int, ...]], PreparedModel]
     examples_run: int = 0
     runner_processes: int = 0
-    notes: dict[str, Diagnostic] = field(default_factory=dict)  # warnings, first of each code
+    # the check's warnings, the run's notes and the device's warnings: the first of each
+    # code at each line (every size of a dynamic dimension, every batch, says them again)
+    notes: dict[tuple[str, int], Diagnostic] = field(default_factory=dict)
     device: str | None = None
 
     def evaluate(self, examples: Sequence[Example]) -> list[Outcome]:
@@ -140,9 +142,10 @@ class Evaluator:
             outcome.run = result
             outcome.failure = self.judge(outcome)
             self.device = self.device or result.device
-            for finding in result.findings:
-                if finding.severity is not Severity.ERROR:
-                    self.notes.setdefault(finding.code, finding)
+            for note in (*result.notes, *result.findings):
+                if note.severity is not Severity.ERROR:
+                    line = note.location.line if note.location is not None else 0
+                    self.notes.setdefault((note.code, line), note)
 
     def judge(self, outcome: Outcome) -> Failure | None:
         """The failure ``outcome`` shows, or None when it passed."""

@@ -6,7 +6,8 @@ it may change them), and, when the op's shader declares a push-constant block, e
 member's value by name as a keyword argument; it returns an array, or a tuple of arrays
 (one per result). The reference's own failures are the user's code failing, not the op:
 they stop `verify` (exit 2) with the traceback of that code alone, labelled as such. A
-reference that calls ``hypothesis.assume(False)`` rejects the example instead.
+reference that calls :func:`assume` with a false condition rejects the example instead
+(``hypothesis.assume`` too, which hypothesis deprecates outside its own tests).
 """
 
 from __future__ import annotations
@@ -36,7 +37,15 @@ _SCALAR = re.compile(r"(u?int|float)(8|16|32|64)|bool")
 
 
 class Rejected(Exception):
-    """The reference rejected the example (``hypothesis.assume`` failed in it)."""
+    """The reference rejected the example (:func:`assume` failed in it)."""
+
+
+def assume(condition: object) -> bool:
+    """In a reference: reject the example unless ``condition`` holds (it is not run,
+    and shrinking never ends on such an example). Returns True otherwise."""
+    if not condition:
+        raise Rejected
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +134,14 @@ def call(reference: Reference, example: Sequence[np.ndarray], keywords: dict[str
     try:
         with np.errstate(all="ignore"):
             answer = reference.function(*arguments, **keywords)
-    except UnsatisfiedAssumption:
+    except (Rejected, UnsatisfiedAssumption):
         raise Rejected from None
     except Exception as exc:
         raise _failure(f"the reference {reference.name} raised {_said(exc)} on the inputs "
                        f"{describe_example(example)}", exc,
                        "fix the reference, or reject such inputs in it with "
-                       "hypothesis.assume(...) or constrain them with inputs(st)") from None
+                       "tosa_vkshader.testing.assume(...) or constrain them with inputs(st)"
+                       ) from None
     answers = list(answer) if isinstance(answer, tuple) else [answer]
     if len(answers) != len(results):
         raise VerifyError([REFERENCE_FAILED.at(

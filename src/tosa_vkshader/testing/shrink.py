@@ -6,7 +6,8 @@ Hypothesis' own shrinker asks about one candidate at a time, and here each would
 runner process of its own (0.3 s on lavapipe), hundreds of them; a round of 64
 candidates in one process costs about as much as two alone. The variants:
 
-- smaller sizes for dynamic dimensions (the arrays cropped);
+- smaller sizes for dynamic dimensions (the arrays cropped), tried once for each size
+  the example reaches (each size is a runner process of its own);
 - an operand all simple (zero, or the value of its domain closest to zero);
 - chunks of an operand's non-simple elements made simple, or all but one chunk (halves,
   quarters... down to 64 chunks): ddmin's deletion, on elements;
@@ -69,11 +70,14 @@ def shrink(failing: Outcome, evaluator: Evaluator, domains: Sequence[Domain],
                                                                     strict=True)]
     shrinker = _Shrinker(domains, observed, simplest, sizes)
     best, steps, rounds, tried = failing, 0, 0, 0
+    cropped_at: set[tuple[int, ...]] = set()  # sizes whose smaller sizes were tried
     stop = time.monotonic() + deadline
     while rounds < MAX_ROUNDS and time.monotonic() < stop:
         current = shrinker.cost(best.example)
+        crop = best.sizes not in cropped_at
+        cropped_at.add(best.sizes)
         candidates = sorted(
-            ((shrinker.cost(c), c) for c in shrinker.candidates(best.example)
+            ((shrinker.cost(c), c) for c in shrinker.candidates(best.example, crop=crop)
              if shrinker.admits(c)), key=lambda item: item[0])
         candidates = _distinct([(cost, c) for cost, c in candidates if cost < current])
         improved = None
@@ -139,8 +143,10 @@ class _Shrinker:
                 return False
         return True
 
-    def candidates(self, example: Example) -> Iterator[Example]:
-        yield from self._smaller_sizes(example)
+    def candidates(self, example: Example, *, crop: bool) -> Iterator[Example]:
+        """The simpler variants of ``example``; smaller sizes only when ``crop``."""
+        if crop:
+            yield from self._smaller_sizes(example)
         for index, array in enumerate(example):
             simple = self.simplest[index]
             positions = np.flatnonzero(~is_simple(array, simple))

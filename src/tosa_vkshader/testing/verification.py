@@ -432,11 +432,10 @@ class _Verification:
 
     def _diagnostics(self, prepared: PreparedModel, evaluator: Evaluator,
                      found: Counterexample | None) -> list[Diagnostic]:
-        notes = prepared.verdict.notes()
-        warnings = list(evaluator.notes.values())
+        notes = list(evaluator.notes.values())  # (the check's, the run's, the device's)
         if found is None:
-            return [*notes, *warnings]
-        return [*notes, *warnings, self._counterexample_diagnostic(prepared, found),
+            return notes
+        return [*notes, self._counterexample_diagnostic(prepared, found),
                 *found.failure.findings]
 
     def _counterexample_diagnostic(self, prepared: PreparedModel,
