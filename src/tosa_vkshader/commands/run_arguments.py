@@ -21,9 +21,11 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "sarif", "github")
 
 
-def add_run_arguments(parser: argparse.ArgumentParser, *, summary: str) -> None:
+def add_run_arguments(parser: argparse.ArgumentParser, *, summary: str,
+                      float16_rtol: float | None = None) -> None:
     """The options both commands take; ``summary`` says what goes to stdout or stderr
-    beside the report."""
+    beside the report. With ``float16_rtol``, --rtol and --atol default to None (the
+    command decides by the results' types: that relative tolerance for float16)."""
     pushed = parser.add_mutually_exclusive_group()
     pushed.add_argument("--push-constants", metavar="FILE.bin", type=Path,
                         help="raw little-endian bytes of the push-constant block")
@@ -33,9 +35,10 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, summary: str) -> None:
                              "every member once): scale=2.0, tint=1,0,0,1 (a vector's, "
                              "matrix's or array's components in order); laid out at the "
                              "offsets the shader's block has")
-    parser.add_argument("--rtol", type=float, default=1e-5,
-                        help="relative tolerance for float results (default 1e-5)")
-    parser.add_argument("--atol", type=float, default=1e-6,
+    by_type = f"; {float16_rtol:g} when a result is float16" if float16_rtol else ""
+    parser.add_argument("--rtol", type=float, default=None if float16_rtol else 1e-5,
+                        help=f"relative tolerance for float results (default 1e-5{by_type})")
+    parser.add_argument("--atol", type=float, default=None if float16_rtol else 1e-6,
                         help="absolute tolerance for float results (default 1e-6)")
     parser.add_argument("--ulp", type=int, metavar="K",
                         help="instead of --rtol/--atol: float results may be at most K "

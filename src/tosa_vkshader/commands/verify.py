@@ -29,6 +29,7 @@ DEFAULT_OUTPUT = Path(".tosa-vkshader") / "verify"
 
 def register(subparsers) -> None:
     from ..testing.database import DEFAULT_DATABASE
+    from ..testing.verification import FLOAT16_RTOL
 
     parser = subparsers.add_parser(
         "verify", help="property-test a model's ops on a Vulkan device against a numpy "
@@ -64,7 +65,7 @@ def register(subparsers) -> None:
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="stop a scenario runner after this long (default 60 s and a "
                              "second per example it runs)")
-    add_run_arguments(parser, summary="the verdict")
+    add_run_arguments(parser, summary="the verdict", float16_rtol=FLOAT16_RTOL)
     parser.set_defaults(run=run)
 
 
@@ -78,24 +79,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..testing.verification import run_verification, tolerance_of
+    from ..testing.verification import run_verification
 
     def say(message: str) -> int:
         return usage(message, "verify")
 
     if args.examples < 1:
         return say(f"--examples must be 1 or more, not {args.examples}")
+    if args.ulp is not None and (args.rtol is not None or args.atol is not None):
+        return say("give --rtol/--atol or --ulp, not both")
     given = read_run_arguments(args, say, lambda error: _failed(args, error))
     if isinstance(given, int):
         return given
     output = Path(args.output_dir) if args.output_dir is not None else \
         DEFAULT_OUTPUT / Path(args.model).stem
-    tolerance = tolerance_of(None, None, args.ulp) if args.ulp is not None else \
-        tolerance_of(args.rtol, args.atol, None)
     try:
         result = run_verification(
             given.text, given.path, args.reference, args.examples, seed=args.seed,
-            tolerance=tolerance, allow_nan=args.allow_nan,
+            rtol=args.rtol, atol=args.atol, ulp=args.ulp, allow_nan=args.allow_nan,
             push_constants=given.push_constants, write_check=args.write_check,
             validate=given.validate, device=args.device, options=given.options,
             database=args.database, output_dir=output, timeout=args.timeout,

@@ -100,7 +100,7 @@ def write_counterexample(folder: Path, counterexample: Counterexample, how: RunC
 def _verdict_options(how: RunCommand) -> list[str]:
     tolerance = how.tolerance
     argv = ["--ulp", str(tolerance.ulp)] if tolerance.ulp is not None else \
-        ["--rtol", f"{tolerance.rtol:g}", "--atol", f"{tolerance.atol:g}"]
+        ["--rtol", repr(tolerance.rtol), "--atol", repr(tolerance.atol)]
     if not how.write_check:
         argv.append("--no-write-check")
     if how.validate is True:

@@ -21,6 +21,7 @@ import numpy as np
 from ..diagnostics import Severity
 from ..runtime.compare import Mismatch, Tolerance, find_mismatch
 from ..runtime.session import AUTO
+from .errors import VerifyError
 from .reference import Rejected, call
 
 if TYPE_CHECKING:
@@ -101,13 +102,21 @@ class Evaluator:
     notes: dict[tuple[str, int], Diagnostic] = field(default_factory=dict)
     device: str | None = None
 
-    def evaluate(self, examples: Sequence[Example]) -> list[Outcome]:
+    def evaluate(self, examples: Sequence[Example], *,
+                 variants: bool = False) -> list[Outcome]:
+        """Each example judged. ``variants``: the examples are the shrinker's variants of
+        one the reference took, so one it fails on (raises, answers wrongly) is outside
+        what it accepts, and is rejected rather than stopping everything."""
         outcomes = [Outcome(example, self.sizes_of(example)) for example in examples]
         for outcome in outcomes:
             try:
                 outcome.expected = call(self.reference, outcome.example,
                                         self.settings.push_values, self._results(outcome))
             except Rejected:
+                outcome.expected = None
+            except VerifyError:
+                if not variants:
+                    raise
                 outcome.expected = None
         groups: dict[tuple[int, ...], list[Outcome]] = {}
         for outcome in outcomes:

@@ -155,6 +155,8 @@ def call(reference: Reference, example: Sequence[np.ndarray], keywords: dict[str
 def _expected(reference: Reference, value: Any, name: str, shape: tuple[int, ...],
               dtype: str) -> np.ndarray:
     array = np.asarray(value)
+    if array.shape != shape and array.size == int(np.prod(shape, dtype=np.int64)):
+        array = array.reshape(shape)  # (a scalar for a one-element result, say)
     problem = None
     if array.shape != shape:
         problem = f"an array of shape {list(array.shape)}"

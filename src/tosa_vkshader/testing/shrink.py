@@ -21,8 +21,8 @@ then their total complexity (:func:`.domains.complexity`: small integers before
 fractions, positive before negative, numbers before the infinities and NaN). Every
 variant stays in the operand's domain; where the domain is the user's own strategy, only
 values that strategy drew in that operand are used. The same failure means the same
-kind (a mismatch on the same result, or the same finding of the device) and a variant the
-reference rejects does not count.
+kind (a mismatch on the same result, or the same finding of the device); a variant the
+reference rejects, or raises on, does not count.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .domains import complexity, is_simple
+from .shapes import Sizes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from .domains import Domain
     from .evaluate import Evaluator, Example, Outcome
-    from .shapes import Sizes
 
 ROUND = 64  # candidates run in one runner process
 MAX_ROUNDS = 60
@@ -64,11 +64,7 @@ def shrink(failing: Outcome, evaluator: Evaluator, domains: Sequence[Domain],
            sizes: Sizes, *, deadline: float = DEADLINE) -> Shrunk:
     assert failing.failure is not None
     wanted = failing.failure.signature
-    observed = [np.unique(array) if domain.observed_only else None
-                for array, domain in zip(failing.example, domains, strict=True)]
-    simplest = [_simplest(domain, values) for domain, values in zip(domains, observed,
-                                                                    strict=True)]
-    shrinker = _Shrinker(domains, observed, simplest, sizes)
+    shrinker = _Shrinker.of(failing.example, domains, sizes)
     best, steps, rounds, tried = failing, 0, 0, 0
     cropped_at: set[tuple[int, ...]] = set()  # sizes whose smaller sizes were tried
     stop = time.monotonic() + deadline
@@ -87,7 +83,7 @@ def shrink(failing: Outcome, evaluator: Evaluator, domains: Sequence[Domain],
             chunk = [c for _, c in candidates[start:start + ROUND]]
             rounds += 1
             tried += len(chunk)
-            same = [o for o in evaluator.evaluate(chunk)
+            same = [o for o in evaluator.evaluate(chunk, variants=True)
                     if o.failure is not None and o.failure.signature == wanted]
             if same:
                 improved = same[0]  # (the candidates are in order: the simplest first)
@@ -96,6 +92,12 @@ def shrink(failing: Outcome, evaluator: Evaluator, domains: Sequence[Domain],
             break
         best, steps = improved, steps + 1
     return Shrunk(best, steps, rounds, tried)
+
+
+def simpler(outcome: Outcome, domains: Sequence[Domain]) -> tuple[int, int, float]:
+    """How simple ``outcome``'s example is (smaller is simpler), in the shrinker's order:
+    which failing example of a batch to shrink."""
+    return _Shrinker.of(outcome.example, domains, Sizes()).cost(outcome.example)
 
 
 def _simplest(domain: Domain, observed: np.ndarray | None) -> Any:
@@ -122,6 +124,16 @@ class _Shrinker:
     observed: Sequence[np.ndarray | None]
     simplest: Sequence[Any]
     sizes: Sizes
+
+    @classmethod
+    def of(cls, example: Example, domains: Sequence[Domain], sizes: Sizes) -> _Shrinker:
+        """The shrinker of ``example``: for an operand whose domain is the user's own
+        strategy, the values it drew are the only ones used."""
+        observed = [np.unique(array) if domain.observed_only else None
+                    for array, domain in zip(example, domains, strict=True)]
+        simplest = [_simplest(domain, values)
+                    for domain, values in zip(domains, observed, strict=True)]
+        return cls(domains, observed, simplest, sizes)
 
     def cost(self, example: Example) -> tuple[int, int, float]:
         elements = sum(a.size for a in example)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from ..diagnostics import Diagnostic
     from ..runtime import PreparedModel
-    from ..runtime.model import Signature
+    from ..runtime.model import Argument, Signature
     from ..runtime.verdict import OptionsSource
     from ..sources.base import SourceFile
     from .domains import Domain
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 # examples judged per batch of the first pass (the evaluator cuts them smaller by bytes)
 FIRST_PASS_BATCH = 256
+# the default relative tolerance where a result is float16 (about one step of it)
+FLOAT16_RTOL = 1e-3
 
 
 @dataclass(slots=True)
@@ -129,7 +131,8 @@ def verify(model: str | os.PathLike[str], reference: Callable[..., Any] | str,
     ``"ref.py:fn"``; such a module may define ``inputs(st)`` to constrain the inputs
     (``inputs`` here does the same for a function). ``seed`` draws the same examples
     again (random when None: the result says which). Float results must match within
-    ``rtol``/``atol`` (default 1e-5, 1e-6) or ``ulp``; integers exactly. ``allow_nan``
+    ``rtol``/``atol`` (default 1e-5, 1e-6; rtol 1e-3 when a result is float16) or
+    ``ulp``; integers exactly. ``allow_nan``
     False keeps NaN out of the inputs. ``write_check``, ``validate``, ``device``,
     ``push_constants``, ``options`` and ``timeout`` are those of ``tosa_vkshader.run``,
     for every example. ``database`` keeps the failures found (None: none kept or
@@ -144,15 +147,19 @@ def verify(model: str | os.PathLike[str], reference: Callable[..., Any] | str,
 
     text, path = model_text(model)
     return run_verification(
-        text, path, reference, examples, seed=seed,
-        tolerance=tolerance_of(rtol, atol, ulp), allow_nan=allow_nan, inputs=inputs,
+        text, path, reference, examples, seed=seed, rtol=rtol, atol=atol, ulp=ulp,
+        allow_nan=allow_nan, inputs=inputs,
         push_constants=push_constants, write_check=write_check, validate=validate,
         device=device, options=options, database=database, output_dir=output_dir,
         timeout=timeout, model_arguments=[path] if path is not None else None)
 
 
-def tolerance_of(rtol: float | None, atol: float | None, ulp: int | None) -> Tolerance:
-    """The tolerance asked for; ValueError when ``ulp`` comes with rtol or atol."""
+def tolerance_of(results: Sequence[Argument], rtol: float | None, atol: float | None,
+                 ulp: int | None) -> Tolerance:
+    """The tolerance asked for, else the default for the ``results``' types: that of
+    `run --expect` (rtol 1e-5, atol 1e-6), with rtol :data:`FLOAT16_RTOL` when a result is
+    float16 (1e-5 is below its precision: one float16 step is about 1e-3). ValueError
+    when ``ulp`` comes with rtol or atol."""
     if ulp is not None:
         if rtol is not None or atol is not None:
             raise ValueError("give either rtol/atol or ulp, not both")
@@ -160,12 +167,15 @@ def tolerance_of(rtol: float | None, atol: float | None, ulp: int | None) -> Tol
             raise ValueError(f"ulp must be 0 or more, not {ulp}")
         return Tolerance(ulp=ulp)
     default = Tolerance()
+    if rtol is None and any(result.dtype == "float16" for result in results):
+        rtol = FLOAT16_RTOL
     return Tolerance(default.rtol if rtol is None else rtol,
                      default.atol if atol is None else atol)
 
 
 def run_verification(text: str, path: str | None, reference: Callable[..., Any] | str,
-                     examples: int, *, seed: int | None, tolerance: Tolerance,
+                     examples: int, *, seed: int | None, rtol: float | None = None,
+                     atol: float | None = None, ulp: int | None = None,
                      allow_nan: bool = True, inputs: Callable[[Any], Any] | None = None,
                      push_constants: bytes | Mapping[str, str] | None = None,
                      write_check: bool = True, validate: bool | str | Sequence[str] = AUTO,
@@ -186,8 +196,9 @@ def run_verification(text: str, path: str | None, reference: Callable[..., Any] 
         Reference(reference, getattr(reference, "__qualname__", repr(reference)), inputs)
     if inputs is not None and isinstance(reference, str):
         loaded = Reference(loaded.function, loaded.name, inputs)
-    verification = _Verification(text, path, loaded, tolerance, allow_nan, push_constants,
-                                 write_check, validate, device, options, timeout)
+    verification = _Verification(text, path, loaded, (rtol, atol, ulp), allow_nan,
+                                 push_constants, write_check, validate, device, options,
+                                 timeout)
     try:
         return verification.run(examples, seed, database, output_dir, model_arguments)
     finally:
@@ -196,7 +207,7 @@ def run_verification(text: str, path: str | None, reference: Callable[..., Any] 
 
 class _Verification:
     def __init__(self, text: str, path: str | None, reference: Reference,
-                 tolerance: Tolerance, allow_nan: bool,
+                 tolerance: tuple[float | None, float | None, int | None], allow_nan: bool,
                  push_constants: bytes | Mapping[str, str] | None,
                  write_check: bool, validate: bool | str | Sequence[str],
                  device: str | None, options: OptionsSource, timeout: float | None) -> None:
@@ -207,7 +218,8 @@ class _Verification:
         self.allow_nan, self.device, self.options = allow_nan, device, options
         self.signature: Signature = read_entry(text)
         self.given_push_constants = push_constants
-        self.settings = Settings(tolerance, None, {}, write_check, validate, timeout)
+        self.settings = Settings(tolerance_of(self.signature.results, *tolerance), None, {},
+                                 write_check, validate, timeout)
         self._prepared: dict[tuple[int, ...], PreparedModel] = {}
         self.sizes: Sizes = self._sizes()
 
@@ -250,7 +262,7 @@ class _Verification:
             model_arguments: Sequence[str] | None) -> VerifyResult:
         from .database import FailureDatabase, model_key
         from .evaluate import Evaluator
-        from .generate import draw_examples
+        from .shrink import simpler
 
         started = time.monotonic()
         first = self.prepared(self.sizes.combinations[0] if self.sizes.free else ())
@@ -263,30 +275,20 @@ class _Verification:
         key = model_key(" ".join(model_arguments) if model_arguments else self.path,
                         self.text, self.signature.name)
         saved = self._saved(store, key)
-        try:
-            drawn = draw_examples(strategy, examples, seed)
-        except Exception as exc:
-            from hypothesis.errors import HypothesisException
-
-            if not isinstance(exc, HypothesisException):
-                raise
-            raise self._unusable_inputs(f"hypothesis could not draw examples: {exc}") from None
-        candidates = [example for _, example in saved] + \
-            [self._checked(example) for example in drawn]
-        outcomes = []
-        for start in range(0, len(candidates), FIRST_PASS_BATCH):
-            outcomes += evaluator.evaluate(candidates[start:start + FIRST_PASS_BATCH])
-            if any(o.failed for o in outcomes):
-                break
+        outcomes = self._first_pass(evaluator, [example for _, example in saved] +
+                                    self._drawn(strategy, examples, seed))
         if store is not None:
             for (value, _), outcome in zip(saved, outcomes, strict=False):
                 if outcome.expected is not None and not outcome.failed:
                     store.delete(key, value)  # fixed since
-        result = VerifyResult(len(outcomes), seed, replayed=min(len(saved), len(outcomes)),
+        judged = sum(outcome.expected is not None for outcome in outcomes)
+        if not judged:
+            raise self._unusable_inputs("the reference rejected every example drawn")
+        result = VerifyResult(judged, seed, replayed=min(len(saved), len(outcomes)),
                               examples_seconds=time.monotonic() - started)
         failing = [(index, o) for index, o in enumerate(outcomes) if o.failed]
         if failing:
-            index, outcome = min(failing, key=lambda item: _cost(item[1]))
+            index, outcome = min(failing, key=lambda item: simpler(item[1], domains))
             counterexample = self._minimal(outcome, evaluator, domains, index < len(saved))
             if store is not None:
                 store.save(key, counterexample.inputs)
@@ -299,6 +301,28 @@ class _Verification:
         result.source = first.verdict.report().source
         result.seconds = time.monotonic() - started
         return result
+
+    def _drawn(self, strategy: Any, examples: int, seed: int) -> list[Example]:
+        """``examples`` examples drawn with ``seed``, each checked against the model."""
+        from hypothesis.errors import HypothesisException
+
+        from .generate import draw_examples
+
+        try:
+            drawn = draw_examples(strategy, examples, seed)
+        except HypothesisException as exc:
+            raise self._unusable_inputs(f"hypothesis could not draw examples: {exc}") from None
+        return [self._checked(example) for example in drawn]
+
+    @staticmethod
+    def _first_pass(evaluator: Evaluator, examples: list[Example]) -> list[Outcome]:
+        """The examples judged in order, a batch at a time, until a batch has a failure."""
+        outcomes: list[Outcome] = []
+        for start in range(0, len(examples), FIRST_PASS_BATCH):
+            outcomes += evaluator.evaluate(examples[start:start + FIRST_PASS_BATCH])
+            if any(outcome.failed for outcome in outcomes):
+                break
+        return outcomes
 
     def _push_values(self, prepared: PreparedModel) -> dict[str, Any]:
         """The push-constant members by name, for the reference; values given by name
@@ -459,9 +483,3 @@ class _Verification:
         if failure.result is not None:
             return prepared.located(diagnostic, failure.result)
         return diagnostic
-
-
-def _cost(outcome: Outcome) -> tuple[int, int]:
-    elements = sum(a.size for a in outcome.example)
-    plain = sum(int((a != 0).sum()) for a in outcome.example)
-    return elements, plain
