@@ -28,8 +28,7 @@ DEFAULT_OUTPUT = Path(".tosa-vkshader") / "verify"
 
 
 def register(subparsers) -> None:
-    from ..testing.database import DEFAULT_DATABASE
-    from ..testing.verification import FLOAT16_RTOL
+    from ..testing.defaults import DEFAULT_DATABASE, FLOAT16_RTOL
 
     parser = subparsers.add_parser(
         "verify", help="property-test a model's ops on a Vulkan device against a numpy "

@@ -19,9 +19,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .evaluate import Example
 
-DEFAULT_DATABASE = ".tosa-vkshader/verify-db"
-
-
 def model_key(name: str | None, text: str, entry: str) -> bytes:
     """The key of a model's failures: how it was named (its path, or the command line's
     words for it; else its text's hash), and its entry function."""

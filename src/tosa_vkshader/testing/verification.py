@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..runtime.compare import Tolerance
 from ..runtime.session import AUTO
 from .counterexample import Counterexample, RunCommand, write_counterexample
-from .database import DEFAULT_DATABASE
+from .defaults import DEFAULT_DATABASE, FLOAT16_RTOL
 from .errors import VerifyError, require_hypothesis
 
 if TYPE_CHECKING:
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
 
 # examples judged per batch of the first pass (the evaluator cuts them smaller by bytes)
 FIRST_PASS_BATCH = 256
-# the default relative tolerance where a result is float16 (about one step of it)
-FLOAT16_RTOL = 1e-3
 
 
 @dataclass(slots=True)
