@@ -24,6 +24,13 @@ if TYPE_CHECKING:
         def line_text(self, line: int) -> str: ...
 
 
+class Host(Protocol):
+    """A file's text that turns offsets into places (:class:`TextFile`, or a model's
+    ``ModelText``)."""
+
+    def location(self, start: int, end: int | None = None) -> Location: ...
+
+
 class Locator(Protocol):
     """Places an op's diagnostics (their pointers, relative to its attributes) and the
     edits of their fixes in the op's file."""
@@ -178,7 +185,7 @@ class EmbeddedLocator:
     """Locates pointers in JSON text that sits, escaped, inside a string of a file."""
 
     document: JsonDocument
-    host: TextFile
+    host: Host
     # Builds the position map; called once, when the first diagnostic is placed.
     build_offsets: Callable[[], OffsetMap]
     # Writes JSON text as the string holding it does (with its escapes).

@@ -10,8 +10,11 @@ the type signature ``(operand types) -> result types``. An unclosed bracket ther
 costs the rest of its own op, never the rest of the file. Ops of other domains are
 skipped before their attributes are decoded.
 
-Positions: the implementation_attrs string is decoded (MLIR escapes), parsed as JSON, and
-a diagnostic's pointer is mapped back through both to a line and column of the .mlir file.
+The text is the file's UTF-8 bytes (:class:`~.modeltext.ModelText`; a large model is
+read through a memory map, a block at a time): offsets are byte offsets, and only what is
+read (an op, a name, a type) is decoded. Positions: the implementation_attrs string is
+decoded (MLIR escapes), parsed as JSON, and a diagnostic's pointer is mapped back through
+both to a line and column of the .mlir file.
 """
 
 from __future__ import annotations
@@ -20,28 +23,36 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..config import Options
 from ..op_context import OpContext, TensorType, domain_kind, parse_type
-from .base import EmbeddedLocator, SourceFile, TextFile
+from .base import EmbeddedLocator, SourceFile
 from .embedded import embedded_op
 from .escapes import EscapeError, decode_mlir, mlir_escape, mlir_offsets
-from .io import decode_text
+from .modeltext import ModelText
 from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX
 
-OP_NAME = "tosa.custom"
+if TYPE_CHECKING:
+    from mmap import mmap
+
+OP_NAME = b"tosa.custom"
+# A name goes on with these bytes (and with non-ASCII ones: letters of other scripts).
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") \
+    | frozenset(range(0x80, 0x100))
 # A bare op name must not be part of a longer name, an SSA value, attribute alias, ...
-_NOT_BEFORE = frozenset('.$%#@!"')
-_NOT_AFTER = frozenset(".$")
+_NOT_BEFORE = frozenset(b'.$%#@!"') | _WORD
+_NOT_AFTER = frozenset(b".$") | _WORD
 # On one line: a string literal (possibly unterminated) or the start of a comment.
-_LINE_TOKEN = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//')
-_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-_SPACE = re.compile(r"(?:\s+|//[^\n]*)*")
-_SSA = re.compile(r"%[\w$.-]+(?:#\d+)?")
-_BARE_ID = re.compile(r"[A-Za-z_][\w$.-]*")
-_SYMBOL = re.compile(r"[\w$.-]+")
-_OPEN = {"<": ">", "(": ")", "[": "]", "{": "}"}
-_CLOSE = set(_OPEN.values())
+_LINE_TOKEN = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//')
+_STRING = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+_SPACE = re.compile(rb"(?:\s+|//[^\n]*)*")
+_SSA = re.compile(rb"%[\w$.-]+(?:#\d+)?")
+_BARE_ID = re.compile(rb"[A-Za-z_][\w$.-]*")
+_SYMBOL = re.compile(rb"[\w$.-]+")
+_OPEN = {ord(o): ord(c) for o, c in ("<>", "()", "[]", "{}")}
+_CLOSE = frozenset(_OPEN.values())
+_QUOTE, _DASH = ord('"'), ord("-")
 
 
 class _SyntaxError(ValueError):
@@ -71,36 +82,32 @@ class _CustomOp:
     end: int = 0
 
 
-def read_mlir(data: bytes | str, path: str | None, options: Options) -> SourceFile:
-    text, problem = decode_text(data, path)
+def read_mlir(data: bytes | str | mmap, path: str | None, options: Options) -> SourceFile:
+    """The VulkanCustomShader ops of a model: its bytes (or a memory map of its file), or
+    its text."""
+    host = ModelText.of(data, path)
     source = SourceFile(path)
-    if problem is not None:
-        source.diagnostics.append(problem)
-        return source
-    host = TextFile(text, path)
+    if not isinstance(data, str):
+        problem = host.utf8_problem()
+        if problem is not None:
+            source.diagnostics.append(problem)
+            return source
     source.text = host
-    sites = keyword_sites(text)
-    found = candidates(text, sites[OP_NAME])
+    sites = keyword_sites(host)
+    found = candidates(host, sites[OP_NAME])
     ops: list[_CustomOp] = []
     for index, (start, end, generic) in enumerate(found):
-        limit = found[index + 1][0] if index + 1 < len(found) else len(text)
+        limit = found[index + 1][0] if index + 1 < len(found) else len(host)
         try:
-            ops.append(_Parser(text, end, limit).op(start, generic))
+            ops.append(_Parser(host.data, end, limit).op(start, generic))
         except _SyntaxError as exc:
             source.diagnostics.append(MLIR_SYNTAX.at(
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
-    returns = _return_sites(text, sites[_RETURN]) if ops else []
-    for op, used in zip(ops, _results_used(text, ops, sites[FUNCTION]), strict=True):
+    returns = _return_sites(host.data, sites[_RETURN]) if ops else []
+    for op, used in zip(ops, _results_used(host, ops, sites[FUNCTION]), strict=True):
         _add_op(source, host, op, options, used, returns)
     return source
-
-
-def custom_op_attribute_strings(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the implementation_attrs string contents (inside the quotes) of each
-    VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly: what a tool
-    that rewrites an op's attributes in place (``fix``) edits."""
-    return [site.attributes for site in custom_op_sites(text) if site.attributes is not None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +115,8 @@ class CustomOpSite:
     """A VulkanCustomShader ``tosa.custom`` op (or a near miss of the domain) as written:
     where its name is, the span of its implementation_attrs string contents (None when it
     has no such string), its types, and how each of its results is named (``%0``, or
-    ``%0#1`` for ``%0:2 = ...``; empty when the results are not named)."""
+    ``%0#1`` for ``%0:2 = ...``; empty when the results are not named). Offsets are into
+    the text's UTF-8 bytes."""
 
     start: int
     name_end: int
@@ -118,38 +126,40 @@ class CustomOpSite:
     result_names: tuple[str, ...]
 
 
-def custom_op_sites(text: str) -> list[CustomOpSite]:
+def custom_op_sites(text: bytes | str) -> list[CustomOpSite]:
     """Every VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly, in
     text order (the order the converter makes their compute segments in)."""
+    model = ModelText.of(text)
+    data = model.data
     sites = []
-    found = candidates(text)
+    found = candidates(model)
     for index, (start, end, generic) in enumerate(found):
-        limit = found[index + 1][0] if index + 1 < len(found) else len(text)
+        limit = found[index + 1][0] if index + 1 < len(found) else len(data)
         try:
-            op = _Parser(text, end, limit).op(start, generic)
+            op = _Parser(data, end, limit).op(start, generic)
         except _SyntaxError:
             continue  # read_mlir reports it
-        if domain_kind(_string_value(text, op, "domain_name")) == "other":
+        if domain_kind(_string_value(data, op, "domain_name")) == "other":
             continue
         attrs = op.attributes.get("implementation_attrs")
         sites.append(CustomOpSite(start, op.name_end,
                                   attrs.string if attrs is not None else None,
                                   op.operands, op.results,
-                                  _result_names(text, op.start)))
+                                  _result_names(data, op.start)))
     return sites
 
 
-def _result_names(text: str, start: int) -> tuple[str, ...]:
+def _result_names(data: bytes | mmap, start: int) -> tuple[str, ...]:
     """How the results of the op whose name starts at ``start`` are referred to, as its
     line names them (``%a, %b = ...``, ``%0:2 = ...``: ``%0#0``, ``%0#1``)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    names = _RESULT_NAMES.search(text, line_start, start)
+    line_start = data.rfind(b"\n", 0, start) + 1
+    names = _RESULT_NAMES.search(data, line_start, start)
     if names is None:
         return ()
-    pack, _, packed = names.group(1).partition(":")
+    pack, _, packed = names.group(1).decode().partition(":")
     if packed:
         return tuple(f"{pack}#{k}" for k in range(int(packed)))
-    return tuple(name.strip() for name in names.group(1).split(","))
+    return tuple(name.strip() for name in names.group(1).decode().split(","))
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,82 +175,90 @@ class Function:
     returned: tuple[str, ...] | None
 
 
-def read_functions(text: str) -> list[Function]:
+def read_functions(text: bytes | str) -> list[Function]:
     """Every ``func.func`` of MLIR ``text`` whose signature reads cleanly, in text order
     (functions in generic form are not read)."""
-    sites = keyword_sites(text)
-    starts = _function_starts(text, sites[FUNCTION])
-    returns = _return_sites(text, sites[_RETURN])
-    code = _CodeScanner(text)
+    model = ModelText.of(text)
+    data = model.data
+    sites = keyword_sites(model)
+    starts = _function_starts(data, sites[FUNCTION])
+    returns = _return_sites(data, sites[_RETURN])
+    code = _CodeScanner(data)
     functions = []
     for index, start in enumerate(starts):
         if not code.is_code(start):
             continue
-        limit = starts[index + 1] if index + 1 < len(starts) else len(text)
+        limit = starts[index + 1] if index + 1 < len(starts) else len(data)
         try:
             name, visibility, arguments, results = \
-                _Parser(text, start + len(FUNCTION), limit).function()
+                _Parser(data, start + len(FUNCTION), limit).function()
         except _SyntaxError:
             continue
         following = bisect.bisect_left(returns, (start, 0))
         returned = None
         if following < len(returns) and returns[following][0] < limit:
-            end = returns[following][1]
-            line_end = text.find("\n", end)
-            operands = text[end : line_end if line_end >= 0 else len(text)]
-            returned = tuple(_SSA.findall(operands.partition(":")[0]))
+            returned = _listed_values(data, returns[following][1])
         functions.append(Function(name, visibility, arguments, results, returned))
     return functions
 
 
-def keyword_sites(text: str) -> dict[str, list[int]]:
+def _listed_values(data: bytes | mmap, end: int) -> tuple[str, ...]:
+    """The SSA values a ``return`` that ends at ``end`` lists (up to its types)."""
+    line_end = data.find(b"\n", end)
+    operands = data[end : line_end if line_end >= 0 else len(data)]
+    return tuple(v.decode() for v in _SSA.findall(operands.partition(b":")[0]))
+
+
+def keyword_sites(text: ModelText) -> dict[bytes, list[int]]:
     """Where each of ``tosa.custom``, ``func.func`` and ``return`` starts in ``text``, in
-    order (code or not: callers judge). One pass over the file's ``u`` characters, which
-    each of the words holds: a search for one character runs at memory speed (about 3 ms
-    for 25 MB), a search for a word five times slower, and weights (hex digits) hold no
-    ``u``."""
-    words = {word: word.index("u") for word in (OP_NAME, FUNCTION, _RETURN)}
-    sites: dict[str, list[int]] = {word: [] for word in words}
-    pos = text.find("u")
-    while pos >= 0:
-        for word, offset in words.items():
-            if pos >= offset and text.startswith(word, pos - offset):
-                sites[word].append(pos - offset)
-        pos = text.find("u", pos + 1)
+    order (code or not: callers judge). One pass over the file's ``u`` bytes, which each
+    of the words holds: a search for one byte runs at memory speed (about 3 ms for 25 MB),
+    a search for a word five times slower, and weights (hex digits) hold no ``u``."""
+    data = text.data
+    words = [(word, word.index(b"u"), len(word)) for word in (OP_NAME, FUNCTION, _RETURN)]
+    sites: dict[bytes, list[int]] = {word: [] for word, _, _ in words}
+    for start, end in text.blocks():
+        pos = data.find(b"u", start, end)
+        while pos >= 0:
+            for word, offset, size in words:
+                if data[pos - offset : pos - offset + size] == word and pos >= offset:
+                    sites[word].append(pos - offset)
+            pos = data.find(b"u", pos + 1, end)
     return sites
 
 
-def candidates(text: str, sites: list[int] | None = None) -> list[tuple[int, int, bool]]:
+def candidates(text: ModelText | bytes | str, sites: list[int] | None = None,
+               ) -> list[tuple[int, int, bool]]:
     """(start, end, generic form) of every ``tosa.custom`` op name that is code, in order
     (``sites``: where the name occurs, when already found by :func:`keyword_sites`).
 
     Linear: one pass over the file, and a :class:`_CodeScanner` that tokenizes each line
     at most once however many names it holds."""
+    model = text if isinstance(text, ModelText) else ModelText.of(text)
+    data = model.data
     found = []
-    code = _CodeScanner(text)
+    code = _CodeScanner(data)
     size = len(OP_NAME)
-    for pos in keyword_sites(text)[OP_NAME] if sites is None else sites:
+    for pos in keyword_sites(model)[OP_NAME] if sites is None else sites:
         end = pos + size
-        before = text[pos - 1] if pos else ""
-        after = text[end] if end < len(text) else ""
-        if before == '"' and after == '"':  # generic form: "tosa.custom"(...)
-            if text.startswith("(", _spaces_end(text, end + 1)) \
+        before = data[pos - 1] if pos else -1
+        after = data[end] if end < len(data) else -1
+        if before == _QUOTE and after == _QUOTE:  # generic form: "tosa.custom"(...)
+            if data[_spaces_end(data, end + 1) : _spaces_end(data, end + 1) + 1] == b"(" \
                     and code.is_code(pos - 1):
                 found.append((pos - 1, end + 1, True))
-        elif not (before and (before in _NOT_BEFORE or before.isalnum() or before == "_")) \
-                and not (after and (after in _NOT_AFTER or after.isalnum() or after == "_")) \
-                and code.is_code(pos):
+        elif before not in _NOT_BEFORE and after not in _NOT_AFTER and code.is_code(pos):
             found.append((pos, end, False))
     return found
 
 
-_SPACE_ONLY = re.compile(r"\s*")
+_SPACE_ONLY = re.compile(rb"\s*")
 
 
-def _spaces_end(text: str, pos: int, limit: int | None = None) -> int:
+def _spaces_end(data: bytes | mmap, pos: int, limit: int | None = None) -> int:
     """Where the white space (and comments, up to ``limit``) from ``pos`` ends."""
-    found = (_SPACE_ONLY.match(text, pos) if limit is None
-             else _SPACE.match(text, pos, limit))
+    found = (_SPACE_ONLY.match(data, pos) if limit is None
+             else _SPACE.match(data, pos, limit))
     assert found is not None  # (both patterns match the empty string)
     return found.end()
 
@@ -250,41 +268,41 @@ class _CodeScanner:
     comments). The scan position only moves forward: a string or comment that holds many
     candidates is tokenized once, and skipped for every candidate inside it."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, data: bytes | mmap) -> None:
+        self.data = data
         self.scanned = 0  # tokens before this are known; it is never inside a token
         self.blocked_until = 0  # the end of the string or comment last found
 
     def is_code(self, pos: int) -> bool:
         if pos < self.blocked_until:
             return False
-        text = self.text
-        newline = text.rfind("\n", self.scanned, pos)
+        data = self.data
+        newline = data.rfind(b"\n", self.scanned, pos)
         if newline >= 0:  # strings and comments end at the line's end
             self.scanned = newline + 1
-        for token in _LINE_TOKEN.finditer(text, self.scanned, pos + 1):
+        for token in _LINE_TOKEN.finditer(data, self.scanned, pos + 1):
             if token.start() >= pos:
                 break
-            if token.group() == "//" or token.end() > pos:
-                whole = _LINE_TOKEN.match(text, token.start())
+            if token.group() == b"//" or token.end() > pos:
+                whole = _LINE_TOKEN.match(data, token.start())
                 assert whole is not None  # (the token just found)
-                end = whole.end() if token.group() != "//" else text.find("\n", pos)
-                self.blocked_until = self.scanned = len(text) if end < 0 else end
+                end = whole.end() if token.group() != b"//" else data.find(b"\n", pos)
+                self.blocked_until = self.scanned = len(data) if end < 0 else end
                 return False
         self.scanned = pos
         return True
 
 
-def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
+def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options,
             results_used: tuple[bool, ...] | None, returns: list[tuple[int, int]]) -> None:
-    text = host.text
-    domain = _string_value(text, op, "domain_name")
+    data = host.data
+    domain = _string_value(data, op, "domain_name")
     if domain_kind(domain) == "other":
         return
-    context = OpContext(operator_name=_string_value(text, op, "operator_name"),
+    context = OpContext(operator_name=_string_value(data, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
                         operand_values=op.operand_values, results_used=results_used,
-                        returned=_returned_results(text, op, returns),
+                        returned=_returned_results(data, op, returns),
                         locate=host.location)
     context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
@@ -301,56 +319,58 @@ def _add_op(source: SourceFile, host: TextFile, op: _CustomOp, options: Options,
         return
     start, end = attrs.string
     try:
-        json_text = decode_mlir(text, start, end)
+        json_text = decode_mlir(data, start, end)
     except EscapeError as exc:
         source.diagnostics.append(MLIR_SYNTAX.at(
             "", f"cannot read implementation_attrs: {exc.message}").located(
             host.location(exc.offset)))
         return
-    offsets = _Offsets(text, start, end)
+    offsets = _Offsets(data, start, end)
     op_, problems = embedded_op(
         json_text, source.path, options, context=context,
         place_offset=lambda offset: host.location(offsets().host(offset)),
         locator_for=lambda document: EmbeddedLocator(
-            document, host, offsets, lambda json_text: mlir_escape(json_text, text[start:end])))
+            document, host, offsets,
+            lambda json_text: mlir_escape(json_text, host.decode(start, end))))
     source.diagnostics.extend(problems)
     if op_ is not None:
         source.ops.append(op_)
 
 
-_RESULT_NAME = re.compile(r"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
-_SSA_USE = re.compile(r"%[\w$.-]+(?:#(\d+))?")
-FUNCTION = "func.func"
+_RESULT_NAME = re.compile(rb"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
+_SSA_USE = re.compile(rb"%[\w$.-]+(?:#(\d+))?")
+FUNCTION = b"func.func"
 
 
-def _results_used(text: str, ops: list[_CustomOp], function_sites: list[int],
+def _results_used(text: ModelText, ops: list[_CustomOp], function_sites: list[int],
                   ) -> list[tuple[bool, ...] | None]:
     """For each op: whether each of its results is used after it, up to the end of its
     function (SSA names are unique within a function); None when the results have no
     single name. One forward pass over the file for all ops together."""
-    names: dict[str, list[tuple[int, int, int]]] = {}  # name -> (op, from, to)
-    functions = _function_starts(text, function_sites)
+    data = text.data
+    names: dict[bytes, list[tuple[int, int, int]]] = {}  # name -> (op, from, to)
+    functions = _function_starts(data, function_sites)
     used: list[tuple[bool, ...] | None] = []
     previous_end = 0
     for index, op in enumerate(ops):
-        line_start = max(text.rfind("\n", previous_end, op.start) + 1, previous_end)
-        named = _RESULT_NAME.search(text, line_start, op.start)
+        line_start = max(data.rfind(b"\n", previous_end, op.start) + 1, previous_end)
+        named = _RESULT_NAME.search(data, line_start, op.start)
         previous_end = op.end
         if named is None:
             used.append(None if op.results else ())
             continue
         following = bisect.bisect_left(functions, op.end)
-        end = functions[following] if following < len(functions) else len(text)
+        end = functions[following] if following < len(functions) else len(data)
         names.setdefault(named.group(1), []).append((index, op.end, end))
         used.append(tuple(False for _ in op.results))
     if not names:
         return used
     marks: dict[int, set[int]] = {}
     whole: set[int] = set()
-    code = _CodeScanner(text)
+    code = _CodeScanner(data)
     first = min(start for spans in names.values() for _, start, _ in spans)
     for use in _ssa_uses(text, first):
-        name = text[use.start():use.start(1) - 1] if use.group(1) else use.group()
+        name = use.group()[: use.start(1) - 1 - use.start()] if use.group(1) else use.group()
         spans = names.get(name)
         if spans is None:
             continue
@@ -369,58 +389,64 @@ def _results_used(text: str, ops: list[_CustomOp], function_sites: list[int],
     return used
 
 
-def _ssa_uses(text: str, start: int) -> Iterator[re.Match[str]]:
+def _ssa_uses(text: ModelText, start: int) -> Iterator[re.Match[bytes]]:
     """Every SSA value name from ``start`` on (``%name`` or ``%name#k``): found from the
-    ``%`` characters, which a one-character search finds at memory speed; a regular
-    expression would try each of the file's characters."""
-    pos = text.find("%", start)
-    while pos >= 0:
-        use = _SSA_USE.match(text, pos)
-        if use is not None:
-            yield use
-            pos = text.find("%", use.end())
-        else:
-            pos = text.find("%", pos + 1)
+    ``%`` bytes, which a one-byte search finds at memory speed; a regular expression
+    would try each of the file's bytes."""
+    data = text.data
+    for block_start, block_end in text.blocks(start):
+        pos = data.find(b"%", max(start, block_start), block_end)
+        while pos >= 0:
+            use = _SSA_USE.match(data, pos)
+            if use is not None:
+                yield use
+                start = use.end()
+            else:
+                start = pos + 1
+            pos = data.find(b"%", start, block_end)
 
 
-def _function_starts(text: str, sites: list[int]) -> list[int]:
+def _function_starts(data: bytes | mmap, sites: list[int]) -> list[int]:
     """Where each ``func.func`` name starts (not part of a longer name), in order, of the
     places where the text occurs (``sites``)."""
     starts = []
     for pos in sites:
-        before = text[pos - 1] if pos else ""
         end = pos + len(FUNCTION)
-        after = text[end] if end < len(text) else ""
-        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after in "_."):
+        before = data[pos - 1] if pos else -1
+        after = data[end] if end < len(data) else -1
+        if before not in _WORD and before != _DOT and after not in _WORD and after != _DOT:
             starts.append(pos)
     return starts
 
 
-_RESULT_NAMES = re.compile(r"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
-_RETURN = "return"
+_RESULT_NAMES = re.compile(rb"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
+_RETURN = b"return"
+_DOT = ord(".")
 
 
-def _return_sites(text: str, found: list[int]) -> list[tuple[int, int]]:
+def _return_sites(data: bytes | mmap, found: list[int]) -> list[tuple[int, int]]:
     """(start, end) of every ``return`` / ``func.return`` keyword outside comments and
     strings, in file order, of the places where the text occurs (``found``)."""
     sites = []
     code = _CodeScanner(text)  # (a GLSL `return;` inside an attribute string is not one)
     for pos in found:
         end = pos + len(_RETURN)
-        start = pos - 5 if text.startswith("func.", pos - 5) else pos
-        before = text[start - 1] if start > 0 else ""
-        after = text[end] if end < len(text) else ""
-        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_") \
-                and code.is_code(start):
-            sites.append((start, end))
+        start = pos - 5 if pos >= 5 and data[pos - 5 : pos] == b"func." else pos
+        before = data[start - 1] if start > 0 else -1
+        after = data[end] if end < len(data) else -1
+        if before not in _WORD and before != _DOT and after not in _WORD:
+            prefix = data[data.rfind(b"\n", 0, start) + 1 : start]
+            # Neither a comment nor a string spans lines in MLIR.
+            if b"//" not in prefix and prefix.count(b'"') % 2 == 0:
+                sites.append((start, end))
     return sites
 
 
-def _returned_results(text: str, op: _CustomOp, returns: list[tuple[int, int]]
+def _returned_results(data: bytes | mmap, op: _CustomOp, returns: list[tuple[int, int]]
                       ) -> tuple[int, ...] | None:
     """The op's result indices in the order the function's ``return`` lists them (only
     the results it returns directly), or None when that cannot be read."""
-    names = _result_names(text, op.start)
+    names = _result_names(data, op.start)
     if not names:
         return None
     result_of = {name: k for k, name in enumerate(names)}
@@ -429,16 +455,13 @@ def _returned_results(text: str, op: _CustomOp, returns: list[tuple[int, int]]
     following = bisect.bisect_left(returns, (op.end, 0))
     if following == len(returns):
         return None
-    end = returns[following][1]
-    line_end = text.find("\n", end)
-    operands = text[end : line_end if line_end >= 0 else len(text)]
-    values = _SSA.findall(operands.partition(":")[0])
+    values = _listed_values(data, returns[following][1])
     return tuple(result_of[v] for v in values if v in result_of)
 
 
 class _Offsets:
-    def __init__(self, text: str, start: int, end: int) -> None:
-        self._args = (text, start, end)
+    def __init__(self, data: bytes | mmap, start: int, end: int) -> None:
+        self._args = (data, start, end)
         self._map = None
 
     def __call__(self):
@@ -447,81 +470,83 @@ class _Offsets:
         return self._map
 
 
-def _string_value(text: str, op: _CustomOp, name: str) -> str | None:
+def _string_value(data: bytes | mmap, op: _CustomOp, name: str) -> str | None:
     attribute = op.attributes.get(name)
     if attribute is None or attribute.string is None:
         return None
     try:
-        return decode_mlir(text, *attribute.string)
+        return decode_mlir(data, *attribute.string)
     except EscapeError:
-        return text[attribute.string[0] : attribute.string[1]]
+        return data[attribute.string[0] : attribute.string[1]].decode("utf-8", "replace")
 
 
 class _Parser:
     """Reads one op from just after its name, never past ``limit`` (where the next op's
     name starts, or the end of the file). Offsets are into the whole file."""
 
-    def __init__(self, text: str, pos: int, limit: int | None = None) -> None:
-        self.text = text
+    def __init__(self, data: bytes | mmap, pos: int, limit: int | None = None) -> None:
+        self.data = data
         self.pos = pos
-        self.limit = len(text) if limit is None else limit
+        self.limit = len(data) if limit is None else limit
         self.values: list[str] = []  # the SSA operands, as written
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
-        self.pos = _spaces_end(self.text, self.pos, self.limit)
+        self.pos = _spaces_end(self.data, self.pos, self.limit)
 
-    def peek(self, length: int = 1) -> str:
+    def peek(self, length: int = 1) -> bytes:
         self.space()
-        return self.text[self.pos : min(self.pos + length, self.limit)]
+        return self.data[self.pos : min(self.pos + length, self.limit)]
 
     def found(self) -> str:
         """What is at the cursor, for a message."""
         if self.pos >= self.limit:
-            return "end of file" if self.limit == len(self.text) else OP_NAME
-        return self.text[self.pos : min(self.pos + 12, self.limit)].split("\n")[0] \
-            or "end of file"
+            return "end of file" if self.limit == len(self.data) else OP_NAME.decode()
+        shown = self.data[self.pos : min(self.pos + 12, self.limit)].split(b"\n")[0]
+        return shown.decode("utf-8", "replace") or "end of file"
 
     def ended(self) -> str:
-        return "unexpected end of file" if self.limit == len(self.text) else \
-            f"unexpected `{OP_NAME}`: this op's brackets are not closed before the next op"
+        return "unexpected end of file" if self.limit == len(self.data) else \
+            f"unexpected `{OP_NAME.decode()}`: this op's brackets are not closed before " \
+            "the next op"
 
-    def expect(self, token: str, what: str) -> None:
+    def expect(self, token: bytes, what: str) -> None:
         if self.peek(len(token)) != token:
             raise _SyntaxError(f"expected {what}, found `{self.found()}`", self.pos)
         self.pos += len(token)
 
     def string(self) -> tuple[int, int]:
         """A string literal at the cursor: the span of its contents."""
-        match = _STRING.match(self.text, self.pos, self.limit)
+        match = _STRING.match(self.data, self.pos, self.limit)
         if match is None:
             raise _SyntaxError("unterminated string (MLIR strings end on the same line)",
                                self.pos)
         self.pos = match.end()
         return match.start() + 1, match.end() - 1
 
-    def name(self, bare: re.Pattern[str], what: str) -> str:
+    def name(self, bare: re.Pattern[bytes], what: str) -> str:
         """A name at the cursor: a string literal's contents (as written), or ``bare``."""
-        if self.text.startswith('"', self.pos, self.limit):
+        if self.data[self.pos : self.pos + 1] == b'"' and self.pos < self.limit:
             start, end = self.string()
-            return self.text[start:end]
-        match = bare.match(self.text, self.pos, self.limit)
+            return self.data[start:end].decode("utf-8", "replace")
+        match = bare.match(self.data, self.pos, self.limit)
         if match is None:
             raise _SyntaxError(f"expected {what}", self.pos)
         self.pos = match.end()
-        return match.group()
+        return match.group().decode()
 
-    def skip_value(self, stops: str) -> None:
-        """Skip one attribute value or type: up to a stop character at nesting depth 0."""
-        text = self.text
+    def skip_value(self, stops: bytes) -> None:
+        """Skip one attribute value or type: up to a stop byte at nesting depth 0."""
+        data = self.data
         depth = 0
         start = self.pos
         while self.pos < self.limit:
-            char = text[self.pos]
-            if char == '"':
+            char = data[self.pos]
+            if char == _QUOTE:
                 self.string()
                 continue
-            if char == "-" and text.startswith("->", self.pos, self.limit):
+            if char == _DASH and data[self.pos + 1 : self.pos + 2] == b">" \
+                    and self.pos + 1 < self.limit:
                 self.pos += 2
                 continue
             if depth == 0 and char in stops:
@@ -544,91 +569,91 @@ class _Parser:
         """``[visibility] @name(%arg: type {attrs}, ...) [-> results]``, just after the
         ``func.func`` keyword."""
         visibility = None
-        word = _BARE_ID.match(self.text, _spaces_end(self.text, self.pos, self.limit),
+        word = _BARE_ID.match(self.data, _spaces_end(self.data, self.pos, self.limit),
                               self.limit)
-        if word is not None and word.group() in ("public", "private", "nested"):
-            visibility = word.group()
+        if word is not None and word.group() in (b"public", b"private", b"nested"):
+            visibility = word.group().decode()
             self.pos = word.end()
-        self.expect("@", "`@` and the function's name")
+        self.expect(b"@", "`@` and the function's name")
         name = self.name(_SYMBOL, "the function's name")
-        self.expect("(", "`(` and the arguments")
+        self.expect(b"(", "`(` and the arguments")
         arguments: list[tuple[str, TensorType]] = []
-        while self.peek() != ")":
-            match = _SSA.match(self.text, self.pos, self.limit)
+        while self.peek() != b")":
+            match = _SSA.match(self.data, self.pos, self.limit)
             if match is None:
                 raise _SyntaxError("expected an argument", self.pos)
             self.pos = match.end()
-            self.expect(":", "`:` and the argument's type")
-            arguments.append((match.group(), self.single_type(",){")))
+            self.expect(b":", "`:` and the argument's type")
+            arguments.append((match.group().decode(), self.single_type(b",){")))
             self.trailing_attributes()
-            if self.peek() == ",":
+            if self.peek() == b",":
                 self.pos += 1
-            elif self.peek() != ")":
+            elif self.peek() != b")":
                 raise _SyntaxError("expected `,` or `)` after an argument", self.pos)
         self.pos += 1
         results: list[TensorType] = []
-        if self.peek(2) == "->":
+        if self.peek(2) == b"->":
             self.pos += 2
-            if self.peek() == "(":
+            if self.peek() == b"(":
                 self.pos += 1
-                while self.peek() != ")":
-                    results.append(self.single_type(",){"))
+                while self.peek() != b")":
+                    results.append(self.single_type(b",){"))
                     self.trailing_attributes()
-                    if self.peek() == ",":
+                    if self.peek() == b",":
                         self.pos += 1
-                    elif self.peek() != ")":
+                    elif self.peek() != b")":
                         raise _SyntaxError("expected `,` or `)` after a result type",
                                            self.pos)
                 self.pos += 1
             else:
-                results.append(self.single_type(",){"))
+                results.append(self.single_type(b",){"))
         return name, visibility, tuple(arguments), tuple(results)
 
     def trailing_attributes(self) -> None:
         """An argument's or result's attribute dictionary and location, if written."""
-        for opening in ("{", "loc("):
+        for opening in (b"{", b"loc("):
             if self.peek(len(opening)) == opening:
-                self.skip_value(",)")
+                self.skip_value(b",)")
 
     # -- the op ------------------------------------------------------------------------
     def op(self, start: int, generic: bool) -> _CustomOp:
         op = _CustomOp(start, self.pos)
         if generic:
-            self.expect("(", "`(` and the operands")
-            self.operands(")")
+            self.expect(b"(", "`(` and the operands")
+            self.operands(b")")
             op.operand_values = tuple(self.values)
-            self.expect(")", "`)` after the operands")
-            if self.peek(2) == "<{":
+            self.expect(b")", "`)` after the operands")
+            if self.peek(2) == b"<{":
                 self.pos += 1
                 self.attribute_dict(op)
-                self.expect(">", "`>` closing the properties")
-            if self.peek() == "{":
+                self.expect(b">", "`>` closing the properties")
+            if self.peek() == b"{":
                 self.attribute_dict(op)
         else:
-            self.operands("{:")
+            self.operands(b"{:")
             op.operand_values = tuple(self.values)
-            if self.peek() == "{":
+            if self.peek() == b"{":
                 self.attribute_dict(op)
-        self.expect(":", "`:` and the op's type signature")
+        self.expect(b":", "`:` and the op's type signature")
         op.operands = self.type_list()
-        self.expect("->", "`->` and the result types")
-        if self.peek() == "(":
+        self.expect(b"->", "`->` and the result types")
+        if self.peek() == b"(":
             op.results = self.type_list()
         else:
             op.results = (self.single_type(),)
         op.end = self.pos
         return op
 
-    def operands(self, stops: str) -> None:
+    def operands(self, stops: bytes) -> None:
         while True:
             char = self.peek()
-            if char == "%":
-                match = _SSA.match(self.text, self.pos, self.limit)
+            if char == b"%":
+                match = _SSA.match(self.data, self.pos, self.limit)
                 if match is None:
                     raise _SyntaxError("expected an SSA value name after `%`", self.pos)
                 self.pos = match.end()
-                self.values.append(match.group())
-                if self.peek() == ",":
+                self.values.append(match.group().decode())
+                if self.peek() == b",":
                     self.pos += 1
                 continue
             if char and char in stops:
@@ -637,49 +662,49 @@ class _Parser:
                                f"`{self.found()}`", self.pos)
 
     def attribute_dict(self, op: _CustomOp) -> None:
-        self.expect("{", "`{`")
+        self.expect(b"{", "`{`")
         while True:
             char = self.peek()
-            if char == "}":
+            if char == b"}":
                 self.pos += 1
                 return
             key_start = self.pos
             key = self.name(_BARE_ID, "an attribute name")
-            if self.peek() == "=":
+            if self.peek() == b"=":
                 self.pos += 1
                 self.space()
                 value_start = self.pos
                 string = None
-                if self.text.startswith('"', self.pos, self.limit):
+                if self.data[self.pos : self.pos + 1] == b'"' and self.pos < self.limit:
                     string = self.string()
                 else:
-                    self.skip_value(",}")
+                    self.skip_value(b",}")
                 attribute = _Attribute(key_start, value_start, self.pos, string)
             else:  # a unit attribute
                 attribute = _Attribute(key_start, key_start, self.pos)
             op.attributes.setdefault(key, attribute)
-            if self.peek() == ",":
+            if self.peek() == b",":
                 self.pos += 1
-            elif self.peek() != "}":
+            elif self.peek() != b"}":
                 raise _SyntaxError("expected `,` or `}` in the attribute dictionary",
                                    self.pos)
 
     def type_list(self) -> tuple[TensorType, ...]:
-        self.expect("(", "`(` and a list of types")
+        self.expect(b"(", "`(` and a list of types")
         types: list[TensorType] = []
-        if self.peek() == ")":
+        if self.peek() == b")":
             self.pos += 1
             return ()
         while True:
-            types.append(self.single_type(",)\n"))
-            if self.peek() == ",":
+            types.append(self.single_type(b",)\n"))
+            if self.peek() == b",":
                 self.pos += 1
                 continue
-            self.expect(")", "`)` closing the type list")
+            self.expect(b")", "`)` closing the type list")
             return tuple(types)
 
-    def single_type(self, stops: str = ",)}\n ") -> TensorType:
+    def single_type(self, stops: bytes = b",)}\n ") -> TensorType:
         self.space()
         start = self.pos
-        self.skip_value(stops + " \t\r")
-        return parse_type(self.text[start : self.pos])
+        self.skip_value(stops + b" \t\r")
+        return parse_type(self.data[start : self.pos].decode("utf-8", "replace"))

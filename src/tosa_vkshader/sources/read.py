@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 from ..config import Options
 
 if TYPE_CHECKING:
+    from mmap import mmap
     from typing import Any
 
     from .base import SourceFile
 
 
-def read_text(data: bytes | str, path: str | None, options: Options) -> SourceFile:
+def read_text(data: bytes | str | mmap, path: str | None, options: Options) -> SourceFile:
     """Read by the file's suffix: .mlir (TOSA MLIR text), .tosa (flatbuffer), else JSON."""
     suffix = os.path.splitext(path)[1].lower() if path and "." in path else ""
     if suffix == ".mlir":
@@ -24,11 +25,11 @@ def read_text(data: bytes | str, path: str | None, options: Options) -> SourceFi
     if suffix == ".tosa":
         from .tosa_source import read_tosa
 
-        raw = data.encode("utf-8") if isinstance(data, str) else data
+        raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
         return read_tosa(raw, path, options)
     from .json_source import read_json
 
-    return read_json(data, path, options)
+    return read_json(data if isinstance(data, (bytes, str)) else bytes(data), path, options)
 
 
 def source_of(obj_or_text: Any, options: Options, path: str | None = None) -> SourceFile:
