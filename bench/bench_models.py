@@ -3,12 +3,13 @@ same TOSA MLIR file, over the generated family of bench/model_family.py (the sha
 issue #31, many small ops, several functions, mostly weights).
 
 Each member is generated, parsed by tosa-opt once (it must be well formed), and checked
-once to fill the cache (a hook's second run). Then, alternately, one `tosa-vkshader check`
-process (start-up included, as a hook pays it) and one run of the `tosa-opt` binary of
-tosa-tools reading the file (`-o /dev/null`: parse and verify, what a user runs to see
-that the model is well formed at all); medians of --repeat runs each: wall, CPU (user +
-system) and the peak resident memory of each process. With --in-process, where the time of
-our check goes (reading, checking) in this process.
+once to fill the cache (a hook's second run). Then, in turn, one `tosa-vkshader check`
+process (start-up included, as a hook pays it), `tosa-opt` reading the file as a user runs
+it (`tosa-opt model.mlir -o /dev/null`: the console command of tosa-tools, which parses and
+verifies the model; the reference of issue #31 and of docs/performance.md), and the binary
+behind that command alone; medians of --repeat runs each: wall, CPU (user + system) and
+the peak resident memory of each process. With --in-process, where the time of our check
+goes (reading, checking) in this process.
 
     .venv/bin/python bench/bench_models.py [--repeat 9] [--only issue,...] [--markdown]
 """
@@ -68,10 +69,11 @@ def in_process(path: Path) -> tuple[float, float, int, int]:
 
 def measure(path: Path, repeat: int) -> dict[str, list[tuple[float, float, int, int]]]:
     commands = {"ours": [str(BIN / "tosa-vkshader"), "check", str(path)],
-                "tosa-opt": [str(build.tosa_opt()), str(path), "-o", os.devnull]}
+                "tosa-opt": [str(BIN / "tosa-opt"), str(path), "-o", os.devnull],
+                "binary": [str(build.tosa_opt()), str(path), "-o", os.devnull]}
     subprocess.run(commands["ours"], stdout=subprocess.DEVNULL)  # fill the cache
     runs: dict[str, list[tuple[float, float, int, int]]] = {name: [] for name in commands}
-    for turn in range(repeat):  # alternating, and which goes first alternates too
+    for turn in range(repeat):  # in turn, and which goes first alternates too
         for name in list(commands)[:: 1 if turn % 2 == 0 else -1]:
             runs[name].append(timed(commands[name]))
     return runs
@@ -99,7 +101,7 @@ def main() -> int:
             medians = {tool: (statistics.median(r[0] for r in rs),
                               statistics.median(r[1] for r in rs),
                               max(r[2] for r in rs), rs[0][3]) for tool, rs in runs.items()}
-            ours, theirs = medians["ours"], medians["tosa-opt"]
+            ours, theirs, binary = medians["ours"], medians["tosa-opt"], medians["binary"]
             print(f"{name}: {size / 1e6:.1f} MB, {shape.functions} function(s), "
                   f"{shape.ordinary_ops} ordinary ops ({shape.weights} weights), "
                   f"{shape.custom_ops} custom ops ({shape.distinct_shaders} distinct modules)")
@@ -107,24 +109,27 @@ def main() -> int:
                 print(f"  {tool:<9} wall {wall:6.3f} s  CPU {cpu:6.3f} s  peak RSS "
                       f"{rss / 2**20:6.1f} MiB ({rss / size:4.2f}x the file)  exit {code}")
             print(f"  ratio ours / tosa-opt: wall {ours[0] / theirs[0]:.2f}, CPU "
-                  f"{ours[1] / theirs[1]:.2f}")
+                  f"{ours[1] / theirs[1]:.2f}; ours / the binary alone: wall "
+                  f"{ours[0] / binary[0]:.2f}, CPU {ours[1] / binary[1]:.2f}")
             if args.in_process:
                 read, check, ops, found = in_process(path)
                 print(f"  in-process: read {read * 1000:6.1f} ms, check {check * 1000:6.1f} ms "
                       f"({ops} ops, {found} diagnostics)")
-            rows.append((name, size, ours, theirs))
+            rows.append((name, size, ours, theirs, binary))
     print(f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after; "
           f"{args.repeat} alternating runs each")
     if args.markdown:
         print()
-        print("| member | size | ours (wall / CPU) | tosa-opt (wall / CPU) | ratio (wall / CPU) "
-              "| our peak RSS |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for name, size, ours, theirs in rows:
+        print("| member | size | ours, wall / CPU | tosa-opt, wall / CPU | ratio, wall / CPU "
+              "| binary alone, wall / CPU | ratio to it | our peak RSS | tosa-opt's |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for name, size, ours, theirs, binary in rows:
             print(f"| {name} | {size / 1e6:.1f} MB | {ours[0]:.3f} / {ours[1]:.3f} s | "
-                  f"{theirs[0]:.3f} / {theirs[1]:.3f} s | {ours[0] / theirs[0]:.2f} / "
-                  f"{ours[1] / theirs[1]:.2f} | {ours[2] / 2**20:.1f} MiB "
-                  f"({ours[2] / size:.2f}x) |")
+                  f"{theirs[0]:.3f} / {theirs[1]:.3f} s | **{ours[0] / theirs[0]:.2f}** / "
+                  f"{ours[1] / theirs[1]:.2f} | {binary[0]:.3f} / {binary[1]:.3f} s | "
+                  f"{ours[0] / binary[0]:.2f} / {ours[1] / binary[1]:.2f} | "
+                  f"{ours[2] / 2**20:.1f} MiB ({ours[2] / size:.2f}x) | "
+                  f"{theirs[2] / 2**20:.1f} MiB |")
     return 0
 
 

@@ -117,7 +117,8 @@ def _element(vkformat: str) -> tuple[str, int] | None:
     if len(bits) != 1:
         return None
     width = bits.pop()
-    kind = {"SFLOAT": "f", "SINT": "i", "UINT": "ui", "UNORM": "ui"}.get(info.numeric)
+    # (TOSA's integers are signless: a model holds unsigned data as iN)
+    kind = {"SFLOAT": "f", "SINT": "i", "UINT": "i", "UNORM": "i"}.get(info.numeric)
     return (f"{kind}{width}", len(info.components)) if kind else None
 
 

@@ -183,7 +183,9 @@ def map_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT,
             return _read_open(fd, size, name, limit)
         import mmap
 
-        return mmap.mmap(fd, size, prot=mmap.PROT_READ)
+        mapped = mmap.mmap(fd, size, prot=mmap.PROT_READ)
+        mapped.madvise(mmap.MADV_RANDOM)
+        return mapped
     finally:
         os.close(fd)
 

@@ -45,6 +45,12 @@ def decode_mlir(data: bytes | mmap, start: int, end: int) -> str:
     raw = data[start:end]
     if b"\\" not in raw:
         return raw.decode("utf-8", "surrogatepass")
+    escapes = raw.count(b"\\")
+    hex_quotes = raw.count(b"\\22")
+    if escapes == hex_quotes:  # only quotes are escaped, as tosa-opt prints JSON
+        return raw.replace(b"\\22", b'"').decode("utf-8")
+    if escapes == hex_quotes + raw.count(b'\\"'):
+        return raw.replace(b'\\"', b'"').replace(b"\\22", b'"').decode("utf-8")
     if b"\\" in _MLIR_ESCAPE_BYTES.sub(b"", raw):
         bad = next(m for m in _MLIR_ANY_ESCAPE.finditer(raw) if m.group(1) is None)
         shown = raw[bad.start() : bad.start() + 2].decode("utf-8", "replace")

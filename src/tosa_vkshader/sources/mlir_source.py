@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -52,7 +51,9 @@ _BARE_ID = re.compile(rb"[A-Za-z_][\w$.-]*")
 _SYMBOL = re.compile(rb"[\w$.-]+")
 _OPEN = {ord(o): ord(c) for o, c in ("<>", "()", "[]", "{}")}
 _CLOSE = frozenset(_OPEN.values())
-_QUOTE, _DASH = ord('"'), ord("-")
+_QUOTE, _DASH, _BACKSLASH = ord('"'), ord("-"), ord("\\")
+# Bytes that neither open, close nor stop a value (stops: `,`, `:`, `}`, `)`, white space).
+_PLAIN = re.compile(rb'[^"\-<>()\[\]{},:\s]+')
 
 
 class _SyntaxError(ValueError):
@@ -87,26 +88,26 @@ def read_mlir(data: bytes | str | mmap, path: str | None, options: Options) -> S
     its text."""
     host = ModelText.of(data, path)
     source = SourceFile(path)
-    if not isinstance(data, str):
-        problem = host.utf8_problem()
-        if problem is not None:
-            source.diagnostics.append(problem)
-            return source
-    source.text = host
     sites = keyword_sites(host)
+    if host.problem is not None:
+        source.diagnostics.append(host.problem)
+        return source
+    source.text = host
     found = candidates(host, sites[OP_NAME])
     ops: list[_CustomOp] = []
+    types: dict[bytes, TensorType] = {}
     for index, (start, end, generic) in enumerate(found):
         limit = found[index + 1][0] if index + 1 < len(found) else len(host)
         try:
-            ops.append(_Parser(host.data, end, limit).op(start, generic))
+            ops.append(_Parser(host.data, end, limit, types).op(start, generic))
         except _SyntaxError as exc:
             source.diagnostics.append(MLIR_SYNTAX.at(
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
     returns = _return_sites(host.data, sites[_RETURN]) if ops else []
+    listed: dict[int, tuple[str, ...]] = {}
     for op, used in zip(ops, _results_used(host, ops, sites[FUNCTION]), strict=True):
-        _add_op(source, host, op, options, used, returns)
+        _add_op(source, host, op, options, used, returns, listed)
     return source
 
 
@@ -133,10 +134,11 @@ def custom_op_sites(text: bytes | str) -> list[CustomOpSite]:
     data = model.data
     sites = []
     found = candidates(model)
+    types: dict[bytes, TensorType] = {}
     for index, (start, end, generic) in enumerate(found):
         limit = found[index + 1][0] if index + 1 < len(found) else len(data)
         try:
-            op = _Parser(data, end, limit).op(start, generic)
+            op = _Parser(data, end, limit, types).op(start, generic)
         except _SyntaxError:
             continue  # read_mlir reports it
         if domain_kind(_string_value(data, op, "domain_name")) == "other":
@@ -211,19 +213,31 @@ def _listed_values(data: bytes | mmap, end: int) -> tuple[str, ...]:
 
 def keyword_sites(text: ModelText) -> dict[bytes, list[int]]:
     """Where each of ``tosa.custom``, ``func.func`` and ``return`` starts in ``text``, in
-    order (code or not: callers judge). One pass over the file's ``u`` bytes, which each
-    of the words holds: a search for one byte runs at memory speed (about 3 ms for 25 MB),
-    a search for a word five times slower, and weights (hex digits) hold no ``u``."""
+    order (code or not: callers judge). Found in the one pass over the file that
+    :meth:`ModelText.scan` makes (which also finds the lines and checks UTF-8), from the
+    file's ``u`` bytes, which each of the words holds: a search for one byte runs at
+    memory speed, a search for a word five times slower, and weights (hex digits) hold
+    no ``u``."""
     data = text.data
-    words = [(word, word.index(b"u"), len(word)) for word in (OP_NAME, FUNCTION, _RETURN)]
-    sites: dict[bytes, list[int]] = {word: [] for word, _, _ in words}
-    for start, end in text.blocks():
-        pos = data.find(b"u", start, end)
+    sites: dict[bytes, list[int]] = {word: [] for word in _KEYWORDS}
+
+    def visit(block: bytes, offset: int) -> None:
+        pos = block.find(b"u")
         while pos >= 0:
-            for word, offset, size in words:
-                if data[pos - offset : pos - offset + size] == word and pos >= offset:
-                    sites[word].append(pos - offset)
-            pos = data.find(b"u", pos + 1, end)
+            before = block[pos - 1] if pos else data[offset - 1] if offset else -1
+            word = _KEYWORDS_BY_BYTE_BEFORE_U.get(before)
+            if word is not None:
+                start = pos - word.index(b"u")
+                if 0 <= start and start + len(word) <= len(block):
+                    found = block.startswith(word, start)
+                else:  # (across the block's edge)
+                    at = offset + start
+                    found = at >= 0 and data[at : at + len(word)] == word
+                if found:
+                    sites[word].append(offset + start)
+            pos = block.find(b"u", pos + 1)
+
+    text.scan(visit)
     return sites
 
 
@@ -294,7 +308,8 @@ class _CodeScanner:
 
 
 def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options,
-            results_used: tuple[bool, ...] | None, returns: list[tuple[int, int]]) -> None:
+            results_used: tuple[bool, ...] | None, returns: list[tuple[int, int]],
+            listed: dict[int, tuple[str, ...]]) -> None:
     data = host.data
     domain = _string_value(data, op, "domain_name")
     if domain_kind(domain) == "other":
@@ -302,7 +317,7 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
     context = OpContext(operator_name=_string_value(data, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
                         operand_values=op.operand_values, results_used=results_used,
-                        returned=_returned_results(data, op, returns),
+                        returned=_returned_results(data, op, returns, listed),
                         locate=host.location)
     context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
@@ -338,72 +353,142 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
 
 
 _RESULT_NAME = re.compile(rb"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
-_SSA_USE = re.compile(rb"%[\w$.-]+(?:#(\d+))?")
+_SSA_USE = re.compile(rb"(%[\w$.-]+)(?:#(\d+))?")
+_WINDOW = 1 << 14
+# How far after an op its results are looked for first (less when there are many ops).
+_NEAR, _NEAR_MIN = 1 << 16, 1 << 10
 FUNCTION = b"func.func"
+
+
+@dataclass(slots=True)
+class _Results:
+    """An op's named results, looked for from the op's end to its function's end."""
+
+    index: int
+    name: bytes
+    start: int
+    end: int
+    unseen: set[int]  # the results not yet seen used
 
 
 def _results_used(text: ModelText, ops: list[_CustomOp], function_sites: list[int],
                   ) -> list[tuple[bool, ...] | None]:
     """For each op: whether each of its results is used after it, up to the end of its
     function (SSA names are unique within a function); None when the results have no
-    single name. One forward pass over the file for all ops together."""
+    single name.
+
+    Each op's results are first looked for near it (a search for the name, which a model
+    whose results are all used ends within a few lines); those not found there, by one
+    forward pass over the SSA values after them, for all of them together. The searches
+    near the ops look at twice the file's bytes at most: linear either way."""
     data = text.data
-    names: dict[bytes, list[tuple[int, int, int]]] = {}  # name -> (op, from, to)
     functions = _function_starts(data, function_sites)
     used: list[tuple[bool, ...] | None] = []
+    named: list[_Results] = []
     previous_end = 0
     for index, op in enumerate(ops):
         line_start = max(data.rfind(b"\n", previous_end, op.start) + 1, previous_end)
-        named = _RESULT_NAME.search(data, line_start, op.start)
+        written = _RESULT_NAME.search(data, line_start, op.start)
         previous_end = op.end
-        if named is None:
+        if written is None:
             used.append(None if op.results else ())
             continue
         following = bisect.bisect_left(functions, op.end)
         end = functions[following] if following < len(functions) else len(data)
-        names.setdefault(named.group(1), []).append((index, op.end, end))
+        named.append(_Results(index, written.group(1), op.end, end,
+                              set(range(len(op.results)))))
         used.append(tuple(False for _ in op.results))
-    if not names:
-        return used
-    marks: dict[int, set[int]] = {}
-    whole: set[int] = set()
+    every_named = named
+    nearby = max(_NEAR_MIN, min(_NEAR, 2 * len(data) // max(1, len(named))))
+    named = [results for results in named if not _used_nearby(data, results, nearby)]
+    waiting: dict[bytes, list[_Results]] = {}
     code = _CodeScanner(data)
-    first = min(start for spans in names.values() for _, start, _ in spans)
-    for use in _ssa_uses(text, first):
-        name = use.group()[: use.start(1) - 1 - use.start()] if use.group(1) else use.group()
-        spans = names.get(name)
-        if spans is None:
-            continue
-        owners = [index for index, start, end in spans if start <= use.start() < end]
-        if not owners or not code.is_code(use.start()):
-            continue
-        for index in owners:
-            if use.group(1) is None:
-                whole.add(index)
-            else:
-                marks.setdefault(index, set()).add(int(use.group(1)))
-    for index, op in enumerate(ops):
-        if used[index] is not None and used[index]:
-            used[index] = tuple(index in whole or k in marks.get(index, ())
-                                for k in range(len(op.results)))
+    following = 0  # the next of ``named`` to wait for
+    expires = len(data)  # where the first of the waiting ops' functions ends
+    pos = named[0].start if named else len(data)
+    for _, block_end in text.blocks(pos):
+        while pos < block_end:
+            if not waiting:
+                if following == len(named):
+                    break
+                pos = max(pos, named[following].start)  # nothing to look for before it
+            found = data.find(b"%", pos, block_end)  # (weights hold none)
+            if found < 0:
+                pos = block_end
+                break
+            # The SSA values of a window from there (a regular expression over a few
+            # lines at a time; a weight's megabytes of hex are skipped by the search).
+            pos = window = min(found + _WINDOW, len(data))
+            for use in _SSA_USE.finditer(data, found, window):
+                at = use.start()
+                if use.end() == window < len(data):  # (the name may go on)
+                    pos = at
+                    break
+                while following < len(named) and named[following].start <= at:
+                    waiting.setdefault(named[following].name, []).append(named[following])
+                    expires = min(expires, named[following].end)
+                    following += 1
+                if at >= expires:  # functions ended: their ops are no longer looked for
+                    waiting = _still_waiting(waiting, at)
+                    expires = min((r.end for rs in waiting.values() for r in rs),
+                                  default=len(data))
+                if use.group(1) in waiting:
+                    _seen(waiting, use.group(1), use, code)
+                    if not waiting and following < len(named):
+                        pos = use.end()  # look on from the next op
+                        break
+        if following == len(named) and not waiting:
+            break
+    for results in every_named:
+        op = ops[results.index]
+        used[results.index] = tuple(k not in results.unseen for k in range(len(op.results)))
     return used
 
 
-def _ssa_uses(text: ModelText, start: int) -> Iterator[re.Match[bytes]]:
-    """Every SSA value name from ``start`` on (``%name`` or ``%name#k``): found from the
-    ``%`` bytes, which a one-byte search finds at memory speed; a regular expression
-    would try each of the file's bytes."""
-    data = text.data
-    for block_start, block_end in text.blocks(start):
-        pos = data.find(b"%", max(start, block_start), block_end)
-        while pos >= 0:
-            use = _SSA_USE.match(data, pos)
-            if use is not None:
-                yield use
-                start = use.end()
-            else:
-                start = pos + 1
-            pos = data.find(b"%", start, block_end)
+def _used_nearby(data: bytes | mmap, results: _Results, window: int) -> bool:
+    """Whether every result of an op is seen used within ``window`` bytes after it
+    (marking those seen)."""
+    name = results.name
+    pos, end = results.start, min(results.end, results.start + window)
+    while results.unseen:
+        found = data.find(name, pos, end)
+        if found < 0:
+            return False
+        pos = found + len(name)
+        use = _SSA_USE.match(data, found)
+        if use is None or use.group(1) != name or not _CodeScanner(data).is_code(found):
+            continue  # a longer name, or in a string or comment
+        if use.group(2) is None:
+            results.unseen.clear()
+        else:
+            results.unseen.discard(int(use.group(2)))
+    return True
+
+
+def _seen(waiting: dict[bytes, list[_Results]], name: bytes, use: re.Match[bytes],
+          code: _CodeScanner) -> None:
+    """Mark the results that ``use`` uses (of the ops waiting under its name that it is
+    in the function of), when it is code; an op all of whose results are seen used is
+    no longer waited for."""
+    at = use.start()
+    owners = [r for r in waiting[name] if r.start <= at < r.end]
+    if not owners or not code.is_code(at):
+        return
+    for results in owners:
+        if use.group(2) is None:
+            results.unseen.clear()
+        else:
+            results.unseen.discard(int(use.group(2)))
+    waiting[name] = [r for r in waiting[name] if r.unseen]
+    if not waiting[name]:
+        del waiting[name]
+
+
+def _still_waiting(waiting: dict[bytes, list[_Results]], pos: int,
+                   ) -> dict[bytes, list[_Results]]:
+    """``waiting`` less the ops whose function ends before ``pos``."""
+    return {name: kept for name, entries in waiting.items()
+            if (kept := [r for r in entries if r.end > pos])}
 
 
 def _function_starts(data: bytes | mmap, sites: list[int]) -> list[int]:
@@ -422,6 +507,9 @@ def _function_starts(data: bytes | mmap, sites: list[int]) -> list[int]:
 _RESULT_NAMES = re.compile(rb"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
 _RETURN = b"return"
 _DOT = ord(".")
+_KEYWORDS = (OP_NAME, FUNCTION, _RETURN)
+# The byte before the first ``u`` of each keyword: c, f, t.
+_KEYWORDS_BY_BYTE_BEFORE_U = {word[word.index(b"u") - 1]: word for word in _KEYWORDS}
 
 
 def _return_sites(data: bytes | mmap, found: list[int]) -> list[tuple[int, int]]:
@@ -442,10 +530,11 @@ def _return_sites(data: bytes | mmap, found: list[int]) -> list[tuple[int, int]]
     return sites
 
 
-def _returned_results(data: bytes | mmap, op: _CustomOp, returns: list[tuple[int, int]]
-                      ) -> tuple[int, ...] | None:
+def _returned_results(data: bytes | mmap, op: _CustomOp, returns: list[tuple[int, int]],
+                      listed: dict[int, tuple[str, ...]]) -> tuple[int, ...] | None:
     """The op's result indices in the order the function's ``return`` lists them (only
-    the results it returns directly), or None when that cannot be read."""
+    the results it returns directly), or None when that cannot be read. ``listed``: the
+    values of the returns read so far, by where they end."""
     names = _result_names(data, op.start)
     if not names:
         return None
@@ -455,8 +544,10 @@ def _returned_results(data: bytes | mmap, op: _CustomOp, returns: list[tuple[int
     following = bisect.bisect_left(returns, (op.end, 0))
     if following == len(returns):
         return None
-    values = _listed_values(data, returns[following][1])
-    return tuple(result_of[v] for v in values if v in result_of)
+    end = returns[following][1]
+    if end not in listed:
+        listed[end] = _listed_values(data, end)
+    return tuple(result_of[v] for v in listed[end] if v in result_of)
 
 
 class _Offsets:
@@ -484,11 +575,15 @@ class _Parser:
     """Reads one op from just after its name, never past ``limit`` (where the next op's
     name starts, or the end of the file). Offsets are into the whole file."""
 
-    def __init__(self, data: bytes | mmap, pos: int, limit: int | None = None) -> None:
+    def __init__(self, data: bytes | mmap, pos: int, limit: int | None = None,
+                 types: dict[bytes, TensorType] | None = None) -> None:
         self.data = data
         self.pos = pos
         self.limit = len(data) if limit is None else limit
         self.values: list[str] = []  # the SSA operands, as written
+        # The types read so far, by their text: a model spells the same few again and
+        # again.
+        self.types = {} if types is None else types
 
     # -- tokens ----------------------------------------------------------------------
     def space(self) -> None:
@@ -516,11 +611,20 @@ class _Parser:
         self.pos += len(token)
 
     def string(self) -> tuple[int, int]:
-        """A string literal at the cursor: the span of its contents."""
-        match = _STRING.match(self.data, self.pos, self.limit)
+        """A string literal at the cursor: the span of its contents. Its end is found by
+        a search for the next quote (an attribute string of a model is tens of kilobytes
+        of JSON, whose quotes printers write ``\\22``); when that quote is escaped, by
+        the string's grammar."""
+        data, start = self.data, self.pos
+        quote = data.find(b'"', start + 1, self.limit)
+        if quote >= 0 and data[quote - 1] != _BACKSLASH and \
+                data.find(b"\n", start, quote) < 0:
+            self.pos = quote + 1
+            return start + 1, quote
+        match = _STRING.match(data, start, self.limit)
         if match is None:
             raise _SyntaxError("unterminated string (MLIR strings end on the same line)",
-                               self.pos)
+                               start)
         self.pos = match.end()
         return match.start() + 1, match.end() - 1
 
@@ -541,6 +645,10 @@ class _Parser:
         depth = 0
         start = self.pos
         while self.pos < self.limit:
+            plain = _PLAIN.match(data, self.pos, self.limit)
+            if plain is not None:  # (a run of bytes that neither nest nor stop)
+                self.pos = plain.end()
+                continue
             char = data[self.pos]
             if char == _QUOTE:
                 self.string()
@@ -707,4 +815,8 @@ class _Parser:
         self.space()
         start = self.pos
         self.skip_value(stops + b" \t\r")
-        return parse_type(self.data[start : self.pos].decode("utf-8", "replace"))
+        written = self.data[start : self.pos]
+        found = self.types.get(written)
+        if found is None:
+            found = self.types[written] = parse_type(written.decode("utf-8", "replace"))
+        return found

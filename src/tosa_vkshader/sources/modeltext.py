@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import mmap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..diagnostics import Diagnostic, Location
 from .jsontext import NOT_UTF8
@@ -30,14 +30,19 @@ class ModelText:
     """A model's bytes (``bytes``, or a read-only memory map of the file) with byte
     offsets turned into 1-based lines and (character) columns on demand."""
 
-    __slots__ = ("data", "path", "ascii", "_line_starts", "_last_line")
+    __slots__ = ("data", "path", "ascii", "checked", "problem", "_line_starts",
+                 "_last_line")
 
     def __init__(self, data: bytes | mmap.mmap, path: str | None) -> None:
         self.data = data
         self.path = path
         # Whether every byte is ASCII (then a column is a byte distance); known after
-        # :meth:`utf8_problem`, else assumed not.
+        # :meth:`scan`, else assumed not.
         self.ascii = False
+        # Whether the bytes are known to be UTF-8 (they were encoded from a string).
+        self.checked = False
+        # After :meth:`scan`: the VKS101 diagnostic when the bytes are not UTF-8.
+        self.problem: Diagnostic | None = None
         self._line_starts: list[int] | None = None
         self._last_line: tuple[int, str] | None = None
 
@@ -48,6 +53,7 @@ class ModelText:
             return cls(data, path)
         text = cls(data.encode("utf-8", "surrogatepass"), path)
         text.ascii = data.isascii()
+        text.checked = True
         return text
 
     def __len__(self) -> int:
@@ -76,61 +82,63 @@ class ModelText:
             aligned = start - start % mmap.PAGESIZE
             self.data.madvise(advice, aligned, end - aligned)
 
-    def utf8_problem(self) -> Diagnostic | None:
-        """A located VKS101 diagnostic at the first byte that is not UTF-8, else None;
-        sets :attr:`ascii`. One pass, a block at a time."""
+    def scan(self, visit: Callable[[bytes, int], None]) -> None:
+        """One pass over the whole text, a block at a time, while the block is in the
+        processor's caches: find where lines start, check that the bytes are UTF-8 (sets
+        :attr:`ascii`), and call ``visit(block, offset)`` with each block (a copy of a
+        memory map's bytes; the bytes themselves otherwise). Sets :attr:`problem` to the
+        VKS101 diagnostic at the first byte that is not UTF-8 (text given as a string is
+        not checked again)."""
         data = self.data
         decoder = codecs.getincrementaldecoder("utf-8")()
         ascii_only = True
+        problem = None
+        starts = [0]
         for start, end in self.blocks():
             block = data[start:end] if isinstance(data, mmap.mmap) else data
-            if block.isascii() and not decoder.getstate()[0]:
+            found = block.find(b"\n")
+            while found >= 0:
+                starts.append(start + found + 1)
+                found = block.find(b"\n", found + 1)
+            visit(block, start)
+            if problem is not None or self.checked or (
+                    block.isascii() and not decoder.getstate()[0]):
                 continue
             ascii_only = False
             try:
                 decoder.decode(block)
             except UnicodeDecodeError as exc:
-                return self._not_utf8(start - len(decoder.getstate()[0]) + exc.start)
-        try:
-            decoder.decode(b"", True)
-        except UnicodeDecodeError as exc:
-            return self._not_utf8(len(data) - len(decoder.getstate()[0]) + exc.start)
-        self.ascii = ascii_only
-        return None
+                problem = self._not_utf8(start - len(decoder.getstate()[0]) + exc.start)
+        if problem is None and not self.checked:
+            try:
+                decoder.decode(b"", True)
+            except UnicodeDecodeError as exc:
+                problem = self._not_utf8(len(data) - len(decoder.getstate()[0]) + exc.start)
+        self._line_starts = starts
+        self.problem = problem
+        if not self.checked:
+            self.ascii = ascii_only and problem is None
 
     def _not_utf8(self, offset: int) -> Diagnostic:
         """The VKS101 diagnostic: its offset and column count bytes, after a BOM."""
         line_start = self.data.rfind(b"\n", 0, offset) + 1
-        line = self._count_lines(offset) + 1
+        line = self.data[:offset].count(b"\n") + 1
         diagnostic = NOT_UTF8.at("", f"byte 0x{self.data[offset]:02x} at offset "
                                      f"{offset - self._bom()} is not valid UTF-8",
                                  hint="save the file as UTF-8")
         return diagnostic.located(Location(self.path, line, offset - max(line_start,
                                                                          self._bom()) + 1))
 
-    def _count_lines(self, end: int) -> int:
-        count = 0
-        for start, stop in self.blocks():
-            if start >= end:
-                break
-            count += self.data[start:min(stop, end)].count(b"\n")
-        return count
-
     def _bom(self) -> int:
         return 3 if self.data[:3] == _BOM else 0
 
     # -- places ------------------------------------------------------------------------------
     def line_starts(self) -> list[int]:
-        """Where each line starts; found on the first position asked for (a model
-        without diagnostics never pays for it)."""
+        """Where each line starts (found by :meth:`scan`, else on the first position
+        asked for)."""
         if self._line_starts is None:
-            data, starts = self.data, [0]
-            for start, end in self.blocks():
-                found = data.find(b"\n", start, end)
-                while found >= 0:
-                    starts.append(found + 1)
-                    found = data.find(b"\n", found + 1, end)
-            self._line_starts = starts
+            self.scan(lambda block, offset: None)
+        assert self._line_starts is not None  # (scan found them)
         return self._line_starts
 
     def line_col(self, offset: int) -> tuple[int, int]:
