@@ -19,15 +19,15 @@ from .diagnostics import Diagnostic, Severity
 from .sources.read import read_text
 
 if TYPE_CHECKING:
-    from mmap import mmap
+    from io import FileIO
     from typing import Any
 
     from .devices import DeviceProfile
     from .devices.summary import OpVerdict
     from .sources.base import SourceFile
 
-    # A file's contents: its bytes, a memory map of a large model, or text.
-    Data = bytes | str | mmap
+    # A file's contents: its bytes, a large model's open file, or text.
+    Data = bytes | str | FileIO
 
 ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
 SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__",
@@ -90,14 +90,13 @@ def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | N
 
 
 def _file_bytes(name: str, options: Options) -> Data | SourceFile:
-    """The file's bytes (a large model's: a memory map of it), within the options' size
-    limit; a source holding only the refusal when the file cannot (or must not) be
-    read."""
-    from .fsutil import map_limited, read_limited
+    """The file's bytes (a large model: its open file), within the options' size limit;
+    a source holding only the refusal when the file cannot (or must not) be read."""
+    from .fsutil import open_limited, read_limited
 
     try:
         if name.endswith(".mlir"):
-            return map_limited(name, options.size_limit(name))
+            return open_limited(name, options.size_limit(name))
         return read_limited(name, options.size_limit(name))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         from .sources.base import SourceFile

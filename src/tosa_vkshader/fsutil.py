@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import mmap
+    from io import FileIO
 
 # The temporary files of this process that are not yet renamed into place. A name is
 # recorded here before its file is created, so that every way out of a write removes
@@ -163,29 +163,22 @@ def _read_open(fd: int, size: int, name: str, limit: int) -> bytes:
     return data
 
 
-# From this size on, a model is read through a memory map of its file.
-MAPPED_FROM = 1 << 20
+# From this size on, a model is read where it is looked at, from its open file.
+OPENED_FROM = 1 << 20
 
 
-def map_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT,
-                ) -> bytes | mmap.mmap:
+def open_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT,
+                 ) -> bytes | FileIO:
     """The bytes of a regular file of at most ``limit`` bytes, as :func:`read_limited`
-    reads them; from a megabyte on, a read-only memory map of the file instead (a model
-    with its weights: tens of megabytes, of which the reader looks at a few kilobytes;
-    ``sources.modeltext`` reads it a block at a time). The map covers the size fstat
-    gave, so a file that grows meanwhile is read as it was; one truncated while it is
-    read ends the process with SIGBUS, the risk every memory-mapping reader takes (LLVM's,
-    tosa-opt's, too)."""
+    reads them; from a megabyte on, the open file instead (a model with its weights: tens
+    of megabytes, of which a reader looks at a few kilobytes: ``sources.modeltext`` reads
+    it a piece at a time, up to the size the file had when it was opened)."""
     name = os.fspath(path)
     fd, size = _open_regular(name, limit)
+    if size >= OPENED_FROM:
+        return open(fd, "rb", buffering=0)  # (a FileIO that closes the descriptor)
     try:
-        if size < MAPPED_FROM:
-            return _read_open(fd, size, name, limit)
-        import mmap
-
-        mapped = mmap.mmap(fd, size, prot=mmap.PROT_READ)
-        mapped.madvise(mmap.MADV_RANDOM)
-        return mapped
+        return _read_open(fd, size, name, limit)
     finally:
         os.close(fd)
 

@@ -135,7 +135,8 @@ def read_ops(text: str) -> tuple[ModelOp, ...]:
         attrs = None
         if site.attributes is not None:
             try:
-                value = json.loads(decode_mlir(data, *site.attributes))
+                start, end = site.attributes
+                value = json.loads(decode_mlir(data[start:end], start))
             except (EscapeError, ValueError):
                 value = None
             attrs = value if isinstance(value, dict) else None

@@ -12,12 +12,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .base import OffsetMap
-
-if TYPE_CHECKING:
-    from mmap import mmap
 
 _MLIR_SIMPLE = {b'"': 0x22, b"\\": 0x5C, b"n": 0x0A, b"t": 0x09}
 _MLIR_ESCAPE_BYTES = re.compile(rb'\\([0-9a-fA-F]{2}|["\\nt])')
@@ -39,10 +35,9 @@ def _mlir_byte(match: re.Match[bytes]) -> bytes:
     return bytes((simple if simple is not None else int(token, 16),))
 
 
-def decode_mlir(data: bytes | mmap, start: int, end: int) -> str:
-    """The value of the MLIR string literal whose contents are ``data[start:end]``
-    (UTF-8 bytes: a model's text; offsets are byte offsets)."""
-    raw = data[start:end]
+def decode_mlir(raw: bytes, start: int) -> str:
+    """The value of the MLIR string literal whose contents are ``raw`` (UTF-8 bytes,
+    at byte offset ``start`` of the file: the offset an error gives)."""
     if b"\\" not in raw:
         return raw.decode("utf-8", "surrogatepass")
     escapes = raw.count(b"\\")
@@ -83,14 +78,14 @@ def _mlir_offset_of_byte(raw: bytes, byte_index: int) -> int:
 _MLIR_HIGH_BYTE = re.compile(rb"\\[89a-fA-F][0-9a-fA-F]")
 
 
-def mlir_offsets(data: bytes | mmap, start: int, end: int) -> OffsetMap:
-    """Position map from the characters of the MLIR string literal ``data[start:end]``
-    (already decoded once without error by :func:`decode_mlir`) to byte offsets."""
-    raw = data[start:end]
+def mlir_offsets(raw: bytes, start: int) -> OffsetMap:
+    """Position map from the characters of the MLIR string literal whose contents are
+    ``raw``, at byte offset ``start`` of the file (already decoded once without error by
+    :func:`decode_mlir`), to byte offsets."""
     spans = [match.span() for match in _MLIR_ESCAPE_BYTES.finditer(raw)]
     if (raw.isascii() and len(spans) == raw.count(b"\\") - raw.count(b"\\\\")
             and _MLIR_HIGH_BYTE.search(raw) is None):
-        return _ascii_offsets(spans, start, end)
+        return _ascii_offsets(spans, start, start + len(raw))
     return _utf8_offsets(raw, start)
 
 

@@ -1,27 +1,28 @@
 """TOSA MLIR text: every ``tosa.custom`` op, in pretty or generic form.
 
 The file is read once, in time linear in its size whatever it holds. ``tosa.custom`` is
-found by plain substring search; each hit is confirmed to be code (not inside a string or
-a comment: MLIR strings and comments end at the line's end) by a scanner that only moves
-forward, so no character is tokenized twice. Each op is then read from its name up to the
-next op's name at most (a ``tosa.custom`` op has no regions, so it cannot contain another
-one): the attribute dictionary (``{...}``, or properties ``<{...}>`` in generic form) and
-the type signature ``(operand types) -> result types``. An unclosed bracket therefore
-costs the rest of its own op, never the rest of the file. Ops of other domains are
-skipped before their attributes are decoded.
+found by a search for single bytes (in the one pass over the file that also finds the
+lines); each hit is confirmed to be code (not inside a string or a comment: MLIR strings
+and comments end at the line's end) by a scanner that only moves forward, so no character
+is tokenized twice. Each op is then read from its name up to the next op's name at most
+(a ``tosa.custom`` op has no regions, so it cannot contain another one): the attribute
+dictionary (``{...}``, or properties ``<{...}>`` in generic form) and the type signature
+``(operand types) -> result types``. An unclosed bracket therefore costs the rest of its
+own op, never the rest of the file. Ops of other domains are skipped before their
+attributes are decoded.
 
-The text is the file's UTF-8 bytes (:class:`~.modeltext.ModelText`; a large model is
-read through a memory map, a block at a time): offsets are byte offsets, and only what is
-read (an op, a name, a type) is decoded. Positions: the implementation_attrs string is
-decoded (MLIR escapes), parsed as JSON, and a diagnostic's pointer is mapped back through
-both to a line and column of the .mlir file.
+The text is the file's UTF-8 bytes (:class:`~.modeltext.ModelText`): offsets are byte
+offsets, and only the pieces read (an op, a name, a type, a line) are read from the file
+and decoded. Positions: the implementation_attrs string is decoded (MLIR escapes), parsed
+as JSON, and a diagnostic's pointer is mapped back through both to a line and column of
+the .mlir file.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..config import Options
@@ -33,9 +34,14 @@ from .modeltext import ModelText
 from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX
 
 if TYPE_CHECKING:
-    from mmap import mmap
+    from io import FileIO
 
 OP_NAME = b"tosa.custom"
+FUNCTION = b"func.func"
+_RETURN = b"return"
+_KEYWORDS = (OP_NAME, FUNCTION, _RETURN)
+# The byte before the first ``u`` of each keyword: c, f, t.
+_KEYWORDS_BY_BYTE_BEFORE_U = {word[word.index(b"u") - 1]: word for word in _KEYWORDS}
 # A name goes on with these bytes (and with non-ASCII ones: letters of other scripts).
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") \
     | frozenset(range(0x80, 0x100))
@@ -47,13 +53,23 @@ _LINE_TOKEN = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//')
 _STRING = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _SPACE = re.compile(rb"(?:\s+|//[^\n]*)*")
 _SSA = re.compile(rb"%[\w$.-]+(?:#\d+)?")
+_SSA_USE = re.compile(rb"(%[\w$.-]+)(?:#(\d+))?")
 _BARE_ID = re.compile(rb"[A-Za-z_][\w$.-]*")
 _SYMBOL = re.compile(rb"[\w$.-]+")
+_RESULT_NAME = re.compile(rb"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
+_RESULT_NAMES = re.compile(rb"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
 _OPEN = {ord(o): ord(c) for o, c in ("<>", "()", "[]", "{}")}
 _CLOSE = frozenset(_OPEN.values())
-_QUOTE, _DASH, _BACKSLASH = ord('"'), ord("-"), ord("\\")
+_QUOTE, _DASH, _DOT, _BACKSLASH = ord('"'), ord("-"), ord("."), ord("\\")
 # Bytes that neither open, close nor stop a value (stops: `,`, `:`, `}`, `)`, white space).
 _PLAIN = re.compile(rb'[^"\-<>()\[\]{},:\s]+')
+# How much of the file an op (or a signature) is first read with; four times more each
+# time that is not enough, up to the next op.
+_PIECE = 1 << 16
+# How far after an op its results are looked for first (less when there are many ops),
+# and the pieces of the pass over the rest for those not seen there.
+_NEAR, _NEAR_MIN = 1 << 16, 1 << 10
+_WINDOW = 1 << 16
 
 
 class _SyntaxError(ValueError):
@@ -71,6 +87,11 @@ class _Attribute:
     # For a string value: the contents' span (inside the quotes).
     string: tuple[int, int] | None = None
 
+    def moved(self, by: int) -> _Attribute:
+        return _Attribute(self.key_start + by, self.value_start + by, self.value_end + by,
+                          None if self.string is None else
+                          (self.string[0] + by, self.string[1] + by))
+
 
 @dataclass(slots=True)
 class _CustomOp:
@@ -82,10 +103,17 @@ class _CustomOp:
     operand_values: tuple[str, ...] = ()
     end: int = 0
 
+    def moved(self, by: int) -> _CustomOp:
+        """The op with its offsets ``by`` further (read from a piece of the file)."""
+        return replace(self, start=self.start + by, name_end=self.name_end + by,
+                       attributes={key: attribute.moved(by)
+                                   for key, attribute in self.attributes.items()},
+                       end=self.end + by)
 
-def read_mlir(data: bytes | str | mmap, path: str | None, options: Options) -> SourceFile:
-    """The VulkanCustomShader ops of a model: its bytes (or a memory map of its file), or
-    its text."""
+
+def read_mlir(data: bytes | str | FileIO, path: str | None, options: Options) -> SourceFile:
+    """The VulkanCustomShader ops of a model: its bytes (or its open file), or its
+    text."""
     host = ModelText.of(data, path)
     source = SourceFile(path)
     sites = keyword_sites(host)
@@ -99,16 +127,36 @@ def read_mlir(data: bytes | str | mmap, path: str | None, options: Options) -> S
     for index, (start, end, generic) in enumerate(found):
         limit = found[index + 1][0] if index + 1 < len(found) else len(host)
         try:
-            ops.append(_Parser(host.data, end, limit, types).op(start, generic))
+            ops.append(_read_op(host, start, end, limit, generic, types))
         except _SyntaxError as exc:
             source.diagnostics.append(MLIR_SYNTAX.at(
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
-    returns = _return_sites(host.data, sites[_RETURN]) if ops else []
+    returns = _return_sites(host, sites[_RETURN]) if ops else []
     listed: dict[int, tuple[str, ...]] = {}
     for op, used in zip(ops, _results_used(host, ops, sites[FUNCTION]), strict=True):
         _add_op(source, host, op, options, used, returns, listed)
     return source
+
+
+def _read_op(text: ModelText, start: int, end: int, limit: int, generic: bool,
+             types: dict[bytes, TensorType]) -> _CustomOp:
+    """The op whose name is at ``start:end``, read no further than ``limit``: from a
+    piece of the file that grows until the op is in it."""
+    size = _PIECE
+    while True:
+        stop = min(limit, start + size)
+        parser = _Parser(text.read(start, stop), end - start, stop - start, types,
+                         last=limit == len(text))
+        try:
+            op = parser.op(0, generic)
+        except _SyntaxError as exc:
+            if stop == limit:
+                raise _SyntaxError(exc.message, exc.offset + start) from None
+        else:
+            if op.end < stop - start or stop == limit:
+                return op.moved(start)
+        size *= 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,31 +179,29 @@ def custom_op_sites(text: bytes | str) -> list[CustomOpSite]:
     """Every VulkanCustomShader ``tosa.custom`` op of MLIR ``text`` that reads cleanly, in
     text order (the order the converter makes their compute segments in)."""
     model = ModelText.of(text)
-    data = model.data
     sites = []
     found = candidates(model)
     types: dict[bytes, TensorType] = {}
     for index, (start, end, generic) in enumerate(found):
-        limit = found[index + 1][0] if index + 1 < len(found) else len(data)
+        limit = found[index + 1][0] if index + 1 < len(found) else len(model)
         try:
-            op = _Parser(data, end, limit, types).op(start, generic)
+            op = _read_op(model, start, end, limit, generic, types)
         except _SyntaxError:
             continue  # read_mlir reports it
-        if domain_kind(_string_value(data, op, "domain_name")) == "other":
+        if domain_kind(_string_value(model, op, "domain_name")) == "other":
             continue
         attrs = op.attributes.get("implementation_attrs")
         sites.append(CustomOpSite(start, op.name_end,
                                   attrs.string if attrs is not None else None,
                                   op.operands, op.results,
-                                  _result_names(data, op.start)))
+                                  _result_names(model, op.start)))
     return sites
 
 
-def _result_names(data: bytes | mmap, start: int) -> tuple[str, ...]:
+def _result_names(text: ModelText, start: int) -> tuple[str, ...]:
     """How the results of the op whose name starts at ``start`` are referred to, as its
     line names them (``%a, %b = ...``, ``%0:2 = ...``: ``%0#0``, ``%0#1``)."""
-    line_start = data.rfind(b"\n", 0, start) + 1
-    names = _RESULT_NAMES.search(data, line_start, start)
+    names = _RESULT_NAMES.search(text.read(text.line_start(start), start))
     if names is None:
         return ()
     pack, _, packed = names.group(1).decode().partition(":")
@@ -181,33 +227,51 @@ def read_functions(text: bytes | str) -> list[Function]:
     """Every ``func.func`` of MLIR ``text`` whose signature reads cleanly, in text order
     (functions in generic form are not read)."""
     model = ModelText.of(text)
-    data = model.data
     sites = keyword_sites(model)
-    starts = _function_starts(data, sites[FUNCTION])
-    returns = _return_sites(data, sites[_RETURN])
-    code = _CodeScanner(data)
+    starts = _function_starts(model, sites[FUNCTION])
+    returns = _return_sites(model, sites[_RETURN])
+    code = _CodeScanner(model)
     functions = []
     for index, start in enumerate(starts):
         if not code.is_code(start):
             continue
-        limit = starts[index + 1] if index + 1 < len(starts) else len(data)
+        limit = starts[index + 1] if index + 1 < len(starts) else len(model)
         try:
-            name, visibility, arguments, results = \
-                _Parser(data, start + len(FUNCTION), limit).function()
+            name, visibility, arguments, results = _read_signature(model, start, limit)
         except _SyntaxError:
             continue
         following = bisect.bisect_left(returns, (start, 0))
         returned = None
         if following < len(returns) and returns[following][0] < limit:
-            returned = _listed_values(data, returns[following][1])
+            returned = _listed_values(model, returns[following][1])
         functions.append(Function(name, visibility, arguments, results, returned))
     return functions
 
 
-def _listed_values(data: bytes | mmap, end: int) -> tuple[str, ...]:
+def _read_signature(text: ModelText, start: int, limit: int,
+                    ) -> tuple[str, str | None, tuple[tuple[str, TensorType], ...],
+                               tuple[TensorType, ...]]:
+    """The signature of the function whose ``func.func`` is at ``start`` (see
+    :func:`_read_op`: from a piece of the file that grows until it is in it)."""
+    size = _PIECE
+    while True:
+        stop = min(limit, start + size)
+        parser = _Parser(text.read(start, stop), len(FUNCTION), stop - start,
+                         last=limit == len(text))
+        try:
+            signature = parser.function()
+        except _SyntaxError:
+            if stop == limit:
+                raise
+        else:
+            if parser.pos < stop - start or stop == limit:
+                return signature
+        size *= 4
+
+
+def _listed_values(text: ModelText, end: int) -> tuple[str, ...]:
     """The SSA values a ``return`` that ends at ``end`` lists (up to its types)."""
-    line_end = data.find(b"\n", end)
-    operands = data[end : line_end if line_end >= 0 else len(data)]
+    operands = text.read(end, text.line_end(end))
     return tuple(v.decode() for v in _SSA.findall(operands.partition(b":")[0]))
 
 
@@ -218,27 +282,31 @@ def keyword_sites(text: ModelText) -> dict[bytes, list[int]]:
     file's ``u`` bytes, which each of the words holds: a search for one byte runs at
     memory speed, a search for a word five times slower, and weights (hex digits) hold
     no ``u``."""
-    data = text.data
     sites: dict[bytes, list[int]] = {word: [] for word in _KEYWORDS}
 
     def visit(block: bytes, offset: int) -> None:
         pos = block.find(b"u")
         while pos >= 0:
-            before = block[pos - 1] if pos else data[offset - 1] if offset else -1
+            before = block[pos - 1] if pos else _byte(text, offset - 1)
             word = _KEYWORDS_BY_BYTE_BEFORE_U.get(before)
             if word is not None:
                 start = pos - word.index(b"u")
                 if 0 <= start and start + len(word) <= len(block):
                     found = block.startswith(word, start)
                 else:  # (across the block's edge)
-                    at = offset + start
-                    found = at >= 0 and data[at : at + len(word)] == word
+                    found = text.read(offset + start, offset + start + len(word)) == word
                 if found:
                     sites[word].append(offset + start)
             pos = block.find(b"u", pos + 1)
 
     text.scan(visit)
     return sites
+
+
+def _byte(text: ModelText, offset: int) -> int:
+    """The byte at ``offset``, or -1 outside the text."""
+    found = text.read(offset, offset + 1) if offset >= 0 else b""
+    return found[0] if found else -1
 
 
 def candidates(text: ModelText | bytes | str, sites: list[int] | None = None,
@@ -249,31 +317,35 @@ def candidates(text: ModelText | bytes | str, sites: list[int] | None = None,
     Linear: one pass over the file, and a :class:`_CodeScanner` that tokenizes each line
     at most once however many names it holds."""
     model = text if isinstance(text, ModelText) else ModelText.of(text)
-    data = model.data
     found = []
-    code = _CodeScanner(data)
+    code = _CodeScanner(model)
     size = len(OP_NAME)
     for pos in keyword_sites(model)[OP_NAME] if sites is None else sites:
         end = pos + size
-        before = data[pos - 1] if pos else -1
-        after = data[end] if end < len(data) else -1
+        before, after = _byte(model, pos - 1), _byte(model, end)
         if before == _QUOTE and after == _QUOTE:  # generic form: "tosa.custom"(...)
-            if data[_spaces_end(data, end + 1) : _spaces_end(data, end + 1) + 1] == b"(" \
-                    and code.is_code(pos - 1):
+            if _next_byte(model, end + 1) == ord("(") and code.is_code(pos - 1):
                 found.append((pos - 1, end + 1, True))
         elif before not in _NOT_BEFORE and after not in _NOT_AFTER and code.is_code(pos):
             found.append((pos, end, False))
     return found
 
 
-_SPACE_ONLY = re.compile(rb"\s*")
+def _next_byte(text: ModelText, pos: int) -> int:
+    """The first byte from ``pos`` on that is not white space (-1 at the end)."""
+    while pos < len(text):
+        piece = text.read(pos, pos + 256)
+        rest = piece.lstrip()
+        if rest:
+            return rest[0]
+        pos += len(piece)
+    return -1
 
 
-def _spaces_end(data: bytes | mmap, pos: int, limit: int | None = None) -> int:
-    """Where the white space (and comments, up to ``limit``) from ``pos`` ends."""
-    found = (_SPACE_ONLY.match(data, pos) if limit is None
-             else _SPACE.match(data, pos, limit))
-    assert found is not None  # (both patterns match the empty string)
+def _spaces_end(data: bytes, pos: int, limit: int) -> int:
+    """Where the white space and comments from ``pos`` end (up to ``limit``)."""
+    found = _SPACE.match(data, pos, limit)
+    assert found is not None  # (the pattern matches the empty string)
     return found.end()
 
 
@@ -282,26 +354,29 @@ class _CodeScanner:
     comments). The scan position only moves forward: a string or comment that holds many
     candidates is tokenized once, and skipped for every candidate inside it."""
 
-    def __init__(self, data: bytes | mmap) -> None:
-        self.data = data
+    def __init__(self, text: ModelText) -> None:
+        self.text = text
         self.scanned = 0  # tokens before this are known; it is never inside a token
         self.blocked_until = 0  # the end of the string or comment last found
 
     def is_code(self, pos: int) -> bool:
         if pos < self.blocked_until:
             return False
-        data = self.data
-        newline = data.rfind(b"\n", self.scanned, pos)
-        if newline >= 0:  # strings and comments end at the line's end
-            self.scanned = newline + 1
-        for token in _LINE_TOKEN.finditer(data, self.scanned, pos + 1):
-            if token.start() >= pos:
+        text = self.text
+        # (strings and comments end at the line's end)
+        start = max(self.scanned, text.line_start(pos))
+        for token in _LINE_TOKEN.finditer(text.read(start, pos + 1)):
+            at = start + token.start()
+            if at >= pos:
                 break
-            if token.group() == b"//" or token.end() > pos:
-                whole = _LINE_TOKEN.match(data, token.start())
-                assert whole is not None  # (the token just found)
-                end = whole.end() if token.group() != b"//" else data.find(b"\n", pos)
-                self.blocked_until = self.scanned = len(data) if end < 0 else end
+            if token.group() == b"//" or start + token.end() > pos:
+                if token.group() == b"//":
+                    end = text.line_end(pos)
+                else:
+                    whole = _LINE_TOKEN.match(text.read(at, text.line_end(pos)))
+                    assert whole is not None  # (the token just found)
+                    end = at + whole.end()
+                self.blocked_until = self.scanned = end
                 return False
         self.scanned = pos
         return True
@@ -310,14 +385,13 @@ class _CodeScanner:
 def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options,
             results_used: tuple[bool, ...] | None, returns: list[tuple[int, int]],
             listed: dict[int, tuple[str, ...]]) -> None:
-    data = host.data
-    domain = _string_value(data, op, "domain_name")
+    domain = _string_value(host, op, "domain_name")
     if domain_kind(domain) == "other":
         return
-    context = OpContext(operator_name=_string_value(data, op, "operator_name"),
+    context = OpContext(operator_name=_string_value(host, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
                         operand_values=op.operand_values, results_used=results_used,
-                        returned=_returned_results(data, op, returns, listed),
+                        returned=_returned_results(host, op, returns, listed),
                         locate=host.location)
     context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
@@ -333,31 +407,24 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
         source.diagnostics.append(MISSING_ATTRS.at("", f"the custom op {what}").located(where))
         return
     start, end = attrs.string
+    raw = host.read(start, end)
     try:
-        json_text = decode_mlir(data, start, end)
+        json_text = decode_mlir(raw, start)
     except EscapeError as exc:
         source.diagnostics.append(MLIR_SYNTAX.at(
             "", f"cannot read implementation_attrs: {exc.message}").located(
             host.location(exc.offset)))
         return
-    offsets = _Offsets(data, start, end)
+    offsets = _Offsets(raw, start)
     op_, problems = embedded_op(
         json_text, source.path, options, context=context,
         place_offset=lambda offset: host.location(offsets().host(offset)),
         locator_for=lambda document: EmbeddedLocator(
             document, host, offsets,
-            lambda json_text: mlir_escape(json_text, host.decode(start, end))))
+            lambda json_text: mlir_escape(json_text, raw.decode("utf-8", "replace"))))
     source.diagnostics.extend(problems)
     if op_ is not None:
         source.ops.append(op_)
-
-
-_RESULT_NAME = re.compile(rb"(%[\w$.-]+)(?::\d+)?\s*=\s*\Z")
-_SSA_USE = re.compile(rb"(%[\w$.-]+)(?:#(\d+))?")
-_WINDOW = 1 << 14
-# How far after an op its results are looked for first (less when there are many ops).
-_NEAR, _NEAR_MIN = 1 << 16, 1 << 10
-FUNCTION = b"func.func"
 
 
 @dataclass(slots=True)
@@ -381,161 +448,146 @@ def _results_used(text: ModelText, ops: list[_CustomOp], function_sites: list[in
     whose results are all used ends within a few lines); those not found there, by one
     forward pass over the SSA values after them, for all of them together. The searches
     near the ops look at twice the file's bytes at most: linear either way."""
-    data = text.data
-    functions = _function_starts(data, function_sites)
+    functions = _function_starts(text, function_sites)
     used: list[tuple[bool, ...] | None] = []
     named: list[_Results] = []
     previous_end = 0
     for index, op in enumerate(ops):
-        line_start = max(data.rfind(b"\n", previous_end, op.start) + 1, previous_end)
-        written = _RESULT_NAME.search(data, line_start, op.start)
+        line_start = max(text.line_start(op.start), previous_end)
+        written = _RESULT_NAME.search(text.read(line_start, op.start))
         previous_end = op.end
         if written is None:
             used.append(None if op.results else ())
             continue
         following = bisect.bisect_left(functions, op.end)
-        end = functions[following] if following < len(functions) else len(data)
+        end = functions[following] if following < len(functions) else len(text)
         named.append(_Results(index, written.group(1), op.end, end,
                               set(range(len(op.results)))))
         used.append(tuple(False for _ in op.results))
-    every_named = named
-    nearby = max(_NEAR_MIN, min(_NEAR, 2 * len(data) // max(1, len(named))))
-    named = [results for results in named if not _used_nearby(data, results, nearby)]
-    waiting: dict[bytes, list[_Results]] = {}
-    code = _CodeScanner(data)
-    following = 0  # the next of ``named`` to wait for
-    expires = len(data)  # where the first of the waiting ops' functions ends
-    pos = named[0].start if named else len(data)
-    for _, block_end in text.blocks(pos):
-        while pos < block_end:
-            if not waiting:
-                if following == len(named):
-                    break
-                pos = max(pos, named[following].start)  # nothing to look for before it
-            found = data.find(b"%", pos, block_end)  # (weights hold none)
-            if found < 0:
-                pos = block_end
-                break
-            # The SSA values of a window from there (a regular expression over a few
-            # lines at a time; a weight's megabytes of hex are skipped by the search).
-            pos = window = min(found + _WINDOW, len(data))
-            for use in _SSA_USE.finditer(data, found, window):
-                at = use.start()
-                if use.end() == window < len(data):  # (the name may go on)
-                    pos = at
-                    break
-                while following < len(named) and named[following].start <= at:
-                    waiting.setdefault(named[following].name, []).append(named[following])
-                    expires = min(expires, named[following].end)
-                    following += 1
-                if at >= expires:  # functions ended: their ops are no longer looked for
-                    waiting = _still_waiting(waiting, at)
-                    expires = min((r.end for rs in waiting.values() for r in rs),
-                                  default=len(data))
-                if use.group(1) in waiting:
-                    _seen(waiting, use.group(1), use, code)
-                    if not waiting and following < len(named):
-                        pos = use.end()  # look on from the next op
-                        break
-        if following == len(named) and not waiting:
-            break
-    for results in every_named:
+    nearby = max(_NEAR_MIN, min(_NEAR, 2 * len(text) // max(1, len(named))))
+    _pass_over_values(text, [results for results in named
+                             if not _used_nearby(text, results, nearby)])
+    for results in named:
         op = ops[results.index]
         used[results.index] = tuple(k not in results.unseen for k in range(len(op.results)))
     return used
 
 
-def _used_nearby(data: bytes | mmap, results: _Results, window: int) -> bool:
+def _used_nearby(text: ModelText, results: _Results, window: int) -> bool:
     """Whether every result of an op is seen used within ``window`` bytes after it
     (marking those seen)."""
     name = results.name
-    pos, end = results.start, min(results.end, results.start + window)
+    end = min(results.end, results.start + window) - results.start
+    piece = text.read(results.start, results.start + end + len(name) + 64)
+    pos = 0
     while results.unseen:
-        found = data.find(name, pos, end)
+        found = piece.find(name, pos, end)
         if found < 0:
             return False
         pos = found + len(name)
-        use = _SSA_USE.match(data, found)
-        if use is None or use.group(1) != name or not _CodeScanner(data).is_code(found):
-            continue  # a longer name, or in a string or comment
-        if use.group(2) is None:
-            results.unseen.clear()
-        else:
-            results.unseen.discard(int(use.group(2)))
+        use = _SSA_USE.match(piece, found)
+        if use is None or use.group(1) != name:
+            continue  # a longer name
+        if use.end() == len(piece) and results.start + len(piece) < len(text):
+            return False  # (a name longer than the piece: left to the pass)
+        if not _CodeScanner(text).is_code(results.start + found):
+            continue  # in a string or a comment
+        _mark(results, use)
     return True
 
 
-def _seen(waiting: dict[bytes, list[_Results]], name: bytes, use: re.Match[bytes],
-          code: _CodeScanner) -> None:
-    """Mark the results that ``use`` uses (of the ops waiting under its name that it is
-    in the function of), when it is code; an op all of whose results are seen used is
-    no longer waited for."""
-    at = use.start()
-    owners = [r for r in waiting[name] if r.start <= at < r.end]
-    if not owners or not code.is_code(at):
-        return
-    for results in owners:
-        if use.group(2) is None:
-            results.unseen.clear()
-        else:
-            results.unseen.discard(int(use.group(2)))
-    waiting[name] = [r for r in waiting[name] if r.unseen]
-    if not waiting[name]:
-        del waiting[name]
+def _mark(results: _Results, use: re.Match[bytes]) -> None:
+    """The results that ``use`` (``%name`` or ``%name#k``) uses, seen."""
+    if use.group(2) is None:
+        results.unseen.clear()
+    else:
+        results.unseen.discard(int(use.group(2)))
 
 
-def _still_waiting(waiting: dict[bytes, list[_Results]], pos: int,
-                   ) -> dict[bytes, list[_Results]]:
-    """``waiting`` less the ops whose function ends before ``pos``."""
-    return {name: kept for name, entries in waiting.items()
-            if (kept := [r for r in entries if r.end > pos])}
+def _pass_over_values(text: ModelText, named: list[_Results]) -> None:
+    """Mark the results of ``named`` (in order) used by one forward pass over the SSA
+    values after them, a piece of the file at a time, that looks only while some of them
+    are waiting: from each op to the end of its function or until all its results are
+    seen used."""
+    waiting: dict[bytes, list[_Results]] = {}
+    code = _CodeScanner(text)
+    following = 0  # the next of ``named`` to wait for
+    expires = len(text)  # where the first of the waiting ops' functions ends
+    pos = named[0].start if named else len(text)
+    while pos < len(text):
+        if not waiting:
+            if following == len(named):
+                return
+            pos = max(pos, named[following].start)  # nothing to look for before it
+        piece = text.read(pos, pos + _WINDOW)
+        found = piece.find(b"%")  # (a piece of weights holds none)
+        base, pos = pos, pos + len(piece)
+        if found < 0:
+            continue
+        for use in _SSA_USE.finditer(piece, found):
+            at = base + use.start()
+            if use.end() == len(piece) and pos < len(text):  # (the name may go on)
+                pos = at
+                break
+            while following < len(named) and named[following].start <= at:
+                waiting.setdefault(named[following].name, []).append(named[following])
+                expires = min(expires, named[following].end)
+                following += 1
+            if at >= expires:  # functions ended: their ops are no longer looked for
+                waiting = {key: kept for key, entries in waiting.items()
+                           if (kept := [r for r in entries if r.end > at])}
+                expires = min((r.end for rs in waiting.values() for r in rs),
+                              default=len(text))
+            name = use.group(1)
+            if name not in waiting:
+                continue
+            owners = [r for r in waiting[name] if r.start <= at < r.end]
+            if not owners or not code.is_code(at):
+                continue
+            for results in owners:
+                _mark(results, use)
+            waiting[name] = [r for r in waiting[name] if r.unseen]
+            if not waiting[name]:
+                del waiting[name]
+            if not waiting and following < len(named):
+                pos = base + use.end()  # look on from the next op
+                break
 
 
-def _function_starts(data: bytes | mmap, sites: list[int]) -> list[int]:
+def _function_starts(text: ModelText, sites: list[int]) -> list[int]:
     """Where each ``func.func`` name starts (not part of a longer name), in order, of the
     places where the text occurs (``sites``)."""
     starts = []
     for pos in sites:
-        end = pos + len(FUNCTION)
-        before = data[pos - 1] if pos else -1
-        after = data[end] if end < len(data) else -1
+        before, after = _byte(text, pos - 1), _byte(text, pos + len(FUNCTION))
         if before not in _WORD and before != _DOT and after not in _WORD and after != _DOT:
             starts.append(pos)
     return starts
 
 
-_RESULT_NAMES = re.compile(rb"(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+)*)\s*=\s*\"?\Z")
-_RETURN = b"return"
-_DOT = ord(".")
-_KEYWORDS = (OP_NAME, FUNCTION, _RETURN)
-# The byte before the first ``u`` of each keyword: c, f, t.
-_KEYWORDS_BY_BYTE_BEFORE_U = {word[word.index(b"u") - 1]: word for word in _KEYWORDS}
-
-
-def _return_sites(data: bytes | mmap, found: list[int]) -> list[tuple[int, int]]:
+def _return_sites(text: ModelText, found: list[int]) -> list[tuple[int, int]]:
     """(start, end) of every ``return`` / ``func.return`` keyword outside comments and
     strings, in file order, of the places where the text occurs (``found``)."""
     sites = []
     code = _CodeScanner(text)  # (a GLSL `return;` inside an attribute string is not one)
     for pos in found:
         end = pos + len(_RETURN)
-        start = pos - 5 if pos >= 5 and data[pos - 5 : pos] == b"func." else pos
-        before = data[start - 1] if start > 0 else -1
-        after = data[end] if end < len(data) else -1
+        start = pos - 5 if pos >= 5 and text.read(pos - 5, pos) == b"func." else pos
+        before, after = _byte(text, start - 1), _byte(text, end)
         if before not in _WORD and before != _DOT and after not in _WORD:
-            prefix = data[data.rfind(b"\n", 0, start) + 1 : start]
+            prefix = text.read(text.line_start(start), start)
             # Neither a comment nor a string spans lines in MLIR.
             if b"//" not in prefix and prefix.count(b'"') % 2 == 0:
                 sites.append((start, end))
     return sites
 
 
-def _returned_results(data: bytes | mmap, op: _CustomOp, returns: list[tuple[int, int]],
+def _returned_results(text: ModelText, op: _CustomOp, returns: list[tuple[int, int]],
                       listed: dict[int, tuple[str, ...]]) -> tuple[int, ...] | None:
     """The op's result indices in the order the function's ``return`` lists them (only
     the results it returns directly), or None when that cannot be read. ``listed``: the
     values of the returns read so far, by where they end."""
-    names = _result_names(data, op.start)
+    names = _result_names(text, op.start)
     if not names:
         return None
     result_of = {name: k for k, name in enumerate(names)}
@@ -546,13 +598,16 @@ def _returned_results(data: bytes | mmap, op: _CustomOp, returns: list[tuple[int
         return None
     end = returns[following][1]
     if end not in listed:
-        listed[end] = _listed_values(data, end)
+        listed[end] = _listed_values(text, end)
     return tuple(result_of[v] for v in listed[end] if v in result_of)
 
 
 class _Offsets:
-    def __init__(self, data: bytes | mmap, start: int, end: int) -> None:
-        self._args = (data, start, end)
+    """The position map of an attribute string (``raw``, at ``base`` in the file), made
+    when first asked for."""
+
+    def __init__(self, raw: bytes, base: int) -> None:
+        self._args = (raw, base)
         self._map = None
 
     def __call__(self):
@@ -561,25 +616,29 @@ class _Offsets:
         return self._map
 
 
-def _string_value(data: bytes | mmap, op: _CustomOp, name: str) -> str | None:
+def _string_value(text: ModelText, op: _CustomOp, name: str) -> str | None:
     attribute = op.attributes.get(name)
     if attribute is None or attribute.string is None:
         return None
+    raw = text.read(*attribute.string)
     try:
-        return decode_mlir(data, *attribute.string)
+        return decode_mlir(raw, attribute.string[0])
     except EscapeError:
-        return data[attribute.string[0] : attribute.string[1]].decode("utf-8", "replace")
+        return raw.decode("utf-8", "replace")
 
 
 class _Parser:
-    """Reads one op from just after its name, never past ``limit`` (where the next op's
-    name starts, or the end of the file). Offsets are into the whole file."""
+    """Reads one op (or a function's signature) from ``pos`` in ``data`` (a piece of the
+    file, offsets relative to it), never past ``limit``: where the next op's name starts,
+    the end of the file (``last``), or the end of the piece read so far."""
 
-    def __init__(self, data: bytes | mmap, pos: int, limit: int | None = None,
-                 types: dict[bytes, TensorType] | None = None) -> None:
+    def __init__(self, data: bytes, pos: int, limit: int | None = None,
+                 types: dict[bytes, TensorType] | None = None, *, last: bool = True
+                 ) -> None:
         self.data = data
         self.pos = pos
         self.limit = len(data) if limit is None else limit
+        self.last = last
         self.values: list[str] = []  # the SSA operands, as written
         # The types read so far, by their text: a model spells the same few again and
         # again.
@@ -596,12 +655,12 @@ class _Parser:
     def found(self) -> str:
         """What is at the cursor, for a message."""
         if self.pos >= self.limit:
-            return "end of file" if self.limit == len(self.data) else OP_NAME.decode()
+            return "end of file" if self.last else OP_NAME.decode()
         shown = self.data[self.pos : min(self.pos + 12, self.limit)].split(b"\n")[0]
         return shown.decode("utf-8", "replace") or "end of file"
 
     def ended(self) -> str:
-        return "unexpected end of file" if self.limit == len(self.data) else \
+        return "unexpected end of file" if self.last else \
             f"unexpected `{OP_NAME.decode()}`: this op's brackets are not closed before " \
             "the next op"
 
