@@ -102,6 +102,9 @@ class _CustomOp:
     results: tuple[TensorType, ...] = ()
     operand_values: tuple[str, ...] = ()
     end: int = 0
+    # The piece of the file the op was read from (its lines), and where it starts.
+    piece: bytes = b""
+    piece_start: int = 0
 
     def moved(self, by: int) -> _CustomOp:
         """The op with its offsets ``by`` further (read from a piece of the file)."""
@@ -109,6 +112,12 @@ class _CustomOp:
                        attributes={key: attribute.moved(by)
                                    for key, attribute in self.attributes.items()},
                        end=self.end + by)
+
+    def read(self, text: ModelText, start: int, end: int) -> bytes:
+        """The bytes between two offsets: from the op's piece when they are in it."""
+        if self.piece_start <= start and end <= self.piece_start + len(self.piece):
+            return self.piece[start - self.piece_start : end - self.piece_start]
+        return text.read(start, end)
 
 
 def read_mlir(data: bytes | str | FileIO, path: str | None, options: Options) -> SourceFile:
@@ -142,21 +151,24 @@ def read_mlir(data: bytes | str | FileIO, path: str | None, options: Options) ->
 def _read_op(text: ModelText, start: int, end: int, limit: int, generic: bool,
              types: dict[bytes, TensorType]) -> _CustomOp:
     """The op whose name is at ``start:end``, read no further than ``limit``: from a
-    piece of the file that grows until the op is in it."""
-    size = _PIECE
+    piece of the file, its line (printers write an op on one), that grows until the op
+    is in it."""
+    line = text.line_start(start)
+    stop = min(limit, text.line_end(start) + 1)
     while True:
-        stop = min(limit, start + size)
-        parser = _Parser(text.read(start, stop), end - start, stop - start, types,
-                         last=limit == len(text))
+        piece = text.read(line, stop)
+        parser = _Parser(piece, end - line, stop - line, types, last=limit == len(text))
         try:
-            op = parser.op(0, generic)
+            op = parser.op(start - line, generic)
         except _SyntaxError as exc:
             if stop == limit:
-                raise _SyntaxError(exc.message, exc.offset + start) from None
+                raise _SyntaxError(exc.message, exc.offset + line) from None
         else:
-            if op.end < stop - start or stop == limit:
-                return op.moved(start)
-        size *= 4
+            if op.end < stop - line or stop == limit:
+                op = op.moved(line)
+                op.piece, op.piece_start = piece, line
+                return op
+        stop = min(limit, stop + max(_PIECE, 3 * (stop - line)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,14 +206,14 @@ def custom_op_sites(text: bytes | str) -> list[CustomOpSite]:
         sites.append(CustomOpSite(start, op.name_end,
                                   attrs.string if attrs is not None else None,
                                   op.operands, op.results,
-                                  _result_names(model, op.start)))
+                                  _result_names(model, op)))
     return sites
 
 
-def _result_names(text: ModelText, start: int) -> tuple[str, ...]:
-    """How the results of the op whose name starts at ``start`` are referred to, as its
-    line names them (``%a, %b = ...``, ``%0:2 = ...``: ``%0#0``, ``%0#1``)."""
-    names = _RESULT_NAMES.search(text.read(text.line_start(start), start))
+def _result_names(text: ModelText, op: _CustomOp) -> tuple[str, ...]:
+    """How the op's results are referred to, as its line names them (``%a, %b = ...``,
+    ``%0:2 = ...``: ``%0#0``, ``%0#1``)."""
+    names = _RESULT_NAMES.search(op.read(text, text.line_start(op.start), op.start))
     if names is None:
         return ()
     pack, _, packed = names.group(1).decode().partition(":")
@@ -303,6 +315,14 @@ def keyword_sites(text: ModelText) -> dict[bytes, list[int]]:
     return sites
 
 
+def _bytes_around(text: ModelText, start: int, end: int) -> tuple[int, int]:
+    """The bytes just before ``start`` and at ``end`` (-1 outside the text)."""
+    piece = text.read(start - 1, end + 1)
+    before = piece[0] if start > 0 else -1
+    after = piece[end - start + (1 if start > 0 else 0)] if end < len(text) else -1
+    return before, after
+
+
 def _byte(text: ModelText, offset: int) -> int:
     """The byte at ``offset``, or -1 outside the text."""
     found = text.read(offset, offset + 1) if offset >= 0 else b""
@@ -322,7 +342,7 @@ def candidates(text: ModelText | bytes | str, sites: list[int] | None = None,
     size = len(OP_NAME)
     for pos in keyword_sites(model)[OP_NAME] if sites is None else sites:
         end = pos + size
-        before, after = _byte(model, pos - 1), _byte(model, end)
+        before, after = _bytes_around(model, pos, end)
         if before == _QUOTE and after == _QUOTE:  # generic form: "tosa.custom"(...)
             if _next_byte(model, end + 1) == ord("(") and code.is_code(pos - 1):
                 found.append((pos - 1, end + 1, True))
@@ -407,7 +427,7 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
         source.diagnostics.append(MISSING_ATTRS.at("", f"the custom op {what}").located(where))
         return
     start, end = attrs.string
-    raw = host.read(start, end)
+    raw = op.read(host, start, end)
     try:
         json_text = decode_mlir(raw, start)
     except EscapeError as exc:
@@ -454,7 +474,7 @@ def _results_used(text: ModelText, ops: list[_CustomOp], function_sites: list[in
     previous_end = 0
     for index, op in enumerate(ops):
         line_start = max(text.line_start(op.start), previous_end)
-        written = _RESULT_NAME.search(text.read(line_start, op.start))
+        written = _RESULT_NAME.search(op.read(text, line_start, op.start))
         previous_end = op.end
         if written is None:
             used.append(None if op.results else ())
@@ -475,7 +495,12 @@ def _results_used(text: ModelText, ops: list[_CustomOp], function_sites: list[in
 
 def _used_nearby(text: ModelText, results: _Results, window: int) -> bool:
     """Whether every result of an op is seen used within ``window`` bytes after it
-    (marking those seen)."""
+    (marking those seen): in the next few lines, else in the rest of the window."""
+    return any(_used_within(text, results, size) for size in (_NEAR_MIN, window)
+               if size <= window)
+
+
+def _used_within(text: ModelText, results: _Results, window: int) -> bool:
     name = results.name
     end = min(results.end, results.start + window) - results.start
     piece = text.read(results.start, results.start + end + len(name) + 64)
@@ -559,7 +584,7 @@ def _function_starts(text: ModelText, sites: list[int]) -> list[int]:
     places where the text occurs (``sites``)."""
     starts = []
     for pos in sites:
-        before, after = _byte(text, pos - 1), _byte(text, pos + len(FUNCTION))
+        before, after = _bytes_around(text, pos, pos + len(FUNCTION))
         if before not in _WORD and before != _DOT and after not in _WORD and after != _DOT:
             starts.append(pos)
     return starts
@@ -573,7 +598,7 @@ def _return_sites(text: ModelText, found: list[int]) -> list[tuple[int, int]]:
     for pos in found:
         end = pos + len(_RETURN)
         start = pos - 5 if pos >= 5 and text.read(pos - 5, pos) == b"func." else pos
-        before, after = _byte(text, start - 1), _byte(text, end)
+        before, after = _bytes_around(text, start, end)
         if before not in _WORD and before != _DOT and after not in _WORD:
             prefix = text.read(text.line_start(start), start)
             # Neither a comment nor a string spans lines in MLIR.
@@ -587,7 +612,7 @@ def _returned_results(text: ModelText, op: _CustomOp, returns: list[tuple[int, i
     """The op's result indices in the order the function's ``return`` lists them (only
     the results it returns directly), or None when that cannot be read. ``listed``: the
     values of the returns read so far, by where they end."""
-    names = _result_names(text, op.start)
+    names = _result_names(text, op)
     if not names:
         return None
     result_of = {name: k for k, name in enumerate(names)}
@@ -620,7 +645,7 @@ def _string_value(text: ModelText, op: _CustomOp, name: str) -> str | None:
     attribute = op.attributes.get(name)
     if attribute is None or attribute.string is None:
         return None
-    raw = text.read(*attribute.string)
+    raw = op.read(text, *attribute.string)
     try:
         return decode_mlir(raw, attribute.string[0])
     except EscapeError:
