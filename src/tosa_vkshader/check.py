@@ -105,18 +105,20 @@ def check_ops(ops: list[Op], options: Options, *, shaders: bool = True
     Without ``shaders`` the shader stage is not entered: the attribute rules alone (what
     the web's ``/v1/fix`` repairs with, in the event loop, never compiling)."""
     # Ops that repeat another (same attributes at the same pointer) share its view and
-    # its pointer-only findings: a corpus or model that repeats an op is ruled on once.
+    # its pointer-only findings: a corpus that repeats an op is ruled on once; the ops of
+    # a model, whose contexts differ, share what depends on their attributes alone.
     distinct_views: list[AttributeView | None] = []
     distinct_found: list[list[Diagnostic]] = []
     which: list[int] = []  # each op's entry in the two lists above
     seen: dict[tuple[str, str], int] = {}
     attribute_keys: list[tuple[str, str] | None] = []  # see _attributes_key
+    built: dict[tuple[str, str], AttributeView] = {}  # attribute text -> a view of it
     for op in ops:
         key = _content_key(op) if len(ops) > 1 else None
         index = seen.get(key) if key is not None else None
         if index is None:
             index = len(distinct_views)
-            view, read = attribute_view(op, options)
+            view, read = _view(op, options, built)
             distinct_views.append(view)
             distinct_found.append(read)
             attribute_keys.append(_attributes_key(op))
@@ -130,6 +132,21 @@ def check_ops(ops: list[Op], options: Options, *, shaders: bool = True
         _shader_stage(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]
+
+
+def _view(op: Op, options: Options, built: dict[tuple[str, str], AttributeView],
+          ) -> tuple[AttributeView | None, list[Diagnostic]]:
+    """:func:`attribute_view` of the op; the ops of a model with the same attribute text
+    share the view of that text, each in its own context (``built``: the views made so
+    far, by attribute text)."""
+    attributes = _attributes_key(op)
+    shared = built.get(attributes) if attributes is not None else None
+    if shared is not None:
+        return replace(shared, context=op.context), []
+    view, read = attribute_view(op, options)
+    if attributes is not None and view is not None:
+        built[attributes] = view
+    return view, read
 
 
 def _rule(views: list[AttributeView | None], found: list[list[Diagnostic]],

@@ -36,6 +36,9 @@ from .reading_rules import MISSING_ATTRS, MLIR_SYNTAX
 if TYPE_CHECKING:
     from io import FileIO
 
+    from ..diagnostics import Diagnostic
+    from .jsontext import JsonDocument
+
 OP_NAME = b"tosa.custom"
 FUNCTION = b"func.func"
 _RETURN = b"return"
@@ -143,8 +146,9 @@ def read_mlir(data: bytes | str | FileIO, path: str | None, options: Options) ->
                 host.location(exc.offset)))
     returns = _return_sites(host, sites[_RETURN]) if ops else []
     listed: dict[int, tuple[str, ...]] = {}
+    parsed: dict[str | bytes, tuple[JsonDocument | None, list[Diagnostic]]] = {}
     for op, used in zip(ops, _results_used(host, ops, sites[FUNCTION]), strict=True):
-        _add_op(source, host, op, options, used, returns, listed)
+        _add_op(source, host, op, options, used, returns, listed, parsed)
     return source
 
 
@@ -404,7 +408,9 @@ class _CodeScanner:
 
 def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options,
             results_used: tuple[bool, ...] | None, returns: list[tuple[int, int]],
-            listed: dict[int, tuple[str, ...]]) -> None:
+            listed: dict[int, tuple[str, ...]],
+            parsed: dict[str | bytes, tuple[JsonDocument | None, list[Diagnostic]]],
+            ) -> None:
     domain = _string_value(host, op, "domain_name")
     if domain_kind(domain) == "other":
         return
@@ -441,7 +447,8 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
         place_offset=lambda offset: host.location(offsets().host(offset)),
         locator_for=lambda document: EmbeddedLocator(
             document, host, offsets,
-            lambda json_text: mlir_escape(json_text, raw.decode("utf-8", "replace"))))
+            lambda json_text: mlir_escape(json_text, raw.decode("utf-8", "replace"))),
+        parsed=parsed)
     source.diagnostics.extend(problems)
     if op_ is not None:
         source.ops.append(op_)
