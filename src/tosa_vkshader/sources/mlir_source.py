@@ -55,6 +55,7 @@ _NOT_AFTER = frozenset(b".$") | _WORD
 _LINE_TOKEN = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//')
 _STRING = re.compile(rb'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _SPACE = re.compile(rb"(?:\s+|//[^\n]*)*")
+_SPACE_STARTS = frozenset(b" \t\n\r\f\v/")
 _SSA = re.compile(rb"%[\w$.-]+(?:#\d+)?")
 _SSA_USE = re.compile(rb"(%[\w$.-]+)(?:#(\d+))?")
 _BARE_ID = re.compile(rb"[A-Za-z_][\w$.-]*")
@@ -145,10 +146,9 @@ def read_mlir(data: bytes | str | FileIO, path: str | None, options: Options) ->
                 "", f"cannot read this tosa.custom op: {exc.message}").located(
                 host.location(exc.offset)))
     returns = _return_sites(host, sites[_RETURN]) if ops else []
-    listed: dict[int, tuple[str, ...]] = {}
-    parsed: dict[str | bytes, tuple[JsonDocument | None, list[Diagnostic]]] = {}
+    known = _Known()
     for op, used in zip(ops, _results_used(host, ops, sites[FUNCTION]), strict=True):
-        _add_op(source, host, op, options, used, returns, listed, parsed)
+        _add_op(source, host, op, options, used, returns, known)
     return source
 
 
@@ -368,6 +368,8 @@ def _next_byte(text: ModelText, pos: int) -> int:
 
 def _spaces_end(data: bytes, pos: int, limit: int) -> int:
     """Where the white space and comments from ``pos`` end (up to ``limit``)."""
+    if pos < limit and data[pos] not in _SPACE_STARTS:
+        return pos  # (most tokens follow another directly or after one space)
     found = _SPACE.match(data, pos, limit)
     assert found is not None  # (the pattern matches the empty string)
     return found.end()
@@ -406,18 +408,28 @@ class _CodeScanner:
         return True
 
 
+@dataclass(slots=True)
+class _Known:
+    """What the ops of a model read so far share: the values each ``return`` lists (by
+    where it ends), and each distinct attribute string decoded and parsed once (the ops
+    of a model repeat a few)."""
+
+    listed: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    decoded: dict[bytes, str] = field(default_factory=dict)
+    parsed: dict[str | bytes, tuple[JsonDocument | None, list[Diagnostic]]] = \
+        field(default_factory=dict)
+
+
 def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options,
             results_used: tuple[bool, ...] | None, returns: list[tuple[int, int]],
-            listed: dict[int, tuple[str, ...]],
-            parsed: dict[str | bytes, tuple[JsonDocument | None, list[Diagnostic]]],
-            ) -> None:
+            known: _Known) -> None:
     domain = _string_value(host, op, "domain_name")
     if domain_kind(domain) == "other":
         return
     context = OpContext(operator_name=_string_value(host, op, "operator_name"),
                         domain_name=domain, operands=op.operands, results=op.results,
                         operand_values=op.operand_values, results_used=results_used,
-                        returned=_returned_results(host, op, returns, listed),
+                        returned=_returned_results(host, op, returns, known.listed),
                         locate=host.location)
     context.spans["op"] = (op.start, op.name_end)
     for name in ("operator_name", "domain_name"):
@@ -434,13 +446,15 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
         return
     start, end = attrs.string
     raw = op.read(host, start, end)
-    try:
-        json_text = decode_mlir(raw, start)
-    except EscapeError as exc:
-        source.diagnostics.append(MLIR_SYNTAX.at(
-            "", f"cannot read implementation_attrs: {exc.message}").located(
-            host.location(exc.offset)))
-        return
+    json_text = known.decoded.get(raw)
+    if json_text is None:
+        try:
+            json_text = known.decoded[raw] = decode_mlir(raw, start)
+        except EscapeError as exc:
+            source.diagnostics.append(MLIR_SYNTAX.at(
+                "", f"cannot read implementation_attrs: {exc.message}").located(
+                host.location(exc.offset)))
+            return
     offsets = _Offsets(raw, start)
     op_, problems = embedded_op(
         json_text, source.path, options, context=context,
@@ -448,7 +462,7 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
         locator_for=lambda document: EmbeddedLocator(
             document, host, offsets,
             lambda json_text: mlir_escape(json_text, raw.decode("utf-8", "replace"))),
-        parsed=parsed)
+        parsed=known.parsed)
     source.diagnostics.extend(problems)
     if op_ is not None:
         source.ops.append(op_)
