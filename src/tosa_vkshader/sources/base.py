@@ -42,15 +42,50 @@ class Locator(Protocol):
         when it has no place there."""
 
 
+class LinedText:
+    """What a file's text gives reports: the place of an offset and the text of a line.
+    A subclass says where its lines start, at which column an offset is, and what a
+    line holds (``_line``)."""
+
+    path: str | None
+    # The line asked for last: reporters ask for the same (possibly megabytes long,
+    # minified) line once per diagnostic on it.
+    _last_line: tuple[int, str] | None
+
+    def line_starts(self) -> list[int]:
+        raise NotImplementedError
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def _line(self, line: int, starts: list[int]) -> str:
+        raise NotImplementedError
+
+    def location(self, start: int, end: int | None = None) -> Location:
+        line, col = self.line_col(start)
+        if end is None:
+            return Location(self.path, line, col)
+        end_line, end_col = self.line_col(max(start, end))
+        return Location(self.path, line, col, end_line, end_col)
+
+    def line_text(self, line: int) -> str:
+        if self._last_line is not None and self._last_line[0] == line:
+            return self._last_line[1]
+        starts = self.line_starts()
+        if line < 1 or line > len(starts):
+            return ""
+        text = self._line(line, starts)
+        self._last_line = (line, text)
+        return text
+
+
 @dataclass(slots=True)
-class TextFile:
+class TextFile(LinedText):
     """The text of a file, with offsets turned into 1-based line/column on demand."""
 
     text: str
     path: str | None
     _line_starts: list[int] | None = field(default=None, repr=False)
-    # The line asked for last: reporters ask for the same (possibly megabytes long,
-    # minified) line once per diagnostic on it.
     _last_line: tuple[int, str] | None = field(default=None, repr=False)
 
     def line_starts(self) -> list[int]:
@@ -71,24 +106,10 @@ class TextFile:
         line = bisect.bisect_right(starts, offset) - 1
         return line + 1, offset - starts[line] + 1
 
-    def location(self, start: int, end: int | None = None) -> Location:
-        line, col = self.line_col(start)
-        if end is None:
-            return Location(self.path, line, col)
-        end_line, end_col = self.line_col(max(start, end))
-        return Location(self.path, line, col, end_line, end_col)
-
-    def line_text(self, line: int) -> str:
-        if self._last_line is not None and self._last_line[0] == line:
-            return self._last_line[1]
-        starts = self.line_starts()
-        if line < 1 or line > len(starts):
-            return ""
+    def _line(self, line: int, starts: list[int]) -> str:
         start = starts[line - 1]
         end = self.text.find("\n", start)
-        text = self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
-        self._last_line = (line, text)
-        return text
+        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
 
 
 class OffsetMap:

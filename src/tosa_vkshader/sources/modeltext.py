@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location
+from .base import LinedText
 from .jsontext import NOT_UTF8
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ BLOCK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 
 
-class ModelText:
+class ModelText(LinedText):
     """A model's bytes (in memory, or an open file read where asked) with byte offsets
     turned into 1-based lines and (character) columns on demand."""
 
@@ -171,21 +172,7 @@ class ModelText:
         before = self.read(start, offset).decode("utf-8", "replace")
         return line + 1, len(before) + 1
 
-    def location(self, start: int, end: int | None = None) -> Location:
-        line, col = self.line_col(start)
-        if end is None:
-            return Location(self.path, line, col)
-        end_line, end_col = self.line_col(max(start, end))
-        return Location(self.path, line, col, end_line, end_col)
-
-    def line_text(self, line: int) -> str:
-        if self._last_line is not None and self._last_line[0] == line:
-            return self._last_line[1]
-        starts = self.line_starts()
-        if line < 1 or line > len(starts):
-            return ""
+    def _line(self, line: int, starts: list[int]) -> str:
         start = starts[line - 1] if line > 1 else self._bom()
         end = starts[line] - 1 if line < len(starts) else self.size
-        text = self.read(start, end).decode("utf-8", "replace").rstrip("\r")
-        self._last_line = (line, text)
-        return text
+        return self.read(start, end).decode("utf-8", "replace").rstrip("\r")
