@@ -9,9 +9,11 @@ it (`tosa-opt model.mlir -o /dev/null`: the console command of tosa-tools, which
 verifies the model; the reference of issue #31 and of docs/performance.md), and the binary
 behind that command alone; medians of --repeat runs each: wall, CPU (user + system) and
 the peak resident memory of each process. With --in-process, where the time of our check
-goes (reading, checking) in this process.
+goes (reading, checking) in this process; with --tosa, also `check` of the .tosa
+flatbuffer that `tosa-opt --tosa-serialize` makes of each member.
 
     .venv/bin/python bench/bench_models.py [--repeat 9] [--only issue,...] [--markdown]
+                                           [--in-process] [--tosa]
 """
 
 from __future__ import annotations
@@ -67,10 +69,13 @@ def in_process(path: Path) -> tuple[float, float, int, int]:
     return read, time.perf_counter() - start, len(source.ops), len(diagnostics)
 
 
-def measure(path: Path, repeat: int) -> dict[str, list[tuple[float, float, int, int]]]:
+def measure(path: Path, repeat: int, tosa: Path | None = None,
+            ) -> dict[str, list[tuple[float, float, int, int]]]:
     commands = {"ours": [str(BIN / "tosa-vkshader"), "check", str(path)],
                 "tosa-opt": [str(BIN / "tosa-opt"), str(path), "-o", os.devnull],
                 "binary": [str(build.tosa_opt()), str(path), "-o", os.devnull]}
+    if tosa is not None:
+        commands["ours .tosa"] = [str(BIN / "tosa-vkshader"), "check", str(tosa)]
     subprocess.run(commands["ours"], stdout=subprocess.DEVNULL)  # fill the cache
     runs: dict[str, list[tuple[float, float, int, int]]] = {name: [] for name in commands}
     for turn in range(repeat):  # in turn, and which goes first alternates too
@@ -85,6 +90,8 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated member names")
     parser.add_argument("--in-process", action="store_true",
                         help="also time reading and checking in this process")
+    parser.add_argument("--tosa", action="store_true",
+                        help="also check the .tosa flatbuffer of each member")
     parser.add_argument("--markdown", action="store_true", help="print a table for the docs")
     args = parser.parse_args()
     names = args.only.split(",") if args.only else [s.name for s in model_family.FAMILY]
@@ -97,7 +104,13 @@ def main() -> int:
             path.write_text(model_family.generate(shape))
             model_family.check_parses(path)
             size = path.stat().st_size
-            runs = measure(path, args.repeat)
+            tosa = None
+            if args.tosa:
+                tosa = path.with_suffix(".tosa")
+                subprocess.run([str(build.tosa_opt()), str(path), "--tosa-serialize",
+                                f"--tosa-flatbuffer-filename={tosa}", "-o", os.devnull],
+                               check=True)
+            runs = measure(path, args.repeat, tosa)
             medians = {tool: (statistics.median(r[0] for r in rs),
                               statistics.median(r[1] for r in rs),
                               max(r[2] for r in rs), rs[0][3]) for tool, rs in runs.items()}
@@ -106,7 +119,7 @@ def main() -> int:
                   f"{shape.ordinary_ops} ordinary ops ({shape.weights} weights), "
                   f"{shape.custom_ops} custom ops ({shape.distinct_shaders} distinct modules)")
             for tool, (wall, cpu, rss, code) in medians.items():
-                print(f"  {tool:<9} wall {wall:6.3f} s  CPU {cpu:6.3f} s  peak RSS "
+                print(f"  {tool:<10} wall {wall:6.3f} s  CPU {cpu:6.3f} s  peak RSS "
                       f"{rss / 2**20:6.1f} MiB ({rss / size:4.2f}x the file)  exit {code}")
             print(f"  ratio ours / tosa-opt: wall {ours[0] / theirs[0]:.2f}, CPU "
                   f"{ours[1] / theirs[1]:.2f}; ours / the binary alone: wall "
