@@ -183,11 +183,26 @@ def _analyse_distinct(requests: Sequence[ShaderRequest | None],
     context = (options.target_env, find_spirv_val(), find_spirv_tool("spirv-opt",
                                                                      SPIRV_OPT_VAR))
     distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]] = {}
-    for request, built, key in zip(requests, modules, keys, strict=True):
-        if built is not None and request is not None and key is not None:
-            distinct.setdefault(key, (built[0], request, built[1]))
-    if not distinct:
-        return {}
+    memo: dict[tuple, Shader] = {}
+    for request, produced, key in zip(requests, modules, keys, strict=True):
+        if produced is not None and request is not None and key is not None:
+            if key in memo or key in distinct:
+                continue
+            known = _MEMO.get((key, *context)) if options.cache else None
+            if known is not None:
+                memo[key] = known
+            else:
+                distinct[key] = (produced[0], request, produced[1])
+    if distinct:
+        for key, shader in _build_distinct(distinct, options).items():
+            memo[key] = shader
+            _MEMO.put((key, *context), shader)
+    return memo
+
+
+def _build_distinct(distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]],
+                    options: Options) -> dict[tuple, Shader]:
+    """Read, validate, reflect and analyse each of the modules ``distinct``."""
     from ..spirv.reader import NOT_SPIRV, read_module
     from ..spirv.reflect import reflect
     from ..spirv.validate import find_spirv_val, prevalidate, validate

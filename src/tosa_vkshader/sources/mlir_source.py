@@ -620,11 +620,9 @@ def _return_sites(text: ModelText, found: list[int]) -> list[tuple[int, int]]:
         end = pos + len(_RETURN)
         start = pos - 5 if pos >= 5 and text.read(pos - 5, pos) == b"func." else pos
         before, after = _bytes_around(text, start, end)
-        if before not in _WORD and before != _DOT and after not in _WORD:
-            prefix = text.read(text.line_start(start), start)
-            # Neither a comment nor a string spans lines in MLIR.
-            if b"//" not in prefix and prefix.count(b'"') % 2 == 0:
-                sites.append((start, end))
+        if before not in _WORD and before != _DOT and after not in _WORD \
+                and code.is_code(start):
+            sites.append((start, end))
     return sites
 
 
