@@ -119,13 +119,23 @@ class OffsetMap:
     that came from an escape of some length (``\\22``, ``\\u00e9``, ``\\E2\\80\\99``...).
     """
 
-    __slots__ = ("_inner", "_host", "_length", "_verbatim")
+    __slots__ = ("_inner", "_host", "_length", "_verbatim", "_moved")
 
     def __init__(self) -> None:
         self._inner: list[int] = []
         self._host: list[int] = []
         self._length: list[int] = []
         self._verbatim: list[bool] = []
+        self._moved = 0  # added to every host offset
+
+    def moved(self, by: int) -> OffsetMap:
+        """The same map for the same text ``by`` further in the file (the segments
+        shared, not copied)."""
+        other = OffsetMap()
+        other._inner, other._host = self._inner, self._host
+        other._length, other._verbatim = self._length, self._verbatim
+        other._moved = self._moved + by
+        return other
 
     def verbatim(self, inner: int, host: int, length: int) -> None:
         if length:
@@ -144,11 +154,12 @@ class OffsetMap:
         """The file offset where decoded character ``inner`` starts (or the end)."""
         index = bisect.bisect_right(self._inner, inner) - 1
         if index < 0:
-            return self._host[0] if self._host else 0
+            return self._moved + (self._host[0] if self._host else 0)
         start = self._inner[index]
         if self._verbatim[index]:
-            return self._host[index] + min(inner - start, self._length[index])
-        return self._host[index] + (0 if inner == start else self._length[index])
+            return self._moved + self._host[index] + min(inner - start, self._length[index])
+        return self._moved + self._host[index] + (0 if inner == start
+                                                  else self._length[index])
 
     def host_end(self, inner_end: int) -> int:
         """The file offset just after decoded character ``inner_end - 1``."""
@@ -158,8 +169,9 @@ class OffsetMap:
         if index < 0:
             return self.host(0)
         if self._verbatim[index]:
-            return self._host[index] + min(inner_end - self._inner[index], self._length[index])
-        return self._host[index] + self._length[index]
+            return self._moved + self._host[index] + min(inner_end - self._inner[index],
+                                                         self._length[index])
+        return self._moved + self._host[index] + self._length[index]
 
 
 # -- where a fix's edit goes in the JSON text of an op's attributes (see diagnostics.Fix):

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Options
 from ..op_context import OpContext, TensorType, domain_kind, parse_type
-from .base import EmbeddedLocator, SourceFile
+from .base import EmbeddedLocator, OffsetMap, SourceFile
 from .embedded import embedded_op
 from .escapes import EscapeError, decode_mlir, mlir_escape, mlir_offsets
 from .modeltext import ModelText
@@ -411,11 +411,12 @@ class _CodeScanner:
 @dataclass(slots=True)
 class _Known:
     """What the ops of a model read so far share: the values each ``return`` lists (by
-    where it ends), and each distinct attribute string decoded and parsed once (the ops
-    of a model repeat a few)."""
+    where it ends), and each distinct attribute string decoded, parsed and mapped once
+    (the ops of a model repeat a few)."""
 
     listed: dict[int, tuple[str, ...]] = field(default_factory=dict)
     decoded: dict[bytes, str] = field(default_factory=dict)
+    maps: dict[bytes, OffsetMap] = field(default_factory=dict)  # (see _Offsets)
     parsed: dict[str | bytes, tuple[JsonDocument | None, list[Diagnostic]]] = \
         field(default_factory=dict)
 
@@ -455,7 +456,7 @@ def _add_op(source: SourceFile, host: ModelText, op: _CustomOp, options: Options
                 "", f"cannot read implementation_attrs: {exc.message}").located(
                 host.location(exc.offset)))
             return
-    offsets = _Offsets(raw, start)
+    offsets = _Offsets(raw, start, known.maps)
     op_, problems = embedded_op(
         json_text, source.path, options, context=context,
         place_offset=lambda offset: host.location(offsets().host(offset)),
@@ -648,15 +649,19 @@ def _returned_results(text: ModelText, op: _CustomOp, returns: list[tuple[int, i
 
 class _Offsets:
     """The position map of an attribute string (``raw``, at ``base`` in the file), made
-    when first asked for."""
+    when first asked for: from the map of the same text elsewhere in the model when
+    there is one (``maps``, by text, each at offset 0)."""
 
-    def __init__(self, raw: bytes, base: int) -> None:
-        self._args = (raw, base)
-        self._map = None
+    def __init__(self, raw: bytes, base: int, maps: dict[bytes, OffsetMap]) -> None:
+        self._args = (raw, base, maps)
+        self._map: OffsetMap | None = None
 
-    def __call__(self):
+    def __call__(self) -> OffsetMap:
         if self._map is None:
-            self._map = mlir_offsets(*self._args)
+            raw, base, maps = self._args
+            if raw not in maps:
+                maps[raw] = mlir_offsets(raw, 0)
+            self._map = maps[raw].moved(base)
         return self._map
 
 
