@@ -19,6 +19,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ import model_family  # noqa: E402
 from model_family import build  # noqa: E402  (mlir_string, tosa_opt)
 
 # Each shape of the family, small.
-SMALL = {
+SMALL: dict[str, dict[str, Any]] = {
     "issue": dict(megabytes=0.4, ordinary_ops=230, custom_ops=30, weights=10),
     "many-small-ops": dict(megabytes=0.3, ordinary_ops=1200, custom_ops=40, weights=2),
     "functions": dict(megabytes=0.4, ordinary_ops=400, custom_ops=24, weights=8),
