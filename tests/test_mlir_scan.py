@@ -45,7 +45,7 @@ def looked_at(monkeypatch):
     """Characters that the reader's regular expressions and its bracket skipper may look
     at, summed over the whole read."""
     counter = [0]
-    for name in ("_LINE_TOKEN", "_STRING", "_SPACE", "_SSA", "_BARE_ID", "_SPACE_ONLY"):
+    for name in ("_LINE_TOKEN", "_STRING", "_SPACE", "_SSA", "_BARE_ID"):
         monkeypatch.setattr(mlir_source, name,
                             CountingPattern(getattr(mlir_source, name), counter))
     skip_value = mlir_source._Parser.skip_value

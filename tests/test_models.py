@@ -198,9 +198,9 @@ def _where(report) -> list[tuple]:
 
 
 @pytest.mark.parametrize("prefix", [b"", "\ufeff".encode()], ids=["plain", "with-bom"])
-def test_a_model_read_through_a_memory_map_reports_as_a_small_one(tmp_path, prefix):
-    """Models of a megabyte or more are decoded from a memory map: the findings, their
-    lines and columns are those of the same model read the ordinary way."""
+def test_a_model_read_from_its_open_file_reports_as_a_small_one(tmp_path, prefix):
+    """Models of a megabyte or more are read a piece at a time from their open file: the
+    findings, their lines and columns are those of the same model read whole."""
     small = (MODELS / "wiring.mlir").read_bytes()
     padding = b"".join(b"// weights %07d\n" % n for n in range(80_000))  # 1.4 MB at the end
     big = tmp_path / "big.mlir"

@@ -19,11 +19,15 @@ from .diagnostics import Diagnostic, Severity
 from .sources.read import read_text
 
 if TYPE_CHECKING:
+    from io import FileIO
     from typing import Any
 
     from .devices import DeviceProfile
     from .devices.summary import OpVerdict
     from .sources.base import SourceFile
+
+    # A file's contents: its bytes, a large model's open file, or text.
+    Data = bytes | str | FileIO
 
 ATTRIBUTE_SUFFIXES = (".json", ".mlir", ".tosa")
 SKIPPED_FOLDERS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__",
@@ -77,21 +81,22 @@ def read_file(path: str | os.PathLike[str], options: Options) -> SourceFile:
 def _read_file(name: str, options: Options, *, explicit: bool) -> SourceFile | None:
     """The file's ops; for JSON that holds no op (``package.json``), a note when the file
     was named (``explicit``), nothing at all when a folder walk found it."""
+    from .sources.base import SourceFile
+
     data = _file_bytes(name, options)
-    if not isinstance(data, (bytes, str)):
+    if isinstance(data, SourceFile):
         return data  # the refusal
     return _source_of_file(name, data, options, explicit=explicit)
 
 
-def _file_bytes(name: str, options: Options) -> bytes | str | SourceFile:
-    """The file's bytes (a model's text, when it is UTF-8), within the options' size
-    limit; a source holding only the refusal when the file cannot (or must not) be
-    read."""
-    from .fsutil import read_limited, read_text_limited
+def _file_bytes(name: str, options: Options) -> Data | SourceFile:
+    """The file's bytes (a large model: its open file), within the options' size limit;
+    a source holding only the refusal when the file cannot (or must not) be read."""
+    from .fsutil import open_limited, read_limited
 
     try:
         if name.endswith(".mlir"):
-            return read_text_limited(name, options.size_limit(name))
+            return open_limited(name, options.size_limit(name))
         return read_limited(name, options.size_limit(name))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         from .sources.base import SourceFile
@@ -102,7 +107,7 @@ def _file_bytes(name: str, options: Options) -> bytes | str | SourceFile:
         return SourceFile(name, diagnostics=[refusal(name, exc)])
 
 
-def _source_of_file(name: str, data: bytes | str, options: Options, *, explicit: bool,
+def _source_of_file(name: str, data: Data, options: Options, *, explicit: bool,
                     ) -> SourceFile | None:
     """The ops of a file's bytes (see ``_read_file``)."""
     from .sources.recognise import not_ours_by_name, skip_reason
@@ -283,7 +288,7 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
 
 
 def _load(name: str, _explicit: bool, outside: str | None, options: Options,
-          ) -> bytes | str | SourceFile:
+          ) -> Data | SourceFile:
     """A file's bytes, or the note that it leads out of the folder ``outside``."""
     return _file_bytes(name, options) if outside is None else _not_followed(name, outside)
 
@@ -292,7 +297,7 @@ def _load(name: str, _explicit: bool, outside: str | None, options: Options,
 Progress = Callable[[int, int, int], None]
 
 
-def _check_loaded(loaded: list[tuple[int, bytes | str | SourceFile]],
+def _check_loaded(loaded: list[tuple[int, Data | SourceFile]],
                   files: list[tuple[str, bool, str | None]], options: Options, jobs: int, *,
                   count_compiles: bool = False) -> list[tuple[int, Report | int]]:
     """Reports of the loaded files (by index), and with ``count_compiles`` (-1, n)
@@ -307,15 +312,16 @@ def _check_loaded(loaded: list[tuple[int, bytes | str | SourceFile]],
 
         return compiled_count()
 
-    def check_share(share: list[tuple[int, bytes | str | SourceFile]],
+    def check_share(share: list[tuple[int, Data | SourceFile]],
                     ) -> list[tuple[int, Report | int]]:
         from .check import check_sources
+        from .sources.base import SourceFile
 
         before = compiled()
         read: list[tuple[int, SourceFile]] = []
         for i, item in share:
             source = _source_of_file(files[i][0], item, options, explicit=files[i][1]) \
-                if isinstance(item, (bytes, str)) else item
+                if not isinstance(item, SourceFile) else item
             if source is not None:
                 read.append((i, source))
         checked = check_sources([source for _, source in read], options)
@@ -336,20 +342,20 @@ def _check_loaded(loaded: list[tuple[int, bytes | str | SourceFile]],
 _FILES_PER_WORKER = 64  # below this, a forked worker costs more than it saves
 
 
-def _shares(loaded: list[tuple[int, bytes | str | SourceFile]], jobs: int,
-            ) -> list[list[tuple[int, bytes | str | SourceFile]]]:
+def _shares(loaded: list[tuple[int, Data | SourceFile]], jobs: int,
+            ) -> list[list[tuple[int, Data | SourceFile]]]:
     """``loaded`` files split for ``jobs`` processes (one share when that does not pay).
     Files with the same shader text go to the same share, so that each distinct shader
     is still compiled and analysed once in the run; the rest evens out the shares."""
     count = min(jobs, len(loaded) // _FILES_PER_WORKER)
     if count < 2:
         return [loaded]
-    by_shader: dict[bytes | str, list[tuple[int, bytes | str | SourceFile]]] = {}
-    plain: list[tuple[int, bytes | str | SourceFile]] = []  # no shader, or unreadable
+    by_shader: dict[bytes | str, list[tuple[int, Data | SourceFile]]] = {}
+    plain: list[tuple[int, Data | SourceFile]] = []  # no shader, or unreadable
     for item in loaded:
         key = _shader_text(item[1]) if isinstance(item[1], (bytes, str)) else None
         (by_shader.setdefault(key, []) if key else plain).append(item)
-    shares: list[list[tuple[int, bytes | str | SourceFile]]] = [[] for _ in range(count)]
+    shares: list[list[tuple[int, Data | SourceFile]]] = [[] for _ in range(count)]
     for group in [*sorted(by_shader.values(), key=len, reverse=True),
                   *([item] for item in plain)]:
         min(shares, key=len).extend(group)

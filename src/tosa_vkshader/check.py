@@ -19,7 +19,7 @@ from .config import Options
 from .diagnostics import Diagnostic, Location
 from .op_context import VULKAN_DOMAIN
 from .rule_registry import rule
-from .rules import run_rules_each
+from .rules import ATTRIBUTE_CHECKS, CONTEXT_CHECKS, run_rules_each
 from .sources.base import Op, SourceFile
 from .sources.jsontext import json_type
 from .sources.read import source_of
@@ -105,32 +105,78 @@ def check_ops(ops: list[Op], options: Options, *, shaders: bool = True
     Without ``shaders`` the shader stage is not entered: the attribute rules alone (what
     the web's ``/v1/fix`` repairs with, in the event loop, never compiling)."""
     # Ops that repeat another (same attributes at the same pointer) share its view and
-    # its pointer-only findings: a corpus or model that repeats an op is ruled on once.
+    # its pointer-only findings: a corpus that repeats an op is ruled on once; the ops of
+    # a model, whose contexts differ, share what depends on their attributes alone.
     distinct_views: list[AttributeView | None] = []
     distinct_found: list[list[Diagnostic]] = []
     which: list[int] = []  # each op's entry in the two lists above
     seen: dict[tuple[str, str], int] = {}
+    attribute_keys: list[tuple[str, str] | None] = []  # see _attributes_key
+    built: dict[tuple[str, str], AttributeView] = {}  # attribute text -> a view of it
     for op in ops:
         key = _content_key(op) if len(ops) > 1 else None
         index = seen.get(key) if key is not None else None
         if index is None:
             index = len(distinct_views)
-            view, read = attribute_view(op, options)
+            view, read = _view(op, options, built)
             distinct_views.append(view)
             distinct_found.append(read)
+            attribute_keys.append(_attributes_key(op))
             if key is not None:
                 seen[key] = index
         which.append(index)
-    ruled = [(k, view) for k, view in enumerate(distinct_views) if view is not None]
-    for (k, _view), ruled_on in zip(ruled, run_rules_each([view for _, view in ruled]),
-                                    strict=True):
-        distinct_found[k].extend(ruled_on)
+    _rule(distinct_views, distinct_found, attribute_keys)
     views = [distinct_views[k] for k in which]
     found = [list(distinct_found[k]) for k in which]
     if shaders:
         _shader_stage(ops, views, found, options)
     return [finish(diagnostics, op, op.path, options)
             for diagnostics, op in zip(found, ops, strict=True)]
+
+
+def _view(op: Op, options: Options, built: dict[tuple[str, str], AttributeView],
+          ) -> tuple[AttributeView | None, list[Diagnostic]]:
+    """:func:`attribute_view` of the op; the ops of a model with the same attribute text
+    share the view of that text, each in its own context (``built``: the views made so
+    far, by attribute text)."""
+    attributes = _attributes_key(op)
+    shared = built.get(attributes) if attributes is not None else None
+    if shared is not None:
+        return replace(shared, context=op.context), []
+    view, read = attribute_view(op, options)
+    if attributes is not None and view is not None:
+        built[attributes] = view
+    return view, read
+
+
+def _rule(views: list[AttributeView | None], found: list[list[Diagnostic]],
+          attribute_keys: list[tuple[str, str] | None]) -> None:
+    """Add the rules' findings to each view's. Ops of a model whose attributes are the
+    same text (each op of a model has a view of its own: its context differs) share the
+    findings of the checks that read the attributes alone; the checks of the context run
+    for each."""
+    ruled = {k: view for k, view in enumerate(views) if view is not None}
+    first: dict[tuple[str, str], int] = {}  # attribute text -> the first view with it
+    sharing = []  # for each ruled view, the view whose attribute findings it takes
+    for k in ruled:
+        key = attribute_keys[k]
+        sharing.append(k if key is None else first.setdefault(key, k))
+    heads = sorted(set(sharing))
+    attribute_only = dict(zip(heads, run_rules_each([ruled[k] for k in heads],
+                                                    ATTRIBUTE_CHECKS), strict=True))
+    in_context = run_rules_each(list(ruled.values()), CONTEXT_CHECKS)
+    for k, head, own in zip(ruled, sharing, in_context, strict=True):
+        found[k].extend(attribute_only[head])
+        found[k].extend(own)
+
+
+def _attributes_key(op: Op) -> tuple[str, str] | None:
+    """The attribute object's JSON text and pointer, when the attributes were parsed from
+    that text (the same text, the same attributes), else None."""
+    if op.document is None or op.document.value is not op.attributes \
+            or not isinstance(op.attributes, dict):
+        return None
+    return op.document.text, op.base
 
 
 def _content_key(op: Op) -> tuple[str, str] | None:
@@ -159,17 +205,28 @@ def _shader_stage(ops: list[Op], views: list[AttributeView | None],
 
     requests = [request_for(op.attributes, op.base) if view is not None else None
                 for op, view in zip(ops, views, strict=True)]
-    compared: dict[tuple[int, int], list[Diagnostic]] = {}  # (view, shader) -> findings
+    compared: dict[tuple, list[Diagnostic]] = {}  # see _shader_rules_key
     for k, outcome in enumerate(build_shaders(requests, options)):
         if outcome is None:
             continue
         found[k].extend(outcome.diagnostics)
         view, shader = views[k], outcome.shader
         if shader is not None and view is not None:
-            pair = (id(view), id(shader))  # both shared by the ops that repeat them
-            if pair not in compared:
-                compared[pair] = run_shader_rules(view, shader) + _on_targets(view, shader)
-            found[k].extend(compared[pair])
+            key = _shader_rules_key(ops[k], view, shader)
+            if key not in compared:
+                compared[key] = run_shader_rules(view, shader) + _on_targets(view, shader)
+            found[k].extend(compared[key])
+
+
+def _shader_rules_key(op: Op, view: AttributeView, shader: Shader) -> tuple:
+    """What the shader-aware rules' findings depend on: the attributes, the shader and,
+    of the op's model context, its tensor types (ops of a model that repeat an op's
+    attributes and types share its findings); else the view itself (shared by the ops
+    that repeat it)."""
+    attributes = _attributes_key(op)
+    if attributes is None or view.context is None:
+        return id(view), id(shader)
+    return attributes, id(shader), view.context.operands, view.context.results
 
 
 def _on_targets(view: AttributeView, shader: Shader) -> list[Diagnostic]:

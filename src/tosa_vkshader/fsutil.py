@@ -8,6 +8,10 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from io import FileIO
 
 # The temporary files of this process that are not yet renamed into place. A name is
 # recorded here before its file is created, so that every way out of a write removes
@@ -159,39 +163,22 @@ def _read_open(fd: int, size: int, name: str, limit: int) -> bytes:
     return data
 
 
-# From this size on, a text file is decoded straight from a memory map of it.
-MAPPED_FROM = 1 << 20
+# From this size on, a model is read where it is looked at, from its open file.
+OPENED_FROM = 1 << 20
 
 
-def read_text_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT,
-                      ) -> str | bytes:
-    """The text of a regular UTF-8 file of at most ``limit`` bytes (a byte order mark
-    dropped), or its bytes when they are not UTF-8 (for the caller to report where);
-    raises OSError as :func:`read_limited` does.
-
-    A large file (a model with its weights: tens of megabytes) is decoded from a memory
-    map of it instead of being read into a buffer first: the copy and the page faults of
-    that buffer were 40 % of reading a 25 MB model. The map covers the size fstat gave,
-    so a file that grows meanwhile is read as it was; one truncated while it is decoded
-    (a few milliseconds) ends the process with SIGBUS, the risk every memory-mapping
-    reader takes (LLVM's, tosa-opt's, too).
-    """
+def open_limited(path: str | os.PathLike[str], limit: int = DEFAULT_READ_LIMIT,
+                 ) -> bytes | FileIO:
+    """The bytes of a regular file of at most ``limit`` bytes, as :func:`read_limited`
+    reads them; from a megabyte on, the open file instead (a model with its weights: tens
+    of megabytes, of which a reader looks at a few kilobytes: ``sources.modeltext`` reads
+    it a piece at a time, up to the size the file had when it was opened)."""
     name = os.fspath(path)
     fd, size = _open_regular(name, limit)
+    if size >= OPENED_FROM:
+        return open(fd, "rb", buffering=0)  # (a FileIO that closes the descriptor)
     try:
-        if size < MAPPED_FROM:
-            data = _read_open(fd, size, name, limit)
-            try:
-                return data.decode("utf-8").removeprefix("\ufeff")
-            except UnicodeDecodeError:
-                return data
-        import mmap
-
-        with mmap.mmap(fd, size, prot=mmap.PROT_READ) as mapped:
-            try:
-                return str(mapped, "utf-8").removeprefix("\ufeff")
-            except UnicodeDecodeError:
-                return mapped[:]
+        return _read_open(fd, size, name, limit)
     finally:
         os.close(fd)
 

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 Check = Callable[[AttributeView], Iterable[Diagnostic]]
 
 
-CHECKS: tuple[Check, ...] = (
+# The checks that read the attributes alone: ops with the same attributes get the same
+# findings (check.py rules a repeated op once).
+ATTRIBUTE_CHECKS: tuple[Check, ...] = (
     check_keys,
     check_value_types,
     check_entry_point,
@@ -34,19 +36,24 @@ CHECKS: tuple[Check, ...] = (
     check_push_constants,
     check_resources,
     check_runtime,
+)
+# The checks that read the op's model context too (its operands, results, wiring, names).
+CONTEXT_CHECKS: tuple[Check, ...] = (
     # The shader stage runs after these rules: where it shows that the model and the
     # shader disagree on a tensor's element type, it restates VKS514/VKS515 with the hint
     # that fits, and the later diagnostic replaces this one (check.finish).
     check_context,
 )
+CHECKS = ATTRIBUTE_CHECKS + CONTEXT_CHECKS
 
 
-def run_rules_each(views: list[AttributeView]) -> list[list[Diagnostic]]:
-    """The findings of :data:`CHECKS` for each view, in the order of CHECKS. Run check by
+def run_rules_each(views: list[AttributeView], checks: tuple[Check, ...] = CHECKS,
+                   ) -> list[list[Diagnostic]]:
+    """The findings of ``checks`` for each view, in the order of the checks. Run check by
     check: a batch of ops runs one check's code for all of them in a row, which keeps the
     interpreter in one place (about a third faster for many small ops)."""
     found: list[list[Diagnostic]] = [[] for _ in views]
-    for check in CHECKS:
+    for check in checks:
         for diagnostics, view in zip(found, views, strict=True):
             diagnostics.extend(check(view))
     return found

@@ -104,12 +104,12 @@ class RunModel:
     def with_attributes(self, replaced: Sequence[tuple[ModelOp, str]]) -> str:
         """The model's text with the attribute strings of some ops replaced by new MLIR
         string contents."""
-        text = self.text
+        data = self.text.encode("utf-8")  # (the sites' offsets count UTF-8 bytes)
         spans = [(op.site.attributes, contents) for op, contents in replaced
                  if op.site.attributes is not None]
         for (start, end), contents in sorted(spans, reverse=True):
-            text = text[:start] + contents + text[end:]
-        return text
+            data = data[:start] + contents.encode("utf-8") + data[end:]
+        return data.decode("utf-8")
 
 
 def read_signature(text: str) -> Signature:
@@ -137,11 +137,13 @@ def read_entry(text: str) -> Signature:
 
 def read_ops(text: str) -> tuple[ModelOp, ...]:
     ops = []
-    for index, site in enumerate(custom_op_sites(text)):
+    data = text.encode("utf-8")  # (the sites' offsets count UTF-8 bytes)
+    for index, site in enumerate(custom_op_sites(data)):
         attrs = None
         if site.attributes is not None:
             try:
-                value = json.loads(decode_mlir(text, *site.attributes))
+                start, end = site.attributes
+                value = json.loads(decode_mlir(data[start:end], start))
             except (EscapeError, ValueError):
                 value = None
             attrs = value if isinstance(value, dict) else None

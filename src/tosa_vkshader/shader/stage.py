@@ -58,20 +58,24 @@ def build_shaders(requests: Sequence[ShaderRequest | None],
     modules: list[tuple[bytes, Any] | None] = [None] * len(requests)
     outcomes: list[ShaderOutcome | None] = [None] * len(requests)
     compiled = [k for k, r in enumerate(requests) if r is not None and r.language != "SPIR-V"]
+    decoded: dict[str, bytes | None] = {}  # each distinct code once (a model repeats them)
     for k, request in enumerate(requests):
         if request is not None and request.language == "SPIR-V":
-            data = embedded_module(request.code)
+            if request.code not in decoded:
+                decoded[request.code] = embedded_module(request.code)
+            data = decoded[request.code]
             if data is not None:
                 modules[k] = (data, None)
                 outcomes[k] = ShaderOutcome(None)
     if compiled:
         _compile(requests, compiled, options, modules, outcomes)
-    memo = _analyse_distinct(requests, modules, options)
+    keys = _module_keys(requests, modules)
+    memo = _analyse_distinct(requests, modules, keys, options)
     for k, request in enumerate(requests):
-        module, outcome = modules[k], outcomes[k]
-        if module is None or outcome is None or request is None:
+        module, outcome, key = modules[k], outcomes[k], keys[k]
+        if module is None or outcome is None or request is None or key is None:
             continue
-        shader = memo[_module_key(module[0], request, module[1])]
+        shader = memo[key]
         outcome.shader = shader
         outcome.diagnostics.extend(replace(d, pointer=request.code_pointer)
                                    for d in shader.findings)
@@ -116,9 +120,23 @@ def _entry(request: ShaderRequest) -> str | None:
     return request.entry_point or None
 
 
-def _module_key(data: bytes, request: ShaderRequest, compiler: Any) -> tuple:
-    identity = compiler.identity if compiler is not None else None
-    return (sha256(data).digest(), _entry(request), request.language, identity)
+def _module_keys(requests: Sequence[ShaderRequest | None],
+                 modules: list[tuple[bytes, Any] | None]) -> list[tuple | None]:
+    """What tells each request's shader apart (None without a module): the module's
+    digest, the entry point, the language and the compiler. Each module object is
+    hashed once (requests of the same code share one)."""
+    digests: dict[int, bytes] = {}
+    keys: list[tuple | None] = []
+    for request, module in zip(requests, modules, strict=True):
+        if module is None or request is None:
+            keys.append(None)
+            continue
+        data, compiler = module
+        if id(data) not in digests:
+            digests[id(data)] = sha256(data).digest()
+        identity = compiler.identity if compiler is not None else None
+        keys.append((digests[id(data)], _entry(request), request.language, identity))
+    return keys
 
 
 class _ShaderMemo:
@@ -152,7 +170,7 @@ _MEMO = _ShaderMemo(256)
 
 
 def _analyse_distinct(requests: Sequence[ShaderRequest | None],
-                      modules: list[tuple[bytes, Any] | None],
+                      modules: list[tuple[bytes, Any] | None], keys: list[tuple | None],
                       options: Options) -> dict[tuple, Shader]:
     """Read, validate and reflect every distinct module once (and once per process, unless
     the options ask for no cache)."""
@@ -166,9 +184,8 @@ def _analyse_distinct(requests: Sequence[ShaderRequest | None],
                                                                      SPIRV_OPT_VAR))
     distinct: dict[tuple, tuple[bytes, ShaderRequest, Any]] = {}
     memo: dict[tuple, Shader] = {}
-    for request, produced in zip(requests, modules, strict=True):
-        if produced is not None and request is not None:
-            key = _module_key(produced[0], request, produced[1])
+    for request, produced, key in zip(requests, modules, keys, strict=True):
+        if produced is not None and request is not None and key is not None:
             if key in memo or key in distinct:
                 continue
             known = _MEMO.get((key, *context)) if options.cache else None

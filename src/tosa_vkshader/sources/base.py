@@ -24,6 +24,13 @@ if TYPE_CHECKING:
         def line_text(self, line: int) -> str: ...
 
 
+class Host(Protocol):
+    """A file's text that turns offsets into places (:class:`TextFile`, or a model's
+    ``ModelText``)."""
+
+    def location(self, start: int, end: int | None = None) -> Location: ...
+
+
 class Locator(Protocol):
     """Places an op's diagnostics (their pointers, relative to its attributes) and the
     edits of their fixes in the op's file."""
@@ -35,15 +42,50 @@ class Locator(Protocol):
         when it has no place there."""
 
 
+class LinedText:
+    """What a file's text gives reports: the place of an offset and the text of a line.
+    A subclass says where its lines start, at which column an offset is, and what a
+    line holds (``_line``)."""
+
+    path: str | None
+    # The line asked for last: reporters ask for the same (possibly megabytes long,
+    # minified) line once per diagnostic on it.
+    _last_line: tuple[int, str] | None
+
+    def line_starts(self) -> list[int]:
+        raise NotImplementedError
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def _line(self, line: int, starts: list[int]) -> str:
+        raise NotImplementedError
+
+    def location(self, start: int, end: int | None = None) -> Location:
+        line, col = self.line_col(start)
+        if end is None:
+            return Location(self.path, line, col)
+        end_line, end_col = self.line_col(max(start, end))
+        return Location(self.path, line, col, end_line, end_col)
+
+    def line_text(self, line: int) -> str:
+        if self._last_line is not None and self._last_line[0] == line:
+            return self._last_line[1]
+        starts = self.line_starts()
+        if line < 1 or line > len(starts):
+            return ""
+        text = self._line(line, starts)
+        self._last_line = (line, text)
+        return text
+
+
 @dataclass(slots=True)
-class TextFile:
+class TextFile(LinedText):
     """The text of a file, with offsets turned into 1-based line/column on demand."""
 
     text: str
     path: str | None
     _line_starts: list[int] | None = field(default=None, repr=False)
-    # The line asked for last: reporters ask for the same (possibly megabytes long,
-    # minified) line once per diagnostic on it.
     _last_line: tuple[int, str] | None = field(default=None, repr=False)
 
     def line_starts(self) -> list[int]:
@@ -64,24 +106,10 @@ class TextFile:
         line = bisect.bisect_right(starts, offset) - 1
         return line + 1, offset - starts[line] + 1
 
-    def location(self, start: int, end: int | None = None) -> Location:
-        line, col = self.line_col(start)
-        if end is None:
-            return Location(self.path, line, col)
-        end_line, end_col = self.line_col(max(start, end))
-        return Location(self.path, line, col, end_line, end_col)
-
-    def line_text(self, line: int) -> str:
-        if self._last_line is not None and self._last_line[0] == line:
-            return self._last_line[1]
-        starts = self.line_starts()
-        if line < 1 or line > len(starts):
-            return ""
+    def _line(self, line: int, starts: list[int]) -> str:
         start = starts[line - 1]
         end = self.text.find("\n", start)
-        text = self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
-        self._last_line = (line, text)
-        return text
+        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
 
 
 class OffsetMap:
@@ -91,13 +119,23 @@ class OffsetMap:
     that came from an escape of some length (``\\22``, ``\\u00e9``, ``\\E2\\80\\99``...).
     """
 
-    __slots__ = ("_inner", "_host", "_length", "_verbatim")
+    __slots__ = ("_inner", "_host", "_length", "_verbatim", "_moved")
 
     def __init__(self) -> None:
         self._inner: list[int] = []
         self._host: list[int] = []
         self._length: list[int] = []
         self._verbatim: list[bool] = []
+        self._moved = 0  # added to every host offset
+
+    def moved(self, by: int) -> OffsetMap:
+        """The same map for the same text ``by`` further in the file (the segments
+        shared, not copied)."""
+        other = OffsetMap()
+        other._inner, other._host = self._inner, self._host
+        other._length, other._verbatim = self._length, self._verbatim
+        other._moved = self._moved + by
+        return other
 
     def verbatim(self, inner: int, host: int, length: int) -> None:
         if length:
@@ -116,11 +154,12 @@ class OffsetMap:
         """The file offset where decoded character ``inner`` starts (or the end)."""
         index = bisect.bisect_right(self._inner, inner) - 1
         if index < 0:
-            return self._host[0] if self._host else 0
+            return self._moved + (self._host[0] if self._host else 0)
         start = self._inner[index]
         if self._verbatim[index]:
-            return self._host[index] + min(inner - start, self._length[index])
-        return self._host[index] + (0 if inner == start else self._length[index])
+            return self._moved + self._host[index] + min(inner - start, self._length[index])
+        return self._moved + self._host[index] + (0 if inner == start
+                                                  else self._length[index])
 
     def host_end(self, inner_end: int) -> int:
         """The file offset just after decoded character ``inner_end - 1``."""
@@ -130,8 +169,9 @@ class OffsetMap:
         if index < 0:
             return self.host(0)
         if self._verbatim[index]:
-            return self._host[index] + min(inner_end - self._inner[index], self._length[index])
-        return self._host[index] + self._length[index]
+            return self._moved + self._host[index] + min(inner_end - self._inner[index],
+                                                         self._length[index])
+        return self._moved + self._host[index] + self._length[index]
 
 
 # -- where a fix's edit goes in the JSON text of an op's attributes (see diagnostics.Fix):
@@ -178,7 +218,7 @@ class EmbeddedLocator:
     """Locates pointers in JSON text that sits, escaped, inside a string of a file."""
 
     document: JsonDocument
-    host: TextFile
+    host: Host
     # Builds the position map; called once, when the first diagnostic is placed.
     build_offsets: Callable[[], OffsetMap]
     # Writes JSON text as the string holding it does (with its escapes).

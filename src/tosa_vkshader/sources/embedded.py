@@ -19,12 +19,18 @@ def embedded_op(
     place_offset: Callable[[int], Location],
     locator_for: Callable[[JsonDocument], Locator],
     context: OpContext | None,
+    parsed: dict[str | bytes, tuple[JsonDocument | None, list[Diagnostic]]] | None = None,
 ) -> tuple[Op | None, list[Diagnostic]]:
     """The op whose attribute JSON is ``data``, and the problems of that JSON, located in
     the host file. ``place_offset`` turns an offset in ``data`` into a host location (for
-    syntax errors); ``locator_for`` makes the op's locator once the JSON has parsed."""
-    document, problems = parse_json(data, path, max_bytes=options.max_file_size,
-                                    max_depth=options.max_depth)
+    syntax errors); ``locator_for`` makes the op's locator once the JSON has parsed.
+    ``parsed``: the JSON texts parsed so far in the host file (a model's ops that carry
+    the same attributes share the document)."""
+    known = parsed.get(data) if parsed is not None else None
+    document, problems = known if known is not None else \
+        parse_json(data, path, max_bytes=options.max_file_size, max_depth=options.max_depth)
+    if parsed is not None and known is None:
+        parsed[data] = document, problems
     if document is None:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         placed = []

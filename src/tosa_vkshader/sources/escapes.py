@@ -17,8 +17,7 @@ from .base import OffsetMap
 
 _MLIR_SIMPLE = {b'"': 0x22, b"\\": 0x5C, b"n": 0x0A, b"t": 0x09}
 _MLIR_ESCAPE_BYTES = re.compile(rb'\\([0-9a-fA-F]{2}|["\\nt])')
-_MLIR_ESCAPE = re.compile(r'\\([0-9a-fA-F]{2}|["\\nt])')
-_MLIR_ANY_ESCAPE = re.compile(r'\\([0-9a-fA-F]{2}|["\\nt])?')
+_MLIR_ANY_ESCAPE = re.compile(rb'\\([0-9a-fA-F]{2}|["\\nt])?')
 
 
 class EscapeError(ValueError):
@@ -36,97 +35,99 @@ def _mlir_byte(match: re.Match[bytes]) -> bytes:
     return bytes((simple if simple is not None else int(token, 16),))
 
 
-def decode_mlir(text: str, start: int, end: int) -> str:
-    """The value of the MLIR string literal whose contents are ``text[start:end]``."""
-    raw = text[start:end]
-    if "\\" not in raw:
-        return raw
-    if "\\" in _MLIR_ESCAPE.sub("", raw):
+def decode_mlir(raw: bytes, start: int) -> str:
+    """The value of the MLIR string literal whose contents are ``raw`` (UTF-8 bytes,
+    at byte offset ``start`` of the file: the offset an error gives)."""
+    if b"\\" not in raw:
+        return raw.decode("utf-8", "surrogatepass")
+    escapes = raw.count(b"\\")
+    hex_quotes = raw.count(b"\\22")
+    if escapes == hex_quotes:  # only quotes are escaped, as tosa-opt prints JSON
+        return raw.replace(b"\\22", b'"').decode("utf-8")
+    if escapes == hex_quotes + raw.count(b'\\"'):
+        return raw.replace(b'\\"', b'"').replace(b"\\22", b'"').decode("utf-8")
+    if b"\\" in _MLIR_ESCAPE_BYTES.sub(b"", raw):
         bad = next(m for m in _MLIR_ANY_ESCAPE.finditer(raw) if m.group(1) is None)
-        shown = raw[bad.start() : bad.start() + 2]
+        shown = raw[bad.start() : bad.start() + 2].decode("utf-8", "replace")
         raise EscapeError(f"unknown escape `{shown}` in an MLIR string (MLIR knows \\\", "
                           "\\\\, \\n, \\t and two hex digits such as \\22)",
                           start + bad.start())
-    data = _MLIR_ESCAPE_BYTES.sub(_mlir_byte, raw.encode("utf-8"))
+    decoded = _MLIR_ESCAPE_BYTES.sub(_mlir_byte, raw)
     try:
-        return data.decode("utf-8")
+        return decoded.decode("utf-8")
     except UnicodeDecodeError as exc:
         # Find the escape that produced the bad byte: map decoded bytes back to the text.
-        offset = _mlir_offset_of_byte(text, start, end, exc.start)
         raise EscapeError(f"the escaped bytes do not form UTF-8 text ({exc.reason})",
-                          offset) from None
+                          start + _mlir_offset_of_byte(raw, exc.start)) from None
 
 
-def _mlir_offset_of_byte(text: str, start: int, end: int, byte_index: int) -> int:
+def _mlir_offset_of_byte(raw: bytes, byte_index: int) -> int:
+    """Where in ``raw`` (a literal's contents) decoded byte ``byte_index`` comes from."""
     produced = 0
-    pos = start
-    while pos < end:
-        match = _MLIR_ESCAPE.match(text, pos)
-        if match is not None:
-            if produced == byte_index:
-                return pos
-            produced += 1
-            pos = match.end()
-            continue
-        size = len(text[pos].encode("utf-8"))
-        if produced <= byte_index < produced + size:
+    pos = 0
+    while pos < len(raw):
+        match = _MLIR_ESCAPE_BYTES.match(raw, pos)
+        if produced == byte_index:
             return pos
-        produced += size
-        pos += 1
-    return end
+        produced += 1
+        pos = match.end() if match is not None else pos + 1
+    return len(raw)
 
 
 # An escaped byte of 0x80 or more: part of a UTF-8 sequence of several escapes.
-_MLIR_HIGH_BYTE = re.compile(r"\\[89a-fA-F][0-9a-fA-F]")
+_MLIR_HIGH_BYTE = re.compile(rb"\\[89a-fA-F][0-9a-fA-F]")
 
 
-def mlir_offsets(text: str, start: int, end: int) -> OffsetMap:
-    """Position map for the MLIR string literal ``text[start:end]`` (already decoded once
-    without error by :func:`decode_mlir`)."""
-    spans = [match.span() for match in _MLIR_ESCAPE.finditer(text, start, end)]
-    if (len(spans) == text.count("\\", start, end) - text.count("\\\\", start, end)
-            and _MLIR_HIGH_BYTE.search(text, start, end) is None):
-        return _ascii_offsets(spans, start, end)
-    return _utf8_offsets(text, start, end)
+def mlir_offsets(raw: bytes, start: int) -> OffsetMap:
+    """Position map from the characters of the MLIR string literal whose contents are
+    ``raw``, at byte offset ``start`` of the file (already decoded once without error by
+    :func:`decode_mlir`), to byte offsets."""
+    spans = [match.span() for match in _MLIR_ESCAPE_BYTES.finditer(raw)]
+    if (raw.isascii() and len(spans) == raw.count(b"\\") - raw.count(b"\\\\")
+            and _MLIR_HIGH_BYTE.search(raw) is None):
+        return _ascii_offsets(spans, start, start + len(raw))
+    return _utf8_offsets(raw, start)
 
 
 def _ascii_offsets(spans: list[tuple[int, int]], start: int, end: int) -> OffsetMap:
-    """The map when every escape stands for one ASCII character (``\\22``, ``\\0A``,
-    ``\\"``: what printers write), the text between them copied: one step per escape,
-    found by one regular-expression scan (the general walk searches, matches and groups
-    each; 100 ops of a model took 6-7 ms that way, 4-5 ms this one)."""
+    """The map when the literal is ASCII and every escape stands for one ASCII character
+    (``\\22``, ``\\0A``, ``\\"``: what printers write), the text between them copied: one
+    step per escape, found by one regular-expression scan (the general walk searches,
+    matches and groups each; 100 ops of a model took 6-7 ms that way, 4-5 ms this one).
+    ``spans`` are relative to ``start``."""
     mapping = OffsetMap()
     inner = 0
-    pos = start
+    pos = 0
     for escape_start, escape_end in spans:
         if escape_start > pos:
-            mapping.verbatim(inner, pos, escape_start - pos)
+            mapping.verbatim(inner, start + pos, escape_start - pos)
             inner += escape_start - pos
-        mapping.escape(inner, escape_start, escape_end - escape_start)
+        mapping.escape(inner, start + escape_start, escape_end - escape_start)
         inner += 1
         pos = escape_end
-    mapping.verbatim(inner, pos, end - pos)
+    mapping.verbatim(inner, start + pos, end - start - pos)
     return mapping
 
 
-def _utf8_offsets(text: str, start: int, end: int) -> OffsetMap:
-    """The map in general: escaped bytes that together form one UTF-8 character (and a
-    lone backslash, which decode_mlir refused, as text)."""
+_ASCII_RUN = re.compile(rb"[\x00-\x5b\x5d-\x7f]*")  # up to a backslash or a non-ASCII byte
+
+
+def _utf8_offsets(raw: bytes, base: int) -> OffsetMap:
+    """The map in general: characters written as several bytes, escaped bytes that
+    together form one UTF-8 character (and a lone backslash, which decode_mlir refused,
+    as text). ``raw`` is the literal's contents, at ``base`` in the file."""
     mapping = OffsetMap()
     inner = 0
-    pos = start
+    pos = 0
+    end = len(raw)
     # Pending escaped bytes: they form UTF-8 characters together.
     pending: list[tuple[int, int, int]] = []  # (byte, host offset, host length)
 
     def flush() -> None:
         nonlocal inner
-        if not pending:
-            return
         index = 0
         while index < len(pending):
-            lead = pending[index][0]
-            size = 1 if lead < 0x80 else 2 if lead >> 5 == 6 else 3 if lead >> 4 == 14 else 4
-            size = min(size, len(pending) - index)
+            size = min(_utf8_length(pending[index][0]), len(pending) - index)
             first, last = pending[index], pending[index + size - 1]
             mapping.escape(inner, first[1], last[1] + last[2] - first[1])
             inner += 1
@@ -134,33 +135,45 @@ def _utf8_offsets(text: str, start: int, end: int) -> OffsetMap:
         pending.clear()
 
     while pos < end:
-        backslash = text.find("\\", pos, end)
-        stop = end if backslash < 0 else backslash
-        if stop > pos:
+        run = _ASCII_RUN.match(raw, pos)
+        assert run is not None  # (it matches the empty string)
+        if run.end() > pos:
             flush()
-            mapping.verbatim(inner, pos, stop - pos)
-            inner += stop - pos
-        if backslash < 0:
-            break
-        match = _MLIR_ESCAPE.match(text, backslash)
+            mapping.verbatim(inner, base + pos, run.end() - pos)
+            inner += run.end() - pos
+            pos = run.end()
+            continue
+        if raw[pos] != 0x5C:  # a character written as its UTF-8 bytes
+            flush()
+            size = min(_utf8_length(raw[pos]), end - pos)
+            mapping.escape(inner, base + pos, size)
+            inner += 1
+            pos += size
+            continue
+        match = _MLIR_ESCAPE_BYTES.match(raw, pos)
         if match is None:  # decode_mlir rejected it already; map it verbatim
             flush()
-            mapping.verbatim(inner, backslash, 1)
+            mapping.verbatim(inner, base + pos, 1)
             inner += 1
-            pos = backslash + 1
+            pos += 1
             continue
         token = match.group(1)
-        value = _MLIR_SIMPLE.get(token.encode()) if len(token) == 1 else int(token, 16)
+        value = _MLIR_SIMPLE.get(token) if len(token) == 1 else int(token, 16)
         assert value is not None
         if value < 0x80:  # a character of its own (most escapes: `\22`, `\5C`, `\0A`)
             flush()
-            mapping.escape(inner, backslash, match.end() - backslash)
+            mapping.escape(inner, base + pos, match.end() - pos)
             inner += 1
         else:  # a byte of a UTF-8 sequence: the following escapes complete it
-            pending.append((value, backslash, match.end() - backslash))
+            pending.append((value, base + pos, match.end() - pos))
         pos = match.end()
     flush()
     return mapping
+
+
+def _utf8_length(lead: int) -> int:
+    """The bytes of the UTF-8 sequence that ``lead`` starts."""
+    return 1 if lead < 0x80 else 2 if lead >> 5 == 6 else 3 if lead >> 4 == 14 else 4
 
 
 _JSON_PLAIN = re.compile(r'[^"\\]*')

@@ -3,7 +3,7 @@
 from ..diagnostics import Diagnostic, Location
 from ..fsutil import InputRefused
 from ..rule_registry import rule
-from .jsontext import NOT_UTF8, TOO_LARGE
+from .jsontext import TOO_LARGE
 
 UNREADABLE = rule(
     "VKS900",
@@ -43,19 +43,3 @@ def refusal(path: str, exc: OSError) -> Diagnostic:
     if isinstance(exc, InputRefused):
         return NOT_REGULAR.at("", f"{path} is {reason}")
     return UNREADABLE.at("", f"cannot read {path}: {reason}")
-
-
-def decode_text(data: bytes | str, path: str | None) -> tuple[str, Diagnostic | None]:
-    """The file's text (UTF-8, a BOM dropped), or a located VKS101 diagnostic."""
-    if isinstance(data, str):
-        return data, None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        diag = NOT_UTF8.at("", f"byte 0x{data[exc.start]:02x} at offset {exc.start} is not "
-                               "valid UTF-8", hint="save the file as UTF-8")
-        return "", diag.located(Location(path, line, column))

@@ -411,7 +411,8 @@ def parse_json(
     # Only walk the values when one might be beyond the reference parser: a long number,
     # a surrogate escape, or a raw surrogate (possible in text that was not UTF-8 bytes).
     if saw_long_number or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) or (
-            not isinstance(data, bytes) and _surrogate().search(text)):
+            not isinstance(data, bytes) and not text.isascii()
+            and _surrogate().search(text)):
         problems.extend(_beyond_reference_parser(doc.value))
     if saw_duplicate:
         for obj_pointer, key in doc.find_duplicates():

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 from ..config import Options
 
 if TYPE_CHECKING:
+    from io import FileIO
     from typing import Any
 
     from .base import SourceFile
 
 
-def read_text(data: bytes | str, path: str | None, options: Options) -> SourceFile:
+def read_text(data: bytes | str | FileIO, path: str | None, options: Options) -> SourceFile:
     """Read by the file's suffix: .mlir (TOSA MLIR text), .tosa (flatbuffer), else JSON."""
     suffix = os.path.splitext(path)[1].lower() if path and "." in path else ""
     if suffix == ".mlir":
@@ -25,9 +26,11 @@ def read_text(data: bytes | str, path: str | None, options: Options) -> SourceFi
         from .tosa_source import read_tosa
 
         raw = data.encode("utf-8") if isinstance(data, str) else data
+        assert isinstance(raw, bytes)  # (only models are read from their open file)
         return read_tosa(raw, path, options)
     from .json_source import read_json
 
+    assert isinstance(data, (bytes, str))
     return read_json(data, path, options)
 
 
