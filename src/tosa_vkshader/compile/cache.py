@@ -3,8 +3,8 @@
 An entry is keyed by everything that can change the compiler's answer (the source as
 compiled, included files' contents, options, compiler identity) and holds the SPIR-V and
 the diagnostics, so a hit reports exactly what a fresh compile would. Entries are written
-atomically (temporary file + ``os.replace``); the directory is kept under a size bound by
-evicting the least recently used entries.
+atomically and kept under a size bound by ``cachedir.EntryStore``, which the reports of
+checked files (``result_cache``) share.
 """
 
 from __future__ import annotations
@@ -12,13 +12,11 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..cachedir import ENV_VAR
+from ..cachedir import ENV_VAR, EntryStore
 from ..diagnostics import Diagnostic, InnerPosition, Severity
-from ..fsutil import write_atomic
 from ..rule_registry import rule
 
 CACHE_PROBLEM = rule(
@@ -30,7 +28,6 @@ CACHE_PROBLEM = rule(
 )
 
 FORMAT = 1
-_SUFFIX = ".json"
 
 
 
@@ -67,54 +64,27 @@ class Entry:
     diagnostics: tuple[StoredDiagnostic, ...]
 
 
-class Cache:
-    def __init__(self, root: Path, max_bytes: int) -> None:
-        self.root = root / f"v{FORMAT}"
-        self.max_bytes = max_bytes
-        self.problem: str | None = None  # first failure, reported once per run
-        self.wrote = False
+class Cache(EntryStore):
+    """Compile results (SPIR-V and diagnostics) by key, with the compiler version memo."""
 
-    def _path(self, key: str) -> Path:
-        return self.root / key[:2] / (key + _SUFFIX)
+    def __init__(self, root: Path, max_bytes: int) -> None:
+        super().__init__(root / f"v{FORMAT}", max_bytes)
 
     def get(self, key: str) -> Entry | None:
-        path = self._path(key)
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            self._note(exc)
+        raw = self.read(key)
+        if raw is None:
             return None
         entry = _decode(raw)
         if entry is None:  # corrupt or from another format: drop it
-            path.unlink(missing_ok=True)
-            return None
-        try:
-            os.utime(path)  # least recently *used* eviction
-        except OSError:
-            pass
+            self.drop(key)
         return entry
 
     def put(self, key: str, entry: Entry) -> None:
-        path = self._path(key)
-        data = json.dumps({
+        self.write(key, json.dumps({
             "format": FORMAT,
             "spirv": base64.b64encode(entry.spirv).decode() if entry.spirv is not None else None,
             "diagnostics": [asdict(d) for d in entry.diagnostics],
-        }).encode()
-        if self._write(path, data):
-            self.wrote = True
-
-    def _write(self, path: Path, data: bytes) -> bool:
-        """Atomically replace ``path`` with ``data``: a reader sees the old or the new file."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, data, durable=False)
-        except OSError as exc:
-            self._note(exc)
-            return False
-        return True
+        }).encode())
 
     # -- the compiler version memo: binary path/size/mtime -> `glslc --version` text ----
     def load_versions(self) -> dict[str, str]:
@@ -130,45 +100,6 @@ class Cache:
 
     def save_versions(self, versions: dict[str, str]) -> None:
         self._write(self.root / "compilers.json", json.dumps(versions).encode())
-
-    def evict(self) -> None:
-        """Remove least recently used entries until the cache is at most 80% of its bound."""
-        if not self.wrote:
-            return
-        entries: list[tuple[float, int, str]] = []
-        total = 0
-        try:
-            for sub in os.scandir(self.root):
-                if not sub.is_dir():
-                    continue
-                for item in os.scandir(sub.path):
-                    if not item.name.endswith(_SUFFIX):  # (another run is writing it)
-                        continue
-                    st = item.stat()
-                    entries.append((st.st_mtime, st.st_size, item.path))
-                    total += st.st_size
-        except OSError as exc:
-            self._note(exc)
-            return
-        if total <= self.max_bytes:
-            return
-        entries.sort()
-        goal = self.max_bytes * 0.8
-        for _, size, path in entries:
-            if total <= goal:
-                break
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
-            except OSError as exc:
-                self._note(exc)
-                return
-            total -= size
-
-    def _note(self, exc: OSError) -> None:
-        if self.problem is None:
-            self.problem = f"{exc.strerror or exc} ({getattr(exc, 'filename', '') or self.root})"
 
     def problem_diagnostic(self, pointer: str) -> Diagnostic | None:
         if self.problem is None:

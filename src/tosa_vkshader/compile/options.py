@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..cachedir import DEFAULT_CACHE_MAX_BYTES
 from ..diagnostics import Diagnostic, Severity
 from ..rule_registry import rule
 
@@ -24,7 +25,6 @@ DEFAULT_TIMEOUT = 8.0
 # Address space per compiler process: far above what glslc needs for a real shader
 # (tens of MiB), far below what a preprocessor bomb reaches (8.5 GB in 30 s).
 DEFAULT_MEMORY_LIMIT = 2 * 1024 ** 3
-DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024
 
 Macro = tuple[str, str | None]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
