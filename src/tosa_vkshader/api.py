@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from .devices import DeviceProfile
     from .devices.summary import OpVerdict
+    from .result_cache import ResultCache
     from .sources.base import SourceFile
 
     # A file's contents: its bytes, a large model's open file, or text.
@@ -236,7 +237,8 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
 def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None = None, *,
                 config: ConfigResolver | None = None,
                 target_device: str | Iterable[str] | None = None,
-                jobs: int = 1, progress: Progress | None = None) -> list[Report]:
+                jobs: int = 1, progress: Progress | None = None,
+                results: ResultCache | None = None) -> list[Report]:
     """Check files and folders (walked recursively for ``*.json``, ``*.mlir``, ``*.tosa``).
 
     With ``options``, every file is checked with them. With ``config`` (a
@@ -252,7 +254,11 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
 
     ``progress(files_done, files_total, shaders_compiled)`` is called as the work goes
     on: the files are then checked 64 a process at a time (each batch still compiles and
-    analyses its shaders together) instead of all at once."""
+    analyses its shaders together) instead of all at once.
+
+    With ``results`` (a :class:`~tosa_vkshader.result_cache.ResultCache`, as the command
+    line passes), a file checked before with the same bytes, path and options is not
+    checked again: its report comes back :meth:`Report.detached`."""
     fixed = options or Options()
     with_targets: dict[int, Options] = {}
 
@@ -274,17 +280,44 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], options: Options | None
     for file_options, indices in groups.values():
         step = len(indices) if progress is None else _FILES_PER_WORKER * max(1, jobs)
         for start in range(0, len(indices), max(1, step)):
-            loaded = [(i, _load(*files[i], file_options)) for i in indices[start:start + step]]
+            batch = indices[start:start + step]
+            loaded = [(i, _load(*files[i], file_options)) for i in batch]
+            keys: dict[int, str] = {}
+            if results is not None:
+                loaded, keys = _recall(loaded, files, file_options, results, reports)
             for i, report in _check_loaded(loaded, files, file_options, jobs,
                                            count_compiles=progress is not None):
                 if isinstance(report, Report):
                     reports[i] = report
+                    if results is not None and i in keys:
+                        results.put(keys[i], report)
                 else:
                     compiled += report
-            done += len(loaded)
+            done += len(batch)
             if progress is not None:
                 progress(done, len(files), compiled)
     return [report for report in reports if report is not None]
+
+
+def _recall(loaded: list[tuple[int, Data | SourceFile]],
+            files: list[tuple[str, bool, str | None]], options: Options,
+            results: ResultCache, reports: list[Report | None],
+            ) -> tuple[list[tuple[int, Data | SourceFile]], dict[int, str]]:
+    """The loaded files ``results`` does not know (the reports of those it knows are put
+    in ``reports``), and the keys under which to keep the reports of those it may."""
+    unknown: list[tuple[int, Data | SourceFile]] = []
+    keys: dict[int, str] = {}
+    for i, data in loaded:
+        name, explicit, _outside = files[i]
+        key = results.key(name, explicit, data, options)
+        known = results.get(key) if key is not None else None
+        if known is not None:
+            reports[i] = known
+            continue
+        unknown.append((i, data))
+        if key is not None:
+            keys[i] = key
+    return unknown, keys
 
 
 def _load(name: str, _explicit: bool, outside: str | None, options: Options,
@@ -302,6 +335,8 @@ def _check_loaded(loaded: list[tuple[int, Data | SourceFile]],
                   count_compiles: bool = False) -> list[tuple[int, Report | int]]:
     """Reports of the loaded files (by index), and with ``count_compiles`` (-1, n)
     entries for the n shaders each process compiled."""
+    if not loaded:  # (every file known to the result cache: the checker is not needed)
+        return []
     shares = _shares(loaded, jobs)
     detach = len(shares) > 1
 

@@ -12,6 +12,7 @@ from ..api import Report, check_paths, validate
 from ..config import WORKGROUP_SEMANTICS
 from ..config_file import ConfigError, ConfigResolver
 from ..report import FORMATS, get_reporter
+from ..result_cache import ResultCache
 from ..selection import code_problems, no_error_rule_left
 from ._common import exit_status, print_usage_diagnostics
 
@@ -40,7 +41,8 @@ def register(subparsers) -> None:
     parser.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write the report to FILE instead of stdout")
     parser.add_argument("--no-cache", action="store_true",
-                        help="compile shaders afresh instead of using the compile cache")
+                        help="check every file afresh: neither the reports of unchanged "
+                             "files nor the compile cache are used")
     parser.add_argument("--target-device", action="append", metavar="FILE|NAME",
                         help="also check that the ops can run on this device: a Vulkan "
                              "Profiles JSON file (what `vulkaninfo --json` writes; "
@@ -128,12 +130,18 @@ def run(args: argparse.Namespace) -> int:
             data = sys.stdin.buffer.read(options.max_file_size + 1)
             reports.append(validate(data, options, path=stdin_name or "<stdin>"))
         progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
+        # Files checked before, unchanged and under the same options, are not checked
+        # again (result_cache.py; --no-cache turns it off with the compile cache).
+        results = None if args.no_cache else ResultCache()
         try:
             reports.extend(check_paths(file_paths, config=config,
-                                       jobs=args.jobs or _usable_cores(), progress=progress))
+                                       jobs=args.jobs or _usable_cores(), progress=progress,
+                                       results=results))
         finally:
             if progress is not None:
                 progress.clear()
+            if results is not None:
+                results.close()
     except ConfigError as exc:  # a config found only while walking a folder
         print_usage_diagnostics(exc.diagnostics)
         return 2
