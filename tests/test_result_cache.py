@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from tosa_vkshader.api import check_paths
 from tosa_vkshader.checked import Report
 from tosa_vkshader.cli import main
 from tosa_vkshader.diagnostics import Diagnostic, Severity
+from tosa_vkshader.result_cache import ResultCache
 
 from conftest import FIXTURES
 
@@ -138,3 +140,16 @@ def test_no_cache_keeps_nothing(capsys, tmp_path, cache_dir):
     files = copies(tmp_path, CLEAN, BROKEN)
     assert check(capsys, "--no-cache", *files)[0] == 1
     assert packs(cache_dir) == []
+
+
+def test_runs_at_the_same_time_keep_each_others_reports(tmp_path, cache_dir):
+    """Two checks started together (CI jobs sharing a cache folder): the one that ends
+    last keeps what the first wrote meanwhile."""
+    first, second = copies(tmp_path, CLEAN, BROKEN)
+    runs = [ResultCache(), ResultCache()]
+    for run, path in zip(runs, (first, second), strict=True):
+        check_paths([path], results=run)
+    for run in runs:
+        run.close()
+    assert sorted(pickle.loads(raw).path for _, raw in kept(cache_dir).values()) == \
+        sorted([first, second])

@@ -104,7 +104,10 @@ class ResultCache:
     def close(self) -> None:
         """Write the packs this run added to, and keep the folder within its bound."""
         for pack_key in sorted(self._changed):
-            self._store.write(pack_key, pickle.dumps(_trimmed(self._packs[pack_key]),
+            # What another run wrote meanwhile is kept too (the last write still wins
+            # what both wrote: a lost report is only a file checked again).
+            merged = {**_read_pack(self._store.read(pack_key)), **self._packs[pack_key]}
+            self._store.write(pack_key, pickle.dumps(_trimmed(merged),
                                                      protocol=pickle.HIGHEST_PROTOCOL))
         self._changed.clear()
         self._store.evict()
