@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 
@@ -54,3 +55,13 @@ def test_every_key_and_value_rule_has_an_invalid_fixture():
     covered = {e.split("@")[0] for p, codes in CASES if "invalid" in p.parts for e in codes}
     wanted = {c for c in RULES if c[3] in "12"} - {"VKS105"}  # 16 MiB file: unit-tested
     assert wanted - covered == set()
+
+
+def test_the_readmes_first_command_confirms_every_fixture():
+    """`bash scripts/check-fixtures`, the README's first command, as a user runs it."""
+    root = FIXTURES.parent
+    done = subprocess.run(["bash", str(root / "scripts" / "check-fixtures")], cwd=root,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "check-fixtures: OK, each of the" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
