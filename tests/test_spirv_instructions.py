@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from spirv_helpers import assemble
 
-from tosa_vkshader import validate
+from tosa_vkshader import check_paths, validate
 from tosa_vkshader.spirv.validate import find_spirv_val
 
 from conftest import FIXTURES
@@ -87,6 +87,24 @@ def test_the_instruction_a_finding_comes_from(case):
     instruction = _instruction(attrs, code)
     assert instruction == expected
     assert_spirv_dis_prints(instruction, attrs)
+
+
+def test_ops_that_share_a_module_each_get_the_instruction_of_their_own_finding(tmp_path):
+    # The places of embedded SPIR-V are worked out once per module and shared by the ops
+    # that carry it (shader/places.py): in one run, and in runs one after another, each
+    # op's finding still names the instruction it comes from.
+    chosen = [CASES[case] for case in ("binding", "storage class", "readonly member",
+                                       "local size by id")]
+    paths = []
+    for k, (fixture, changes, _, _) in enumerate(chosen):
+        paths.append(tmp_path / f"op{k}.json")
+        paths[-1].write_text(json.dumps(_op(fixture, **changes)))
+    for _ in range(2):
+        for report, (_, _, code, expected) in zip(check_paths(paths), chosen, strict=True):
+            [diag] = [d for d in report.diagnostics if d.code == code]
+            assert diag.shader_place.instruction == expected, code
+    for fixture, changes, code, expected in chosen:
+        assert _instruction(_op(fixture, **changes), code) == expected
 
 
 def test_local_size_id_values_are_the_reflected_local_size():

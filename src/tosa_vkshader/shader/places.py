@@ -5,13 +5,18 @@ in the shader is the second half of the story: the line of the GLSL/HLSL declara
 (found in the op's own source text, see ``compile/declarations.py``), or for embedded
 SPIR-V the instruction (``OpDecorate %dst Binding 1``, see ``spirv/assembly.py``).
 
-Places are per op, not per :class:`Shader`: ops that compile to the same module may still
-differ in their source (a comment, a blank line), and so in their line numbers. Each is
-worked out on first use, so a shader that the attributes agree with costs nothing.
+Places of GLSL/HLSL are per op, not per :class:`Shader`: ops that compile to the same
+module may still differ in their source (a comment, a blank line), and so in their line
+numbers. Embedded SPIR-V has no source besides the module: its places depend on the
+module alone, so every op that carries it shares one :class:`ShaderPlaces` (see
+:func:`places_for`). Each place is worked out on first use, and once: a shader that the
+attributes agree with costs nothing, and a web server that checks op after op with the
+same embedded module renders each instruction it points at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
@@ -34,6 +39,17 @@ class ShaderPlaces:
     def __init__(self, shader: Shader, source: str | None) -> None:
         self.shader = shader
         self.source = source if shader.language != "SPIR-V" else None
+        self._found: dict[tuple, ShaderPlace | None] = {}  # see _once
+
+    def _once(self, what: tuple, find: Callable[[], ShaderPlace | None]
+              ) -> ShaderPlace | None:
+        """The place ``what`` (the method and what it reads of its argument), found by
+        ``find`` the first time it is asked for."""
+        try:
+            return self._found[what]
+        except KeyError:
+            place = self._found[what] = find()
+            return place
 
     @cached_property
     def _declarations(self) -> Declarations | None:
@@ -62,27 +78,32 @@ class ShaderPlaces:
             return ShaderPlace(InnerPosition(declared.line, declared.column))
         return ShaderPlace(instruction=instruction) if instruction else None
 
-    def _resource(self, binding: DescriptorBinding, instruction: Any) -> ShaderPlace | None:
-        declarations = self._declarations
-        declared = declarations.resource(binding.name, binding.set, binding.binding) \
-            if declarations is not None else None
-        assembly = self._assembly
-        return self._place(declared, instruction(assembly) if assembly else None)
+    def _resource(self, kind: str, binding: DescriptorBinding, instruction: Any
+                  ) -> ShaderPlace | None:
+        def find() -> ShaderPlace | None:
+            declarations = self._declarations
+            declared = declarations.resource(binding.name, binding.set, binding.binding) \
+                if declarations is not None else None
+            assembly = self._assembly
+            return self._place(declared, instruction(assembly) if assembly else None)
+
+        return self._once((kind, binding.name, binding.set, binding.binding,
+                           binding.variable_id), find)
 
     def binding(self, binding: DescriptorBinding) -> ShaderPlace | None:
         """A finding about where a resource is bound: its declaration, or ``OpDecorate
         %var Binding N``."""
-        return self._resource(binding,
+        return self._resource("binding", binding,
                               lambda a: a.decoration(binding.variable_id, "Binding"))
 
     def descriptor_set(self, binding: DescriptorBinding) -> ShaderPlace | None:
-        return self._resource(binding,
+        return self._resource("descriptor_set", binding,
                               lambda a: a.decoration(binding.variable_id, "DescriptorSet"))
 
     def variable(self, binding: DescriptorBinding) -> ShaderPlace | None:
         """A finding about a resource's type or storage class: its declaration, or
         ``%var = OpVariable %type StorageClass``."""
-        return self._resource(binding, lambda a: a.variable(binding.variable_id))
+        return self._resource("variable", binding, lambda a: a.variable(binding.variable_id))
 
     def read_only(self, binding: DescriptorBinding) -> ShaderPlace | None:
         """Why a resource cannot be written: its declaration, or its NonWritable decoration
@@ -94,11 +115,14 @@ class ShaderPlaces:
             return (a.decoration(binding.variable_id, "NonWritable")
                     or (a.decoration(block, "NonWritable") if block is not None else None)
                     or a.variable(binding.variable_id))
-        return self._resource(binding, instruction)
+        return self._resource("read_only", binding, instruction)
 
     def local_size(self) -> ShaderPlace | None:
         """The local size: `layout(local_size_x = ...) in;`, the entry point's
         `[numthreads]`, or the SPIR-V execution mode (or WorkgroupSize built-in)."""
+        return self._once(("local_size",), self._local_size)
+
+    def _local_size(self) -> ShaderPlace | None:
         declarations = self._declarations
         reflection = self.shader.reflection
         declared = declarations.local_size(reflection.entry_point if reflection else None) \
@@ -109,6 +133,9 @@ class ShaderPlaces:
 
     def push_constants(self) -> ShaderPlace | None:
         """The push-constant block's declaration, or ``%pc = OpVariable ... PushConstant``."""
+        return self._once(("push_constants",), self._push_constants)
+
+    def _push_constants(self) -> ShaderPlace | None:
         block = self.shader.reflection.push_constants if self.shader.reflection else None
         if block is None:
             return None
@@ -127,6 +154,9 @@ class ShaderPlaces:
 
     def entry_point(self) -> ShaderPlace | None:
         """``OpEntryPoint Model %main "main"`` of embedded SPIR-V."""
+        return self._once(("entry_point",), self._entry_point)
+
+    def _entry_point(self) -> ShaderPlace | None:
         entry, assembly = self._entry, self._assembly
         return self._place(None, assembly.entry_point(entry)
                            if assembly is not None and entry is not None else None)
@@ -163,6 +193,15 @@ def _assembly_of(shader: Shader) -> Assembly | None:
 
 
 def places_for(shader: Shader, attributes: dict) -> ShaderPlaces:
-    """The places in the shader of one op (its ``shader_code`` is the source to read)."""
+    """The places in the shader of one op (its ``shader_code`` is the source to read);
+    for embedded SPIR-V, the places of the module, shared by every op that carries it."""
+    if shader.language == "SPIR-V":
+        return _module_places(shader)
     code = attributes.get("shader_code")
     return ShaderPlaces(shader, code if isinstance(code, str) else None)
+
+
+@lru_cache(maxsize=64)
+def _module_places(shader: Shader) -> ShaderPlaces:
+    """The places of embedded SPIR-V: one per shader (like :func:`_assembly_of`)."""
+    return ShaderPlaces(shader, None)
