@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .. import vulkan
@@ -220,6 +221,7 @@ def _misplaced_because(d: _Declared, reflection: Reflection) -> str:
     return f"{where}, where another resource is declared"
 
 
+@cache  # (a shader's element type names: a handful)
 def _scalar(element: str) -> tuple[str, int] | None:
     match = _SCALAR_RE.match(element)
     if not match:
@@ -229,8 +231,11 @@ def _scalar(element: str) -> tuple[str, int] | None:
     return numeric, int(bits) if bits else 8
 
 
+@cache
 def _format_scalar(info: vulkan.FormatInfo) -> tuple[str, int] | None:
-    """(numeric class, bits) shared by all components of a plain format, else None."""
+    """(numeric class, bits) shared by all components of a plain format, else None.
+    Worked out once per format (``format_info`` gives one record per name): the
+    cross-check asks for every declared resource of every op."""
     if not info.is_plain or info.numeric is None:
         return None
     widths = {c.bits for c in info.components}
@@ -412,12 +417,11 @@ class _Check:
         if info is None:
             return
         key = resource.key("vkformat")
-        pointer = self.ptr(resource, "vkformat")
         if b.image_format and b.image_format != "Unknown" and b.descriptor_type in (
                 "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE", "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER"):
             if b.vk_format != info.name:
                 self.out.append(FORMAT_MISMATCH.at(
-                    pointer,
+                    self.ptr(resource, "vkformat"),
                     f"{key} is {text} but the shader declares {b.name!r} with image format "
                     f"{b.image_format} ({b.vk_format or 'no VkFormat'})",
                     hint=f"use {b.vk_format}" if b.vk_format else None,
@@ -432,7 +436,7 @@ class _Check:
                 # When the model's tensor disagrees with the shader too, the model-context
                 # rules replace this hint (rules.run_shader_rules).
                 self.out.append(FORMAT_MISMATCH.at(
-                    pointer,
+                    self.ptr(resource, "vkformat"),
                     f"{key} is {text} but the shader's tensor {b.name!r} has element type "
                     f"{b.element_type}",
                     hint=f"use {_example_format(*element)}",
@@ -440,7 +444,7 @@ class _Check:
         elif b.resource == "buffer":
             if fmt is not None and fmt[0] in ("SINT", "UINT", "SFLOAT") and fmt != element:
                 self.out.append(BUFFER_ELEMENT_MISMATCH.at(
-                    pointer,
+                    self.ptr(resource, "vkformat"),
                     f"{key} is {text} ({fmt[1]}-bit {fmt[0]}) but the shader's buffer "
                     f"{b.name!r} holds {b.element_type} elements",
                     hint=f"use {_example_format(*element)}, or change the buffer's element "
@@ -450,7 +454,7 @@ class _Check:
             ok = numeric in _FLOAT_CLASSES if element[0] == "SFLOAT" else numeric == element[0]
             if not ok:
                 self.out.append(FORMAT_MISMATCH.at(
-                    pointer,
+                    self.ptr(resource, "vkformat"),
                     f"{key} is {text} ({numeric}) but the shader samples {b.name!r} as "
                     f"{b.element_type}: Vulkan requires the format's numeric type to match "
                     "the image's sampled type",
@@ -460,19 +464,18 @@ class _Check:
     def access(self, d: _Declared, b: DescriptorBinding,
                target: DescriptorBinding | None) -> None:
         resource = d.resource
-        pointer = self.ptr(resource, "binding")
         move = _retarget(d, target) if target is not None else None
         if resource.direction == "input":
             if self.found_entry and b.access in ("write", "read-write"):
                 self.out.append(INPUT_WRITTEN.at(
-                    pointer,
+                    self.ptr(resource, "binding"),
                     f"{resource.name} maps to {_describe(b)}, which entry point "
                     f"{self.r.entry_point!r} writes ({b.access}); inputs must not be written",
                     hint=f"{move} (`{target.name}`, which the shader reads)" if target
                     else None, shader_place=self.places.binding(b)))
             elif self.found_entry and not b.used:
                 self.out.append(RESOURCE_UNUSED.at(
-                    pointer,
+                    self.ptr(resource, "binding"),
                     f"{resource.name} maps to {_describe(b)}, which entry point "
                     f"{self.r.entry_point!r} never uses", shader_place=self.places.binding(b)))
             return
@@ -487,12 +490,14 @@ class _Check:
                 f"remove `readonly` from `{b.name}` in the shader" if storage and \
                 not any(self._fits(resource, other) for other in self.r.bindings) else None
             self.out.append(OUTPUT_NOT_WRITABLE.at(
-                pointer, f"{resource.name} maps to {_describe(b)}, which the shader cannot "
-                f"write: {reason}", hint=hint, shader_place=self.places.read_only(b)))
+                self.ptr(resource, "binding"),
+                f"{resource.name} maps to {_describe(b)}, which the shader cannot write: "
+                f"{reason}", hint=hint, shader_place=self.places.read_only(b)))
         elif self.found_entry and b.access in ("none", "read"):
             what = "only reads" if b.access == "read" else "never uses"
             self.out.append(OUTPUT_NOT_WRITTEN.at(
-                pointer, f"{resource.name} maps to {_describe(b)}, which entry point "
+                self.ptr(resource, "binding"),
+                f"{resource.name} maps to {_describe(b)}, which entry point "
                 f"{self.r.entry_point!r} {what}; the output is never written",
                 hint=f"{move} (`{target.name}`, which the shader writes)" if target else None,
                 shader_place=self.places.binding(b)))

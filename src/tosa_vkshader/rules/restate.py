@@ -24,13 +24,16 @@ def restated(view: AttributeView, shader: Shader, moves: dict[str, str]) -> list
 
 
 def _collisions(view: AttributeView, moves: dict[str, str]) -> list[Diagnostic]:
+    collisions = list(binding_collisions(view))
+    if not collisions:
+        return []  # (most ops)
     slot_of = {}
     for resource in view.resources.values():
         dset, binding = resource.int_value("descriptorset"), resource.int_value("binding")
         if dset is not None and binding is not None:
             slot_of[resource.pointer("binding", view.base)] = (dset, binding)
     found = []
-    for diag in binding_collisions(view):
+    for diag in collisions:
         sharing = [p for p, slot in slot_of.items() if slot == slot_of.get(diag.pointer)]
         movable = [moves[p] for p in sharing if p in moves]
         found.append(replace(diag, hint=movable[0] if len(movable) == 1 else None))
