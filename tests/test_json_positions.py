@@ -117,6 +117,21 @@ def test_members_are_found_in_any_order_when_the_scan_stops_at_each_one_asked_fo
     assert document.span("/c") is not None  # still known after the failed lookups
 
 
+def test_a_container_looked_into_is_placed_whole_when_asked_for_later():
+    # A scan that stops at an object or array to look inside leaves its end to be found
+    # when something asks for the container itself, or for a member after it.
+    text = '[{"op": {"k": [1, {"z": 2}], "m": 3}, "after": 4}, {"op": {}}]'
+    for order in (["/0/op/k/1/z", "/0/op", "/0/after", "/1/op", "/0", "/1", ""],
+                  ["/1/op", "/0/op/m", "/0/op/k", "/0/op/k/1"]):
+        document, _ = parse_json(text)
+        for pointer in order:
+            span = document.span(pointer)
+            value = json.loads(text)
+            for token in pointer.split("/")[1:]:
+                value = value[int(token) if isinstance(value, list) else token]
+            assert json.loads(text[span.value_start:span.value_end]) == value, pointer
+
+
 def test_every_line_is_shown_as_it_is_in_the_text_near_the_top_and_far_down():
     # Lines near the top are found without an index of every line, lines further down
     # with one; in either order, both give the text's own lines, \r\n endings included.

@@ -146,12 +146,13 @@ class JsonDocument:
     # Spans found so far, by pointer; containers whose members have all been scanned, and
     # those scanned part of the way (where the scan goes on).
     # (kept as (key start, key end, value start, value end): a tuple costs a scan of many
-    # members far less than a Span each; span() makes the one asked for)
-    _spans: dict[str, tuple[int | None, int | None, int, int]] = \
+    # members far less than a Span each; span() makes the one asked for. The end of a
+    # container is None until it is needed: see _members)
+    _spans: dict[str, tuple[int | None, int | None, int, int | None]] = \
         field(default_factory=dict, repr=False)
     _scanned: set[str] = field(default_factory=set, repr=False)
-    _scanning: dict[str, Iterator[tuple[str | int, int | None, int | None, int, int]]] = \
-        field(default_factory=dict, repr=False)
+    _scanning: dict[str, Iterator[tuple[str | int, int | None, int | None, int, int | None]]] \
+        = field(default_factory=dict, repr=False)
     _line_starts: list[int] | None = field(default=None, repr=False)
     _last_line: tuple[int, str] | None = field(default=None, repr=False)  # see line_text
 
@@ -176,6 +177,16 @@ class JsonDocument:
         no such value. Only the containers on the way are scanned, each once, and their
         members' values are skipped by the C decoder: locating a diagnostic costs a pass
         over one object's keys, not a walk of the whole document."""
+        found = self._span(pointer)
+        if found is None:
+            return None
+        key_start, key_end, value_start, value_end = found
+        if value_end is None:  # a container whose end nobody needed so far (see _members)
+            value_end = _scan_value(self.text, value_start)[1]
+            self._spans[pointer] = (key_start, key_end, value_start, value_end)
+        return Span(key_start, key_end, value_start, value_end)
+
+    def _span(self, pointer: str) -> tuple[int | None, int | None, int, int | None] | None:
         found = self._spans.get(pointer)
         if found is None:
             if pointer == "":
@@ -185,13 +196,11 @@ class JsonDocument:
                 found = self._spans[""] = (None, None, start, end)
             else:
                 parent = pointer.rsplit("/", 1)[0]
-                if parent in self._scanned or self.span(parent) is None:
+                if parent in self._scanned or self._span(parent) is None:
                     return None  # (a scanned container has no such member)
                 self._scan_members(parent, until=None if self.has_duplicates else pointer)
                 found = self._spans.get(pointer)
-                if found is None:
-                    return None
-        return Span(*found)
+        return found
 
     def find_duplicates(self) -> list[tuple[str, str]]:
         """Every key that appears twice in one object, as (object pointer, key); objects
@@ -410,7 +419,9 @@ def parse_json(
     problems: list[Diagnostic] = []
     # Only walk the values when one might be beyond the reference parser: a long number,
     # a surrogate escape, or a raw surrogate (possible in text that was not UTF-8 bytes).
-    if saw_long_number or ("\\u" in text and _SURROGATE_ESCAPE.search(text)) or (
+    # (Looking for a backslash first: one character is found by memchr, and most texts
+    # have none; "\\u" is a substring search over the whole text.)
+    if saw_long_number or ("\\" in text and _SURROGATE_ESCAPE.search(text)) or (
             not isinstance(data, bytes) and not text.isascii()
             and _surrogate().search(text)):
         problems.extend(_beyond_reference_parser(doc.value))
@@ -513,10 +524,15 @@ def _member_pointer(container: str, key: str | int) -> str:
 
 
 def _members(text: str, pos: int
-             ) -> Iterator[tuple[str | int, int | None, int | None, int, int]]:
+             ) -> Iterator[tuple[str | int, int | None, int | None, int, int | None]]:
     """(key or index, key start, key end, value start, value end) of each member of the
     object or array whose opening bracket is at ``pos``; nothing for other values. Each
-    member's value is skipped by the C decoder, not walked."""
+    member's value is skipped by the C decoder, not walked.
+
+    A member that is itself an object or array is yielded before its end is known (None):
+    skipping it is a parse of all of it (an op's attribute object with its shader), and a
+    scan that stops at it, to look inside, never needs its end (span() finds it when
+    asked)."""
     opening = text[pos]
     if opening not in "{[":
         return
@@ -526,16 +542,24 @@ def _members(text: str, pos: int
         while text[pos] != "}":
             key, key_end = scan_key(text, pos + 1)
             value_start = white(text, white(text, key_end).end() + 1).end()  # past the ':'
-            end = scan_value(text, value_start)[1]
-            yield key, pos, key_end, value_start, end
+            if text[value_start] in "{[":
+                yield key, pos, key_end, value_start, None
+                end = scan_value(text, value_start)[1]
+            else:
+                end = scan_value(text, value_start)[1]
+                yield key, pos, key_end, value_start, end
             pos = white(text, end).end()
             if text[pos] == ",":
                 pos = white(text, pos + 1).end()
         return
     index = 0
     while text[pos] != "]":
-        end = scan_value(text, pos)[1]
-        yield index, None, None, pos, end
+        if text[pos] in "{[":
+            yield index, None, None, pos, None
+            end = scan_value(text, pos)[1]
+        else:
+            end = scan_value(text, pos)[1]
+            yield index, None, None, pos, end
         index += 1
         pos = white(text, end).end()
         if text[pos] == ",":
