@@ -190,7 +190,19 @@ def _memo_key(prepared: Prepared, options: Options) -> tuple | None:
     around = None if context is None else (
         bool(context.operator_name), context.domain_name, context.operands, context.results,
         context.operand_values, context.results_used, context.returned)
-    return json.dumps(attrs, ensure_ascii=False), op.base, around, id(options)
+    return _attributes_key(attrs), op.base, around, id(options)
+
+
+def _attributes_key(attrs: dict[str, Any]) -> tuple[str, Any]:
+    """The attribute object as JSON (keys in their order), its ``shader_code`` string
+    beside it rather than encoded into it: the shader is most of an op's text, and
+    escaping it into JSON costs as much as encoding the rest (it is compared as the
+    string it is; a null in its place in the JSON stands for it)."""
+    code = attrs.get("shader_code")
+    if not isinstance(code, str):
+        return json.dumps(attrs, ensure_ascii=False), None
+    rest = {key: None if key == "shader_code" else value for key, value in attrs.items()}
+    return json.dumps(rest, ensure_ascii=False), code
 
 
 def _remember(memo: OpMemo, key: tuple, prepared: Prepared, found: list[Diagnostic],
