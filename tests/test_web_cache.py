@@ -344,3 +344,31 @@ def test_the_op_memory_never_moves_a_finding_to_the_wrong_place(server, client, 
             answer = client.post("/v1/check", content=body, headers=JSON)
             assert answer.status_code == 200, answer.text
             _as_the_cli_says(tmp_path, body, answer.json())
+
+
+def test_the_op_memory_tells_ops_apart_by_their_shader(tmp_path):
+    """Two ops that differ only in their (vetted) shader_code are not one op to the op
+    memory, although the key holds the shader beside the attributes' JSON rather than in
+    it: each answer is what `check` says about its own bytes."""
+    other = json.loads((FIXTURES / "spirv" / "valid" / "multi_set.json").read_text())
+    shaders = (SPIRV_ATTRS["shader_code"], other["shader_code"])
+
+    def op(name: str, code: str) -> bytes:
+        return json.dumps({"domain_name": "com.arm.VulkanCustomShader",
+                           "operator_name": name,
+                           "implementation_attrs": {**SPIRV_ATTRS,
+                                                    "shader_code": code}}).encode()
+
+    with running_server("--workers", "1", cwd=tmp_path,
+                        env={"TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "c")}) as srv, \
+            srv.client() as c:
+        answers = []
+        for name in ("first", "second", "third"):  # a worker's; then in the event loop
+            for code in shaders:
+                body = op(name, code)
+                answer = c.post("/v1/check", content=body, headers=JSON)
+                assert answer.status_code == 200, answer.text
+                _as_the_cli_says(tmp_path, body, answer.json())
+                answers.append(answer.json()["files"][0]["diagnostics"])
+        assert answers[-1] != answers[-2], "the two shaders should be judged differently"
+        assert memo(srv)["vetted_shaders"] == 2 and memo(srv)["hits"] >= 2
