@@ -39,7 +39,7 @@ INDIRECT: dict[tuple[str, str], set[str]] = {
     # (an extension is enabled by an extension, never by a feature: VKS701 has no hint)
     ("devices/checks.py", "_enables"): {"VKS700"},
     ("diagnostics.py", "at"): set(),  # Rule.at itself
-    ("rules/__init__.py", "run_shader_rules"): {"VKS415"},  # the model/shader conflict
+    ("rules/__init__.py", "run_shader_rules_each"): {"VKS415"},  # the model/shader conflict
     ("rules/context.py", "check_context"): {"VKS510", "VKS511", "VKS512", "VKS513"},
     ("rules/key_names.py", "check_keys"): {"VKS111", "VKS112", "VKS113", "VKS114"},
     ("runtime/devices.py", "list_devices"): {"VKS951"},  # no_device

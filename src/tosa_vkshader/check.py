@@ -200,22 +200,27 @@ def _shader_stage(ops: list[Op], views: list[AttributeView | None],
     if not any(view is not None and view.attrs.get("shader_language") in SHADER_LANGUAGES
                and view.attrs.get("shader_code") for view in views):
         return  # no shader in the run: do not even import the shader stage
-    from .rules import run_shader_rules
+    from .rules import run_shader_rules_each
     from .shader import build_shaders, request_for
 
     requests = [request_for(op.attributes, op.base) if view is not None else None
                 for op, view in zip(ops, views, strict=True)]
-    compared: dict[tuple, list[Diagnostic]] = {}  # see _shader_rules_key
+    keys: dict[int, tuple] = {}  # op -> see _shader_rules_key
+    distinct: dict[tuple, tuple[AttributeView, Shader]] = {}
     for k, outcome in enumerate(build_shaders(requests, options)):
         if outcome is None:
             continue
         found[k].extend(outcome.diagnostics)
         view, shader = views[k], outcome.shader
         if shader is not None and view is not None:
-            key = _shader_rules_key(ops[k], view, shader)
-            if key not in compared:
-                compared[key] = run_shader_rules(view, shader) + _on_targets(view, shader)
-            found[k].extend(compared[key])
+            keys[k] = _shader_rules_key(ops[k], view, shader)
+            distinct.setdefault(keys[k], (view, shader))
+    compared = dict(zip(distinct, run_shader_rules_each(list(distinct.values())),
+                        strict=True))
+    for key, (view, shader) in distinct.items():
+        compared[key] += _on_targets(view, shader)
+    for k, key in keys.items():
+        found[k].extend(compared[key])
 
 
 def _shader_rules_key(op: Op, view: AttributeView, shader: Shader) -> tuple:
