@@ -372,3 +372,42 @@ def test_the_op_memory_tells_ops_apart_by_their_shader(tmp_path):
                 answers.append(answer.json()["files"][0]["diagnostics"])
         assert answers[-1] != answers[-2], "the two shaders should be judged differently"
         assert memo(srv)["vetted_shaders"] == 2 and memo(srv)["hits"] >= 2
+
+
+OP_VALUES = {
+    # what the op's JSON holds -> how it is written in the request body
+    "plain": '"plain"',
+    "non-ASCII": '"\\u00e9t\\u00e9 \\ud83d\\ude00"',
+    "long integer": "123456789012345678901234567890",
+    "integer beyond a double": "1" + "0" * 400,
+    "beyond a double": "1e400",
+    "lone surrogate": '"\\ud800"',
+    "nested to the limit": "[" * 62 + "]" * 62,  # the op 64 levels deep
+    "nested beyond it": "[" * 63 + "]" * 63,
+}
+
+
+@pytest.mark.parametrize("case", sorted(OP_VALUES))
+def test_an_op_sent_as_op_is_checked_as_check_checks_its_rendering(client, tmp_path, case):
+    """``{"op": ...}`` is checked as its pretty-printed JSON text: the answer is what
+    `check` says about the rendered text, whatever the op's values are (numbers the
+    reader marks, nesting at and beyond the limit)."""
+    from tosa_vkshader.cli import main
+
+    op = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": f"op_{unique()}",
+          "implementation_attrs": {**attrs(unique()), "note": "@NOTE@"}}
+    body = json.dumps({"op": op}).replace('"@NOTE@"', OP_VALUES[case]).encode()
+    answer = client.post("/v1/check", content=body, headers=JSON)
+    assert answer.status_code == 200, answer.text
+    if case == "lone surrogate":  # (no file holds that text: UTF-8 cannot encode it)
+        codes = [d["code"] for d in answer.json()["files"][0]["diagnostics"]]
+        assert "VKS120" in codes, codes
+        return
+    path = tmp_path / "op.json"
+    path.write_text(json.dumps(json.loads(body)["op"], indent=2, ensure_ascii=False),
+                    encoding="utf-8")
+    main(["check", str(path), "--format", "json", "-o", str(tmp_path / "cli.json")])
+    cli = json.loads((tmp_path / "cli.json").read_text())["files"][0]["diagnostics"]
+    for diag in cli:
+        diag["location"]["path"] = "<request>"
+    assert answer.json()["files"][0]["diagnostics"] == cli
