@@ -99,7 +99,10 @@ def test_a_parsed_object_is_shown_as_json_prints_it_with_indent_2():
 
     values = [{}, [], {"a": [1, 2.5, -0.0, None, True, "é\n\"\\"], "b": {"c": []}},
               {"x": float("nan")}, {1: "int key"}, [(1, 2), {"y": 1e300}], "\ud800",
-              {"nested": [[[{"deep": [1]}]]]}, 2**80, {"obj": object}]
+              {"nested": [[[{"deep": [1]}]]]}, 2**80, {"obj": object},
+              # long strings (base64 is written as it is, unless a character needs more)
+              *({"code": "QUJD/+09" * 40 + tail} for tail in
+                ("", '"', "\\", "\x1f", "\x7f", "\n", "é", "\ud800", "\u2028"))]
     for value in values:
         assert pretty_json(value) == json.dumps(value, indent=2, ensure_ascii=False,
                                                 default=repr), value

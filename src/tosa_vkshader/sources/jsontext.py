@@ -636,7 +636,20 @@ class _Unusual(Exception):
     pass
 
 
-_quoted = json.encoder.encode_basestring  # the C function json itself uses
+_encode_string = json.encoder.encode_basestring  # the C function json itself uses
+# The printable ASCII characters that JSON writes as they are (all but '"' and '\\').
+_AS_THEY_ARE = bytes(c for c in range(0x20, 0x7F) if c not in b'"\\')
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a JSON string, as json writes it. A long string of characters that
+    need no escape (embedded SPIR-V's base64, most of an op's text) is only put in
+    quotes: json's encoder builds it character by character, and finding that none needs
+    an escape costs a quarter of that."""
+    if len(text) > 256 and text.isascii() \
+            and not text.encode("ascii").translate(None, _AS_THEY_ARE):
+        return '"' + text + '"'
+    return _encode_string(text)
 _LITERALS = {True: "true", False: "false"}
 
 
