@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from tosa_vkshader import validate
 from tosa_vkshader.diagnostics import pointer_join
-from tosa_vkshader.sources.jsontext import JsonDocument, parse_json, pretty_document, pretty_json
+from tosa_vkshader.sources.jsontext import (
+    JsonDocument,
+    parse_json,
+    pretty_document,
+    pretty_json,
+    rendered_document,
+)
 
 from conftest import FIXTURES
 
@@ -173,3 +179,28 @@ def test_a_rendered_object_places_its_members_where_a_scan_of_its_text_finds_the
         for on_key in (False, True):
             assert rendered.locate(pointer, on_key=on_key) == \
                 scanned.locate(pointer, on_key=on_key), pointer
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers(min_value=-10**400,
+                                                             max_value=10**400)
+                    | st.floats(allow_nan=False) | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                    max_leaves=10))
+def test_a_rendered_document_is_what_parsing_its_rendering_gives(value):
+    # rendered_document stands for parse_json(pretty_json(value)) where that parse would
+    # give back the value and no problem; otherwise it declines, and the text is parsed.
+    rendered = rendered_document(value, "v.json", max_depth=4)
+    parsed, problems = parse_json(pretty_json(value), "v.json", max_depth=4)
+    if rendered is not None:
+        assert problems == [] and parsed is not None
+        assert (rendered.text, rendered.value) == (parsed.text, parsed.value)
+
+
+def test_a_plain_value_is_rendered_without_a_parse_and_a_marked_one_is_not():
+    plain = {"entry_point": "main", "workgroup_sizes": [8, 1, 1], "x": [1.5, None, True]}
+    assert rendered_document(plain, "v.json") is not None
+    for marked in ({"n": 10**19}, {"n": float("inf")}, {"s": "\ud800"}, {1: 2},
+                   {"deep": [[[[1]]]]}):
+        assert rendered_document(marked, "v.json", max_depth=4) is None, marked

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .devices.summary import OpVerdict
     from .result_cache import ResultCache
     from .sources.base import SourceFile
+    from .sources.jsontext import JsonDocument
 
     # A file's contents: its bytes, a large model's open file, or text.
     Data = bytes | str | FileIO
@@ -109,8 +110,9 @@ def _file_bytes(name: str, options: Options) -> Data | SourceFile:
 
 
 def _source_of_file(name: str, data: Data, options: Options, *, explicit: bool,
-                    ) -> SourceFile | None:
-    """The ops of a file's bytes (see ``_read_file``)."""
+                    document: JsonDocument | None = None) -> SourceFile | None:
+    """The ops of a file's bytes (see ``_read_file``); with ``document``, ``data`` is JSON
+    text parsed already, without a problem (see :func:`read_parsed`)."""
     from .sources.recognise import not_ours_by_name, skip_reason
 
     if os.path.splitext(name)[1].lower() in (".mlir", ".tosa"):
@@ -119,7 +121,12 @@ def _source_of_file(name: str, data: Data, options: Options, *, explicit: bool,
     if whose is not None:  # never read: several of these are JSON with comments
         return _skipped(name, f"{whose}, not an op document (skipped by its name)",
                         explicit=explicit)
-    source = read_text(data, name, options)
+    if document is None:
+        source = read_text(data, name, options)
+    else:
+        from .sources.json_source import read_document
+
+        source = read_document(document, [], name, options)
     reason = skip_reason(source.document)
     return source if reason is None else _skipped(name, reason, explicit=explicit)
 
@@ -144,6 +151,16 @@ def read_source(data: bytes | str, path: str, options: Options) -> SourceFile:
     reads a file (check, the hook, fix, compile, the web's pasted documents) decides
     through here."""
     source = _source_of_file(path, data, options, explicit=True)
+    assert source is not None  # (explicit: a skipped file is a note, never nothing)
+    return source
+
+
+def read_parsed(document: JsonDocument, path: str, options: Options) -> SourceFile:
+    """:func:`read_source` of JSON text parsed already, without a problem: the text and
+    value of ``document`` as :func:`~.sources.jsontext.parse_json` gives them (see
+    :func:`~.sources.jsontext.rendered_document`). ``path`` names a JSON file."""
+    assert os.path.splitext(path)[1].lower() not in (".mlir", ".tosa")
+    source = _source_of_file(path, document.text, options, explicit=True, document=document)
     assert source is not None  # (explicit: a skipped file is a note, never nothing)
     return source
 

@@ -35,6 +35,13 @@ OP_KEY = "implementation_attrs"
 def read_json(data: bytes | str, path: str | None, options: Options) -> SourceFile:
     document, problems = parse_json(data, path, max_bytes=options.max_file_size,
                                     max_depth=options.max_depth)
+    return read_document(document, problems, path, options)
+
+
+def read_document(document: JsonDocument | None, problems: list[Diagnostic],
+                  path: str | None, options: Options) -> SourceFile:
+    """The ops of JSON text as :func:`parse_json` read it: its document (None when the
+    text is unusable) and the problems it found in the text."""
     source = SourceFile(path, diagnostics=problems, document=document)
     if document is None:
         return source

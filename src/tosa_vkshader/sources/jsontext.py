@@ -607,16 +607,43 @@ def pretty_document(value: Any, path: str | None) -> JsonDocument:
     """``pretty_json(value)`` as a document whose top-level members are already placed:
     the renderer knows where it put each one, so locating a finding on a key of an
     attribute object scans nothing."""
-    if type(value) is not dict or not value:
-        return JsonDocument(pretty_json(value), path, value, has_duplicates=False)
     try:
-        members = []
-        for key, member in value.items():
-            if type(key) is not str:
-                raise _Unusual
-            members.append((key, _quoted(key), _pretty(member, "\n  ")))
+        return _placed_document(value, path)
     except (_Unusual, RecursionError):
         return JsonDocument(pretty_json(value), path, value, has_duplicates=False)
+
+
+def rendered_document(value: Any, path: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                      max_depth: int = DEFAULT_MAX_DEPTH) -> JsonDocument | None:
+    """What ``parse_json(pretty_json(value), path)`` gives, without the parse, when that
+    parse would give back ``value`` itself and no problem; else None (parse the text).
+
+    A value parsed from JSON and sent back to be checked as JSON text (the web's
+    ``{"op": ...}``) was rendered and parsed again, only for the parse to find what the
+    first one had found. It gives back the same value unless the value holds what JSON
+    text cannot (NaN, infinity, keys that are not strings) or what the parse marks (an
+    integer of more than 19 characters, a lone surrogate; VKS120/VKS121), or the text is
+    beyond the limits (VKS104, VKS105): those are left to the parse."""
+    try:
+        document = _placed_document(value, path)
+    except (_Unusual, RecursionError):
+        return None
+    text = document.text
+    if len(text) > max_bytes or text.count("[") + text.count("{") > max_depth \
+            or not (text.isascii() or _surrogate().search(text) is None):
+        return None  # (as parse_json counts brackets before it measures the nesting)
+    return document
+
+
+def _placed_document(value: Any, path: str | None) -> JsonDocument:
+    """:func:`pretty_document`, or _Unusual where pretty_json leaves the value to json."""
+    if type(value) is not dict or not value:
+        return JsonDocument(_pretty(value, "\n"), path, value, has_duplicates=False)
+    members = []
+    for key, member in value.items():
+        if type(key) is not str:
+            raise _Unusual
+        members.append((key, _quoted(key), _pretty(member, "\n  ")))
     text = "{\n  " + ",\n  ".join([f"{quoted}: {shown}" for _, quoted, shown in members]) \
         + "\n}"
     document = JsonDocument(text, path, value, has_duplicates=False)
@@ -654,11 +681,18 @@ _LITERALS = {True: "true", False: "false"}
 
 
 def _pretty(value: Any, newline: str) -> str:
+    """The rendering of pretty_json; _Unusual for what it leaves to json: what is not a
+    JSON value of its own (NaN, infinity, keys that are not strings, other types), and
+    integers of more than 19 characters (json writes them alike; rendered_document must
+    not take them, since the parser marks them)."""
     kind = type(value)
     if kind is str:
         return _quoted(value)
     if kind is int:
-        return int.__repr__(value)
+        text = int.__repr__(value)
+        if len(text) > 19:  # see _Reading._int
+            raise _Unusual
+        return text
     if kind is bool:
         return _LITERALS[value]
     if value is None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
-from ..sources.jsontext import nests_deeper, pretty_json, reject_constant
+from ..sources.jsontext import nests_deeper, reject_constant
 from .jobs import CheckJob, FixJob, NewJob, ReflectJob
 from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
@@ -178,9 +178,9 @@ def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
     if "shader" in value:
         op = {**op, ATTRS_KEY: _with_shader(op[ATTRS_KEY], shader,
                                             value.get("shader_language"), "op")}
-    # Rendered once, so diagnostics point into the op as pretty-printed JSON; like the
-    # CLI's, their pointers are relative to the attribute object.
-    return CheckJob("json", pretty_json(op), options)
+    # Checked as the op pretty-printed (jobs.prepare), so diagnostics point into that
+    # text; like the CLI's, their pointers are relative to the attribute object.
+    return CheckJob("op", op, options)
 
 
 def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:

@@ -13,13 +13,14 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..api import read_source
+from ..api import read_parsed, read_source
 from ..check import check_sources, finish
 from ..checked import Report
 from ..config import Options
 from ..diagnostics import Diagnostic, Location
 from ..report.json_report import diagnostic_to_dict, reports_to_dict
 from ..rule_registry import rule
+from ..sources.jsontext import pretty_json, rendered_document
 from ..sources.read import source_of
 from .cache import UNSTABLE_CODES, OpMemo, VettedShaders
 from .ops import Prepared, single
@@ -42,8 +43,10 @@ TRUNCATED = rule(
 class CheckJob:
     # "attributes": payload is the attribute object as parsed from the request;
     # "json": JSON text (attributes, an op or a list of ops) and "mlir": TOSA MLIR text,
-    # str or the body's bytes, whose lines and columns the diagnostics then point into.
-    kind: Literal["attributes", "json", "mlir"]
+    # str or the body's bytes, whose lines and columns the diagnostics then point into;
+    # "op": an op object as parsed from the request, checked as the JSON text that
+    # pretty_json renders of it (the diagnostics point into that text).
+    kind: Literal["attributes", "json", "mlir", "op"]
     payload: Any
     options: Options
 
@@ -80,6 +83,15 @@ def prepare(job: CheckJob) -> Prepared:
         return single(read_mlir(job.payload, REQUEST_PATH, job.options), REQUEST_PATH)
     if job.kind == "attributes":
         return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
+    if job.kind == "op":
+        # Parsed from the request already: its rendering is read as a parse of that text
+        # would read it, without that parse, unless the parse might find more.
+        document = rendered_document(job.payload, REQUEST_PATH,
+                                     max_bytes=job.options.max_file_size,
+                                     max_depth=job.options.max_depth)
+        source = read_parsed(document, REQUEST_PATH, job.options) if document is not None \
+            else read_source(pretty_json(job.payload), REQUEST_PATH, job.options)
+        return single(source, REQUEST_PATH)
     # JSON text may hold an op object or a list of ops: the core's JSON reader unwraps
     # them (positions map through the escapes of a string-valued implementation_attrs).
     # Read as `check` reads a file: JSON without any op key is skipped (VKS935).
