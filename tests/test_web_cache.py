@@ -411,3 +411,20 @@ def test_an_op_sent_as_op_is_checked_as_check_checks_its_rendering(client, tmp_p
     for diag in cli:
         diag["location"]["path"] = "<request>"
     assert answer.json()["files"][0]["diagnostics"] == cli
+
+
+def test_a_pasted_op_with_its_attributes_as_a_string_goes_to_a_worker_whole(tmp_path):
+    """A pasted body is parsed once, and the document goes with the request to the
+    worker that checks its unvetted shader, whatever was looked up in it before (here
+    the string holding the attributes): the answer is what `check` says."""
+    body = json.dumps({"domain_name": "com.arm.VulkanCustomShader", "operator_name": "s",
+                       "implementation_attrs": json.dumps({**SPIRV_ATTRS,
+                                                           "workgroup_sizes": [3, 1, 1]})},
+                      indent=1).encode()
+    with running_server("--workers", "1", cwd=tmp_path,
+                        env={"TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "c")}) as srv, \
+            srv.client() as c:
+        answer = c.post("/v1/check", content=body, headers=JSON)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["files"][0]["diagnostics"], "a clean op would prove nothing"
+        _as_the_cli_says(tmp_path, body, answer.json())

@@ -156,6 +156,15 @@ class JsonDocument:
     _line_starts: list[int] | None = field(default=None, repr=False)
     _last_line: tuple[int, str] | None = field(default=None, repr=False)  # see line_text
 
+    # Pickled as its text and value (a web request's document goes to a worker process
+    # with it): the positions found so far are a cache, found again when asked for (and a
+    # scan in progress cannot be pickled).
+    def __getstate__(self) -> tuple[str, str | None, Any, bool]:
+        return self.text, self.path, self.value, self.has_duplicates
+
+    def __setstate__(self, state: tuple[str, str | None, Any, bool]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
+
     # -- positions ---------------------------------------------------------------
     def offset_to_line_col(self, offset: int) -> tuple[int, int]:
         if self._line_starts is None and len(self.text) <= _SMALL_TEXT:

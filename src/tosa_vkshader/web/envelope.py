@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
-from ..sources.jsontext import nests_deeper, reject_constant
-from .jobs import CheckJob, FixJob, NewJob, ReflectJob
+from ..sources.jsontext import JsonDocument, nests_deeper, parse_json, reject_constant
+from .jobs import REQUEST_PATH, CheckJob, FixJob, NewJob, ReflectJob
 from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
 from .problems import Problem
@@ -50,11 +50,13 @@ TEXT_MEDIA = "text/plain"
 
 @dataclass(frozen=True, slots=True)
 class Body:
-    """A request body as received: its bytes, its media type and, for JSON, its value."""
+    """A request body as received: its bytes, its media type and, for JSON, its value
+    (and, from :func:`lint_body`, the checker's parse of it, when that found nothing)."""
 
     data: bytes
     media: str  # JSON_MEDIA or TEXT_MEDIA
     value: Any = None
+    document: JsonDocument | None = None
 
 
 # One decoder for every body: json.loads with a hook builds a new one for each call.
@@ -76,6 +78,21 @@ def parse_json_body(data: bytes, limits: Limits) -> Any:
     if data.count(b"[") + data.count(b"{") > depth_limit and nests_deeper(value, depth_limit):
         raise Problem("invalid-request", f"the JSON nests deeper than {depth_limit} levels")
     return value
+
+
+def lint_body(data: bytes, media: str, limits: Limits) -> Body:
+    """A lint route's body. JSON is parsed as the checker parses a pasted document (what
+    ``read_source`` does with the body): when that finds nothing wrong, its document is
+    kept with the value, and a pasted body is checked without being parsed a second
+    time; when it finds something, the body is parsed as before (the 400s say what is
+    wrong, and the checker reads the body again to report what it found)."""
+    if media != JSON_MEDIA:
+        return Body(data, media)
+    document, problems = parse_json(data, REQUEST_PATH, max_bytes=limits.max_body,
+                                    max_depth=limits.max_depth)
+    if document is None or problems:
+        return Body(data, media, parse_json_body(data, limits))
+    return Body(data, media, document.value, document)
 
 
 def parse_body(data: bytes, limits: Limits) -> dict[str, Any]:
@@ -153,8 +170,12 @@ def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
                         web_options(base, None, limits))
     value = body.value
     if not _is_envelope(value, REQUEST_MARKERS):
-        # Pasted as it is: the core's JSON reader takes attributes, an op or a list of ops.
-        return CheckJob("json", body.data, web_options(base, None, limits))
+        # Pasted as it is: the core's JSON reader takes attributes, an op or a list of ops
+        # (parsed already by lint_body, when that found nothing).
+        options = web_options(base, None, limits)
+        if body.document is not None:
+            return CheckJob("document", body.document, options)
+        return CheckJob("json", body.data, options)
     _only(value, CHECK_KEYS)
     options = web_options(base, value.get("options"), limits)
     key = _one_input(value, INPUT_KEYS)

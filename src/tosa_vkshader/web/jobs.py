@@ -45,8 +45,9 @@ class CheckJob:
     # "json": JSON text (attributes, an op or a list of ops) and "mlir": TOSA MLIR text,
     # str or the body's bytes, whose lines and columns the diagnostics then point into;
     # "op": an op object as parsed from the request, checked as the JSON text that
-    # pretty_json renders of it (the diagnostics point into that text).
-    kind: Literal["attributes", "json", "mlir", "op"]
+    # pretty_json renders of it (the diagnostics point into that text); "document": the
+    # JsonDocument that parse_json made of a pasted body without finding a problem.
+    kind: Literal["attributes", "json", "mlir", "op", "document"]
     payload: Any
     options: Options
 
@@ -83,6 +84,8 @@ def prepare(job: CheckJob) -> Prepared:
         return single(read_mlir(job.payload, REQUEST_PATH, job.options), REQUEST_PATH)
     if job.kind == "attributes":
         return single(source_of(job.payload, job.options, REQUEST_PATH), REQUEST_PATH)
+    if job.kind == "document":
+        return single(read_parsed(job.payload, REQUEST_PATH, job.options), REQUEST_PATH)
     if job.kind == "op":
         # Parsed from the request already: its rendering is read as a parse of that text
         # would read it, without that parse, unless the parse might find more.

@@ -24,7 +24,7 @@ from typing import Any
 from ..version import __version__
 from .body import BodyWatch, Receive, read_body
 from .cache import Answer, AnswerCache
-from .envelope import FORM_MEDIA, JSON_MEDIA, TEXT_MEDIA, Body, looks_like_json, parse_json_body
+from .envelope import FORM_MEDIA, JSON_MEDIA, TEXT_MEDIA, Body, lint_body, looks_like_json
 from .options import Limits
 from .problems import Problem
 
@@ -131,8 +131,7 @@ class LintRoute:
         answer = self.cache.get(key)
         if answer is None:
             media = body_media(media, data, ACCEPTED)
-            value = parse_json_body(data, self.limits) if media == JSON_MEDIA else None
-            answer, keep = await self.handler(Body(data, media, value))
+            answer, keep = await self.handler(lint_body(data, media, self.limits))
             if keep:
                 self.cache.put(key, answer)
         await send({"type": "http.response.start", "status": answer.status,
