@@ -546,30 +546,27 @@ def _members(text: str, pos: int
     if opening not in "{[":
         return
     white, scan_key, scan_value = _white, _scanstring, _scan_value
+    is_object = opening == "{"
+    closing = "}" if is_object else "]"
+    key: str | int
+    key_start: int | None
+    key_end: int | None
+    index = 0
     pos = white(text, pos + 1).end()
-    if opening == "{":
-        while text[pos] != "}":
+    while text[pos] != closing:
+        if is_object:
+            key_start = pos
             key, key_end = scan_key(text, pos + 1)
             value_start = white(text, white(text, key_end).end() + 1).end()  # past the ':'
-            if text[value_start] in "{[":
-                yield key, pos, key_end, value_start, None
-                end = scan_value(text, value_start)[1]
-            else:
-                end = scan_value(text, value_start)[1]
-                yield key, pos, key_end, value_start, end
-            pos = white(text, end).end()
-            if text[pos] == ",":
-                pos = white(text, pos + 1).end()
-        return
-    index = 0
-    while text[pos] != "]":
-        if text[pos] in "{[":
-            yield index, None, None, pos, None
-            end = scan_value(text, pos)[1]
         else:
-            end = scan_value(text, pos)[1]
-            yield index, None, None, pos, end
-        index += 1
+            key, key_start, key_end, value_start = index, None, None, pos
+            index += 1
+        if text[value_start] in "{[":
+            yield key, key_start, key_end, value_start, None
+            end = scan_value(text, value_start)[1]
+        else:
+            end = scan_value(text, value_start)[1]
+            yield key, key_start, key_end, value_start, end
         pos = white(text, end).end()
         if text[pos] == ",":
             pos = white(text, pos + 1).end()
