@@ -669,21 +669,21 @@ class _Unusual(Exception):
     pass
 
 
-_encode_string = json.encoder.encode_basestring  # the C function json itself uses
+_quoted = json.encoder.encode_basestring  # the C function json itself uses
 # The printable ASCII characters that JSON writes as they are (all but '"' and '\\').
 _AS_THEY_ARE = bytes(c for c in range(0x20, 0x7F) if c not in b'"\\')
-
-
-def _quoted(text: str) -> str:
-    """``text`` as a JSON string, as json writes it. A long string of characters that
-    need no escape (embedded SPIR-V's base64, most of an op's text) is only put in
-    quotes: json's encoder builds it character by character, and finding that none needs
-    an escape costs a quarter of that."""
-    if len(text) > 256 and text.isascii() \
-            and not text.encode("ascii").translate(None, _AS_THEY_ARE):
-        return '"' + text + '"'
-    return _encode_string(text)
+_LONG = 256
 _LITERALS = {True: "true", False: "false"}
+
+
+def _quoted_long(text: str) -> str:
+    """``_quoted(text)`` for a string longer than _LONG. One that needs no escape
+    (embedded SPIR-V's base64, most of an op's text) is only put in quotes: json's
+    encoder builds it character by character, and finding that none needs an escape
+    costs a quarter of that."""
+    if text.isascii() and not text.encode("ascii").translate(None, _AS_THEY_ARE):
+        return '"' + text + '"'
+    return _quoted(text)
 
 
 def _pretty(value: Any, newline: str) -> str:
@@ -693,7 +693,7 @@ def _pretty(value: Any, newline: str) -> str:
     not take them, since the parser marks them)."""
     kind = type(value)
     if kind is str:
-        return _quoted(value)
+        return _quoted(value) if len(value) <= _LONG else _quoted_long(value)
     if kind is int:
         text = int.__repr__(value)
         if len(text) > 19:  # see _Reading._int
