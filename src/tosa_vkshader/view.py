@@ -65,6 +65,8 @@ class AttributeView:
     context: OpContext | None = None
     # Keys whose value is null: absent for the rules, as for the reference converter.
     nulls: tuple[str, ...] = ()
+    # The resources in order, found once (see in_order).
+    _in_order: tuple[ResourceView, ...] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, attrs: dict[str, Any], options: Options, base: str = "",
@@ -100,8 +102,13 @@ class AttributeView:
     def pointer(self, *tokens: str | int) -> str:
         return pointer_join(self.base, *tokens)
 
+    def in_order(self) -> tuple[ResourceView, ...]:
+        """The resources, inputs first, each direction by index: the order every rule
+        about resources walks them in (sorted once per view, not once per rule)."""
+        if self._in_order is None:
+            self._in_order = tuple(sorted(self.resources.values(),
+                                          key=lambda r: (r.direction, r.index)))
+        return self._in_order
+
     def of_direction(self, direction: str) -> list[ResourceView]:
-        return sorted(
-            (r for (d, _), r in self.resources.items() if d == direction),
-            key=lambda r: r.index,
-        )
+        return [r for r in self.in_order() if r.direction == direction]

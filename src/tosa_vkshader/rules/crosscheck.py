@@ -307,7 +307,7 @@ class _Check:
     # ---- resources ----
     def declared(self) -> list[_Declared]:
         result = []
-        for (_direction, _index), resource in sorted(self.view.resources.items()):
+        for resource in self.view.in_order():
             set_ = resource.int_value("descriptorset")
             binding = resource.int_value("binding")
             if set_ is not None and binding is not None:

@@ -222,7 +222,7 @@ UNSUITABLE_DESCRIPTOR = rule(
 
 
 def check_resources(view: AttributeView) -> Iterator[Diagnostic]:
-    for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
+    for resource in view.in_order():
         yield from _completeness(view, resource)
         yield from _bindings_in_range(view, resource)
         descriptor = yield from _descriptor_type(view, resource)
@@ -560,7 +560,7 @@ def _describe_range(direction: str, first: int, last: int) -> str:
 
 def binding_collisions(view: AttributeView) -> Iterator[Diagnostic]:
     slots: dict[tuple[int, int], list[ResourceView]] = defaultdict(list)
-    for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
+    for resource in view.in_order():
         binding, dset = resource.int_value("binding"), resource.int_value("descriptorset")
         if binding is not None and dset is not None:
             slots[(dset, binding)].append(resource)

@@ -123,7 +123,7 @@ def _push_constants(view: AttributeView) -> Iterator[Diagnostic]:
 
 
 def _descriptor_types(view: AttributeView) -> Iterator[Diagnostic]:
-    for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
+    for resource in view.in_order():
         text = resource.str_value("vkdescriptortype")
         # Only canonical names: an alias or an unknown name is reported by the value rules
         # (the converter does not map them at all).
@@ -154,7 +154,7 @@ def _descriptor_types(view: AttributeView) -> Iterator[Diagnostic]:
 
 
 def _samplers(view: AttributeView) -> Iterator[Diagnostic]:
-    for resource in sorted(view.resources.values(), key=lambda r: (r.direction, r.index)):
+    for resource in view.in_order():
         if resource.str_value("vkdescriptortype") != "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER":
             continue
         sampler = view.attrs.get(resource.key("sampler"))
