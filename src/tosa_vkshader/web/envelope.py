@@ -81,18 +81,21 @@ def parse_json_body(data: bytes, limits: Limits) -> Any:
 
 
 def lint_body(data: bytes, media: str, limits: Limits) -> Body:
-    """A lint route's body. JSON is parsed as the checker parses a pasted document (what
+    """A lint route's body. JSON checked in the event loop (up to ``inline_body``: see
+    ``app.lint_first``) is parsed as the checker parses a pasted document (what
     ``read_source`` does with the body): when that finds nothing wrong, its document is
     kept with the value, and a pasted body is checked without being parsed a second
-    time; when it finds something, the body is parsed as before (the 400s say what is
-    wrong, and the checker reads the body again to report what it found)."""
+    time. Otherwise the body is parsed as before: the 400s say what is wrong, the checker
+    reads the body again to report what it found, and a large body is read by the worker
+    that checks it (its job goes there as bytes, not as a parsed tree)."""
     if media != JSON_MEDIA:
         return Body(data, media)
-    document, problems = parse_json(data, REQUEST_PATH, max_bytes=limits.max_body,
-                                    max_depth=limits.max_depth)
-    if document is None or problems:
-        return Body(data, media, parse_json_body(data, limits))
-    return Body(data, media, document.value, document)
+    if len(data) <= limits.inline_body:
+        document, problems = parse_json(data, REQUEST_PATH, max_bytes=limits.max_body,
+                                        max_depth=limits.max_depth)
+        if document is not None and not problems:
+            return Body(data, media, document.value, document)
+    return Body(data, media, parse_json_body(data, limits))
 
 
 def parse_body(data: bytes, limits: Limits) -> dict[str, Any]:
