@@ -175,16 +175,11 @@ _ENCODING_RE = re.compile(r"_FPENCODING_([A-Z0-9]+)_ARM$")
 
 
 def _format_signature(info: vulkan.FormatInfo) -> tuple[str, int, str | None] | None:
-    if not info.is_plain or info.numeric is None:
-        return None
-    widths = {c.bits for c in info.components}
-    if len(widths) != 1:
-        return None
-    bits = widths.pop()
-    if not isinstance(bits, int):
+    scalar = info.scalar
+    if scalar is None:
         return None
     encoding = _ENCODING_RE.search(info.name)
-    return info.numeric, bits, encoding.group(1) if encoding else None
+    return *scalar, encoding.group(1) if encoding else None
 
 
 def example_format(element: str, like: str | None = None) -> str | None:

@@ -233,16 +233,9 @@ def _scalar(element: str) -> tuple[str, int] | None:
 
 @cache
 def _format_scalar(info: vulkan.FormatInfo) -> tuple[str, int] | None:
-    """(numeric class, bits) shared by all components of a plain format, else None.
-    Worked out once per format (``format_info`` gives one record per name): the
-    cross-check asks for every declared resource of every op."""
-    if not info.is_plain or info.numeric is None:
-        return None
-    widths = {c.bits for c in info.components}
-    if len(widths) != 1:
-        return None
-    bits = widths.pop()
-    return (info.numeric, bits) if isinstance(bits, int) else None
+    """``info.scalar``, worked out once per format (``format_info`` gives one record per
+    name): the cross-check asks for every declared resource of every op."""
+    return info.scalar
 
 
 def _example_format(numeric: str, bits: int) -> str:

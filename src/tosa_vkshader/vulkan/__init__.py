@@ -48,6 +48,17 @@ class FormatInfo(namedtuple("FormatInfo", "name size_class block_size components
         kinds = {c.numeric for c in self.components}
         return kinds.pop() if len(kinds) == 1 else None
 
+    @property
+    def scalar(self) -> tuple[str, int] | None:
+        """(numeric class, bits) of the one scalar every component of a plain format
+        holds (R8G8B8A8_UNORM: ("UNORM", 8)); None when the components differ."""
+        numeric = self.numeric
+        if numeric is None or not self.is_plain:
+            return None
+        widths = {c.bits for c in self.components}
+        bits = widths.pop() if len(widths) == 1 else None
+        return (numeric, bits) if isinstance(bits, int) else None
+
 
 def canonical_descriptor_type(name: str) -> str | None:
     return _t.DESCRIPTOR_TYPES.get(name)
