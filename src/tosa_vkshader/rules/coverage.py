@@ -63,8 +63,10 @@ OUT_OF_BOUNDS = rule(
         "the result are overwritten), even when the result itself comes back right. "
         "Reported as an error only when the store's index and every condition around it "
         "are understood; a store whose address depends on push constants or other "
-        "runtime values is a warning. Image and tensor writes outside their extent are "
-        "discarded by the device (or undefined without robustness): a warning.",
+        "runtime values is a warning. Image and tensor writes outside their extent have "
+        "no effect (the Vulkan specification's coordinate validation for image and "
+        "tensor writes, with or without robustness; lavapipe and the emulation layers "
+        "discard them): a note, since only the invocations are wasted.",
     bad='"workgroup_sizes": [16, 1, 1]   // local size 64, `c[i] = a[i] + b[i]` unguarded, '
         'result tensor<1000xf32>: invocations 1000..1023 write 24 floats past it',
     good='if (i >= 1000u) return;   // or a dispatch of exactly the result\'s elements',
@@ -127,8 +129,9 @@ that is what is read:
    and the terms are summed as sets of intervals. A result is covered when the exact
    writes reach every element; it has **provably unwritten** elements (VKS518) when even
    all writes taken as if every guard held miss some; an exact write **past** a buffer's
-   end is VKS522 (a warning for images and tensors, whose out-of-range writes are
-   discarded, and for addresses that depend on push constants).
+   end is VKS522 (a warning for addresses that depend on push constants; a note for
+   images and tensors, whose out-of-range writes the Vulkan specification defines to
+   have no effect).
 5. **Unknown is an answer.** An index read from memory, arithmetic the analysis does not
    follow (`i / w`, `i % w` on a non-multiple), a condition on data or a push constant
    leave the question open: at most an info (VKS523), and `tosa-vkshader run` shows what
@@ -345,8 +348,10 @@ def _overruns(verdict: Verdict, sizes: list[int], access: ShaderAccess,
             f"with workgroup_sizes {sizes} ({_shape(dispatched(sizes), access.local_size)}) "
             f"the unguarded {stores} writes {units} {extent.unit_name} {where} "
             f"{extent.label}, which has {extent.units}"
-            + (f": {who}" if who else ""),
-            hint=hint, severity=None if buffer else Severity.WARNING,
+            + (f": {who}" if who else "")
+            + ("" if buffer else " (writes that have no effect: the device drops what "
+                                 "falls outside an image or a tensor)"),
+            hint=hint, severity=None if buffer else Severity.INFO,
             shader_place=places.access(verdict.overruns[0].access.place))
     for risky in verdict.risky:
         if risky.access.guards or not _runtime(risky.detail):
