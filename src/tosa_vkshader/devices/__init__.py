@@ -88,7 +88,6 @@ def _at_needing_lines(found: list[Diagnostic], source: object, language: str
     instruction), not at the whole ``shader_code``."""
     from dataclasses import replace
 
-    from ..compile.needs_lines import needing_line
     from ..diagnostics import InnerPosition, ShaderPlace
 
     placed = []
@@ -101,7 +100,9 @@ def _at_needing_lines(found: list[Diagnostic], source: object, language: str
             instruction = (f"OpCapability {declared.group(1)}" if declared.group(1)
                            else f'OpExtension "{declared.group(2)}"')
             placed.append(replace(diag, shader_place=ShaderPlace(instruction=instruction)))
-        else:
+        else:  # (the compile package is loaded only for a source that has such a line)
+            from ..compile.needs_lines import needing_line
+
             line = needing_line(source, declared.group(1) or declared.group(2)) \
                 if isinstance(source, str) else None
             placed.append(replace(diag, inner=line or InnerPosition(1, 1)))
