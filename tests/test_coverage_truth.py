@@ -358,35 +358,56 @@ void main() {
 }
 """
 
+# A 2 x 2 block of stores per invocation (nearest-neighbour upsampling).
+UPSAMPLE_BLOCK = V + """layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+    uvec2 p = gl_GlobalInvocationID.xy;
+    float v = x[p.y * 16u + p.x];
+    uint o = p.y * 64u + 2u * p.x;
+    y[o] = v;
+    y[o + 1u] = v;
+    y[o + 32u] = v;
+    y[o + 33u] = v;
+}
+"""
+
 
 def test_kernels_in_published_styles_get_dispatches_that_run_right(tmp_path: Path):
     flat, rows, image = "tensor<1000xf32>", "tensor<7x100xf32>", "tensor<1x24x40x1xf32>"
     ops = [new("flat_push", FLAT_PUSH, [flat], [flat]),
            new("row_scale", ROW_SCALE, [rows], [rows]),
            new("histogram", HISTOGRAM, ["tensor<4096xi32>"], ["tensor<16xi32>"]),
-           new("image_unguarded", IMAGE_UNGUARDED, [image], [image])]
+           new("image_unguarded", IMAGE_UNGUARDED, [image], [image]),
+           new("upsample_block", UPSAMPLE_BLOCK, ["tensor<16x16xf32>"],
+               ["tensor<32x32xf32>"])]
     assert [op.attrs["workgroup_sizes"] for op in ops] == [
         [2, 2, 1],  # x: the 512 of a row (two workgroups of 256), y: two rows
         [7, 1, 1],  # one workgroup per row
         [64, 1, 1],  # the 4,096 inputs, 64 at a time
-        [3, 2, 1]]  # 48 x 32 invocations over 40 x 24 texels
+        [3, 2, 1],  # 48 x 32 invocations over 40 x 24 texels
+        [2, 2, 1]]  # 16 x 16 invocations, a 2 x 2 block each
     found = findings(ops)
     assert codes(found[0], *COVERAGE) == ["VKS523"]  # the bound is a push constant
     assert codes(found[1], *COVERAGE) == []
     assert [(d.code, d.severity) for d in found[3] if d.code in COVERAGE] == [
         ("VKS522", Severity.INFO)]  # texels outside the image: no effect, by the spec
+    assert codes(found[4], *COVERAGE) == []
     x_flat, x_rows = floats(1000), floats(7, 100)
     x_hist = RNG.integers(0, 1000, size=4096).astype(np.int32)
     x_image = floats(1, 24, 40, 1)
-    ran = run_written(ops, [x_flat, x_rows, x_hist, x_image], tmp_path,
+    x_small = floats(16, 16)
+    ran = run_written(ops, [x_flat, x_rows, x_hist, x_image, x_small], tmp_path,
                       push_constants=np.uint32(1000).tobytes())
-    assert [(r.unwritten, r.past) for r in ran] == [(0, 0), (0, 0), (0, 0), (0, 0)]
+    assert [(r.unwritten, r.past) for r in ran] == [(0, 0)] * 5
     np.testing.assert_array_equal(ran[0].values, x_flat * x_flat)
     np.testing.assert_array_equal(ran[1].values, x_rows * 10)
     start = np.frombuffer(bytes([SENTINEL] * 4), dtype=np.int32)[0]  # (atomics add to it)
     np.testing.assert_array_equal(ran[2].values - start, np.bincount(x_hist % 16,
                                                                      minlength=16))
     np.testing.assert_array_equal(ran[3].values, -x_image)
+    np.testing.assert_array_equal(ran[4].values, x_small.repeat(2, axis=0).repeat(2, axis=1))
 
 
 # The row length comes from the push constants: where each store goes is not known.

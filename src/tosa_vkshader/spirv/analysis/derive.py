@@ -97,6 +97,13 @@ def _covering(analysis: ShaderAccess, results: Sequence[Extent],
         ordered = sorted(dict.fromkeys(walks), key=lambda w: w[0])  # x, y, z
         candidates.append((structural, tuple(ordered)))  # type: ignore[arg-type]
     units = max(e.units for e in results)
+    for extent in results:
+        # Several stores at fixed offsets from one address (a 2 x 2 block per
+        # invocation): one invocation per block of them.
+        block = _units_per_invocation(analysis, extent)
+        if block > 1:
+            for spread in _spreads(analysis.local_size, -(-extent.units // block)):
+                candidates.append((spread, ("one invocation per block of its stores",)))
     for spread in _spreads(analysis.local_size, units):
         candidates.append((spread, ("one invocation per element",)))
     first: Covering | None = None
@@ -113,6 +120,22 @@ def _dispatch_dependent(form: Poly) -> bool:
     loop's counter, whose step it is)."""
     return any(any(s.startswith("nwg.") for s in m) and any(
         s.startswith(("wg.", "lid.")) for s in m) for m, _c in form.terms)
+
+
+def _units_per_invocation(analysis: ShaderAccess, extent: Extent) -> int:
+    """How many units of ``extent`` one invocation's stores cover, when every store into
+    it runs at most once (outside loops) and its width is known; 0 otherwise."""
+    total = 0
+    for access in analysis.writes_to(extent.set, extent.binding):
+        if access.loops or access.width <= 0:
+            return 0
+        if extent.kind == "buffer":
+            total += max(1, access.width // max(extent.element_bytes, 1))
+        elif extent.kind == "tensor":
+            total += access.width
+        else:
+            total += 1
+    return total
 
 
 def _spreads(local: tuple[int, int, int], units: int) -> list[tuple[int, int, int]]:
