@@ -70,3 +70,23 @@ def test_new_says_it_embedded_hlsl_as_spirv():
     kept = op_from_shader(source=source, language="HLSL", embed="source")
     not_reported(kept.notes, "VKS625")
     assert kept.attrs["shader_language"] == "HLSL"
+
+
+def test_new_says_it_embedded_a_shader_with_includes_as_spirv(tmp_path):
+    from test_thirdparty_macros import HEADER, INCLUDING
+
+    (tmp_path / "scale.glsl").write_text(HEADER)
+    options = Options(allow_includes=True, include_dirs=(str(tmp_path),))
+    op = op_from_shader(source=INCLUDING, language="GLSL", options=options)
+    hinted(op.notes, "VKS626", hint="put the included code into the shader to embed its "
+                                    "source")
+    assert op.attrs["shader_language"] == "SPIR-V"
+    with pytest.raises(CodegenError) as info:
+        op_from_shader(source=INCLUDING, language="GLSL", options=options, embed="source")
+    hinted(info.value.diagnostics, "VKS627",
+           hint="leave out --embed source (SPIR-V is embedded), or put the included code "
+                "into the shader")
+    inlined = INCLUDING.replace('#include "scale.glsl"\n', HEADER)
+    kept = op_from_shader(source=inlined, language="GLSL", embed="source")
+    not_reported(kept.notes, "VKS626")
+    assert kept.attrs["shader_language"] == "GLSL"

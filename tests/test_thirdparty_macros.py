@@ -154,3 +154,41 @@ def test_a_configured_macro_with_a_fallback_is_a_warning_the_runtime_uses_the_fa
     x = np.arange(256, dtype=np.float32)
     [y] = run_raw(module_of(attributes_with(FALLBACK)), [x], tmp_path / "run")
     np.testing.assert_array_equal(y, x)  # SCALE is the fallback 1.0 there, not 2.0
+
+
+HEADER = "float scaled(float v) { return v * 2.0 + 1.0; }\n"
+INCLUDING = """#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "scale.glsl"
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { float a[]; };
+layout(set = 0, binding = 1) writeonly buffer C { float c[]; };
+void main() { uint i = gl_GlobalInvocationID.x; c[i] = scaled(a[i]); }
+"""
+
+
+def test_new_embeds_a_shader_that_includes_files_as_spirv_and_it_runs(tmp_path, capsys):
+    """The runtime compiles shader_code alone: an `#include` left in it would not
+    resolve there (and `check` refuses it), so `new` embeds what it compiled."""
+    (tmp_path / "none.toml").write_text("[tool.tosa-vkshader]\n")
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "scale.glsl").write_text(HEADER)
+    document = new(tmp_path, INCLUDING, "-I", str(tmp_path / "include"),
+                   "--config", str(tmp_path / "none.toml"))
+    assert document["implementation_attrs"]["shader_language"] == "SPIR-V"
+    err = capsys.readouterr().err
+    assert 'add.comp:3:1: info[VKS626] the shader includes `"scale.glsl"`' in err
+    assert main(["check", str(tmp_path / "op.json"), "--config",
+                 str(tmp_path / "none.toml")]) == 0
+    assert "0 error(s), 0 warning(s)" in capsys.readouterr().out
+    x = np.linspace(-4, 4, 256, dtype=np.float32)
+    [y] = run_raw(mlir(tmp_path, document), [x], tmp_path / "run")
+    np.testing.assert_array_equal(y, x * 2 + 1)
+    # asked for the source, new refuses: the op would not compile on the runtime
+    source = tmp_path / "add.comp"
+    assert main(["new", str(source), "-I", str(tmp_path / "include"), "--embed", "source",
+                 "--config", str(tmp_path / "none.toml"), "-o",
+                 str(tmp_path / "source.json")]) == 1
+    assert 'add.comp:3:1: error[VKS627] --embed source: the shader includes `"scale.glsl"`' \
+        in capsys.readouterr().err
+    assert not (tmp_path / "source.json").exists()

@@ -258,3 +258,24 @@ HLSL_EMBEDDED_AS_SPIRV = rule(
     bad="tosa-vkshader new scale.hlsl --embed source   # VKS254 on the op written",
     good="tosa-vkshader new scale.hlsl                 # SPIR-V embedded",
 )
+INCLUDES_EMBEDDED_AS_SPIRV = rule(
+    "VKS626",
+    summary="`new` embedded a GLSL shader that `#include`s files as SPIR-V, because the "
+            "reference runtime compiles `shader_code` alone.",
+    why="The runtime compiles an op's GLSL itself, with no include directories and no "
+        "files beside the model: an `#include` left in `shader_code` would not resolve "
+        "there (and `check` refuses it, VKS303). The module compiled by `new`, with the "
+        "files it included, is what runs.",
+    bad="tosa-vkshader new act.comp -I include --embed source   # #include left in the op",
+    good="tosa-vkshader new act.comp -I include                 # SPIR-V embedded",
+)
+INCLUDES_NOT_EMBEDDABLE = rule(
+    "VKS627",
+    summary="`--embed source` on a GLSL shader that `#include`s files: the op's "
+            "`shader_code` would name files the reference runtime cannot read.",
+    why="The runtime compiles `shader_code` alone, without include directories; the op "
+        "would not compile there. Embed SPIR-V (the default for such a shader), or put the "
+        "included code into the shader.",
+    bad="tosa-vkshader new act.comp -I include --embed source",
+    good="tosa-vkshader new act.comp -I include",
+)

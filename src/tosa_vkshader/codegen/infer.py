@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .. import vulkan
 from ..compile.options import describe_macros
+from ..compile.scan import Directive, directives
 from ..config import Options
 from ..diagnostics import Diagnostic, InnerPosition, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
@@ -37,6 +38,8 @@ from .codegen_rules import (
     FORMAT_OF_CONFLICT,
     FORMAT_OF_UNKNOWN,
     HLSL_EMBEDDED_AS_SPIRV,
+    INCLUDES_EMBEDDED_AS_SPIRV,
+    INCLUDES_NOT_EMBEDDABLE,
     LOCAL_SIZE_ONE,
     MACROS_EMBEDDED,
     NO_COMPUTE_ENTRY,
@@ -169,11 +172,30 @@ def _embedded(run: _Run, embed: Embed,
               by_default: bool) -> tuple[Language, str, DefinedSource | None]:
     """The shader_language and shader_code to write, and where ``#define`` lines went
     into the source. What the runtime compiles must be what was compiled here: the
-    macros go into the text, and HLSL (which the runtime cannot compile) into SPIR-V
-    unless the source was asked for."""
+    macros go into the text, and HLSL (which the runtime cannot compile) or GLSL that
+    includes files (which the runtime cannot read) into SPIR-V unless the source was
+    asked for."""
     shader, macros = run.shader, run.options.macros
     assert shader.spirv is not None
     listed = describe_macros(macros)
+    included = _includes(shader)
+    if embed == "source" and included:
+        named = ", ".join(f"`{d.argument.strip()}`" for d in included)
+        if by_default:
+            embed = "spirv"
+            run.add(INCLUDES_EMBEDDED_AS_SPIRV.at(
+                "/shader_code", f"the shader includes {named}: the reference runtime "
+                "compiles shader_code alone, without include directories, so the SPIR-V "
+                "compiled here (with the included code) is embedded",
+                hint="put the included code into the shader to embed its source")
+                .located(_include_place(run, included[0])))
+        else:
+            run.add(INCLUDES_NOT_EMBEDDABLE.at(
+                "/shader_code", f"--embed source: the shader includes {named}, which the "
+                "reference runtime cannot read (it compiles shader_code alone, without "
+                "include directories)",
+                hint="leave out --embed source (SPIR-V is embedded), or put the included "
+                     "code into the shader").located(_include_place(run, included[0])))
     if embed == "spirv" or shader.source is None:
         if shader.language == "HLSL" and by_default:
             run.add(HLSL_EMBEDDED_AS_SPIRV.at(
@@ -196,6 +218,18 @@ def _embedded(run: _Run, embed: Embed,
         "compiler flags",
         hint="--embed spirv embeds the compiled module instead"))
     return shader.language, defined.text, defined
+
+
+def _includes(shader: Shader) -> list[Directive]:
+    """The ``#include`` directives of a GLSL source."""
+    if shader.language != "GLSL" or shader.source is None:
+        return []
+    return [d for d in directives(shader.source) if d.name == "include"]
+
+
+def _include_place(run: _Run, directive: Directive) -> Location | None:
+    path = run.shader.path
+    return Location(path, directive.line, directive.column) if path else run.where
 
 
 def _at_user_line(diagnostic: Diagnostic, defined: DefinedSource) -> Diagnostic:
