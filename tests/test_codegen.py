@@ -163,6 +163,35 @@ def test_conflicting_format_of_is_an_error_and_writes_nothing(tmp_path, capsys):
     assert "error[VKS603]" in capsys.readouterr().err
 
 
+RAW_WORDS = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint words[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { uint result[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    result[i] = floatBitsToUint(abs(uintBitsToFloat(words[i])));
+}
+"""
+
+
+def test_a_buffer_of_words_over_float_tensors_gets_the_tensors_format():
+    """The shader reinterprets the tensor's bits: the format is the tensor's (VKS514 on
+    any other), and check warns that the shader reads another type (VKS416)."""
+    t = "tensor<256xf32>"
+    op = op_from_shader(RAW_WORDS, language="GLSL", operands=[t], results=[t])
+    assert op.attrs["input_0_vkformat"] == op.attrs["output_0_vkformat"] == \
+        "VK_FORMAT_R32_SFLOAT"
+    assert {(d.code, d.severity) for d in op.notes if d.severity is not Severity.INFO} == \
+        {("VKS416", Severity.WARNING)}
+    # another width is no reinterpretation: the shader's format stays, and contradicts
+    with pytest.raises(CodegenError) as info:
+        op_from_shader(RAW_WORDS, language="GLSL", operands=["tensor<256xf16>"], results=[t])
+    assert "VKS514" in {d.code for d in info.value.diagnostics}
+    # without types there is nothing to follow but the shader
+    assert op_from_shader(RAW_WORDS, language="GLSL").attrs["input_0_vkformat"] == \
+        "VK_FORMAT_R32_UINT"
+
+
 def test_format_of_contradicting_a_storage_image_format():
     assert codes_of(lambda: op_from_shader(
         SHADERS / "storage_image_r32f.spv",

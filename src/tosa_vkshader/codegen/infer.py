@@ -23,6 +23,7 @@ from ..config import Options
 from ..diagnostics import Diagnostic, InnerPosition, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
 from ..op_context import TensorType
+from ..rules.context import compare_element, example_format
 from ..rules.resources import KIND_OF_DESCRIPTOR
 from ..rules.runtime_support import UNIFORM_BUFFER_AS_STORAGE
 from ..spirv import Reflection, read_module, reflect
@@ -142,8 +143,10 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     if name is None:
         return Generated(None, run.out)
     reflection = reflect(module, name)
-    resources = _resources(run, module, reflection, _format_overrides(run, reflection,
-                                                                     format_of))
+    overrides = _format_overrides(run, reflection, format_of)
+    resources = _resources(run, module, reflection, overrides)
+    if resources is not None:
+        resources = _formats_of_the_tensors(resources, operands, results, overrides)
     sizes = _workgroup(run, reflection, workgroup_sizes, results, resources,
                        operands=operands)
     if sizes is not None:
@@ -584,6 +587,34 @@ def _resources(run: _Run, module: Module, r: Reflection,
             continue
         (outputs if b.access in ("write", "read-write") else inputs).append((b, fmt))
     return (inputs, outputs) if complete else None
+
+
+def _formats_of_the_tensors(resources: Resources, operands: Sequence[TensorType] | None,
+                            results: Sequence[TensorType] | None,
+                            overrides: dict[tuple[int, int], str]) -> Resources:
+    """A buffer the shader reads as one element type and the op's tensor holds as another
+    of the same width (`uint data[]` or an HLSL ByteAddressBuffer over a float tensor,
+    read with `uintBitsToFloat`/`asfloat`) gets the tensor's format: the bytes are the
+    tensor's, the shader reinterprets them (`check` warns, VKS416); a format the
+    shader's element would give contradicts the tensor (VKS514)."""
+    def fitted(pairs: list[tuple[DescriptorBinding, str]],
+               types: Sequence[TensorType] | None) -> list[tuple[DescriptorBinding, str]]:
+        out = []
+        for k, (b, fmt) in enumerate(pairs):
+            element = types[k].element if types is not None and k < len(types) else None
+            if b.descriptor_type == "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER" and element and \
+                    (b.set, b.binding) not in overrides and \
+                    compare_element(element, fmt) is Severity.ERROR:
+                wanted = example_format(element, fmt)
+                have, want = vulkan.format_info(fmt), vulkan.format_info(wanted or "")
+                if have is not None and want is not None and \
+                        have.block_size == want.block_size:
+                    fmt = wanted or fmt
+            out.append((b, fmt))
+        return out
+
+    inputs, outputs = resources
+    return fitted(inputs, operands), fitted(outputs, results)
 
 
 def _binding_place(run: _Run, b: DescriptorBinding) -> Location | None:
