@@ -15,7 +15,7 @@ import pytest
 from test_runtime_truth import IMAGE_DOUBLE
 
 import tosa_vkshader
-from tosa_vkshader import Options
+from tosa_vkshader import Options, validate
 from tosa_vkshader.cli import main
 from tosa_vkshader.codegen import CustomOp, op_from_shader
 from tosa_vkshader.diagnostics import Severity
@@ -266,3 +266,37 @@ def test_the_validation_layer_missing_is_an_environment_error(capsys, tmp_path, 
     code, _, err = cli(capsys, "run", folder / "m.mlir", "-i", folder / "x.npy",
                        "--validate-checks", "gpu,sync")
     assert code == 2 and "unknown validation check 'gpu'" in err
+
+
+SCALAR_ITEMS = HEADER + """#extension GL_EXT_scalar_block_layout : require
+layout(local_size_x = 64) in;
+struct Item { float a; vec3 b; float c; };
+layout(scalar, set = 0, binding = 0) readonly buffer In { Item items[]; };
+layout(scalar, set = 0, binding = 1) writeonly buffer Out { Item outs[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    outs[i].a = items[i].a * 2.0;
+    outs[i].b = items[i].b + 1.0;
+    outs[i].c = -items[i].c;
+}
+"""
+
+
+def test_scalar_block_layout_is_invalid_on_the_reference_runtimes_device():
+    """A 20-byte stride needs the scalarBlockLayout feature, which the scenario runner
+    does not enable: lavapipe computes it all the same, but the validation layer rejects
+    the module on that device. check says so, naming the runtime (VKS404)."""
+    t = "tensor<64x5xf32>"
+    options = lowered("VKS404")
+    mlir = model(SCALAR_ITEMS, [t], [t], [1, 1, 1], options)
+    [found] = validate(mlir, path="model.mlir").errors
+    assert found.code == "VKS404" and "stride 20 not satisfying alignment to 16" in \
+        found.message
+    assert "needs the scalarBlockLayout device feature, which the reference runtime does " \
+           "not enable" in found.message and "`vec4` elements" in (found.hint or "")
+    x = np.arange(320, dtype=np.float32).reshape(64, 5)
+    result = tosa_vkshader.run(mlir, [x], options=options, validate=True)
+    assert "[UNASSIGNED-CoreValidation-Shader-InconsistentSpirv] SPIR-V module not valid: " \
+           "Structure id" in result.findings[0].message
+    assert "stride 20 not satisfying alignment to 16" in result.findings[0].message
+    assert not result.ok

@@ -134,6 +134,18 @@ def test_parse_output():
         ("error", 7, "bad thing", "%1 = OpFoo"), ("warning", None, "meh", "")]
 
 
+def test_parse_output_reads_the_feature_advice_apart_from_the_instruction():
+    """spirv-val prints its advice (unindented) between a layout message and the
+    instruction (indented); the advice is not the instruction."""
+    [message] = val.parse_output(
+        "error: line 46: Structure id 21 ... not satisfying alignment to 16\n"
+        "This is may be allowed if you enable the scalarBlockLayout feature (or use the "
+        "--scalar-block-layout command line flag)\n"
+        "  %Out = OpTypeStruct %_runtimearr_v3float\n")
+    assert (message.context, message.feature) == ("%Out = OpTypeStruct %_runtimearr_v3float",
+                                                  "scalarBlockLayout")
+
+
 def test_results_are_cached_per_module_and_environment(tmp_path):
     counter = tmp_path / "runs"
     tool = fake_tool(tmp_path, f"open({str(counter)!r}, 'a').write('x')")

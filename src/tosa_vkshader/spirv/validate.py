@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from hashlib import sha256
 from pathlib import Path
@@ -27,7 +27,11 @@ SPIRV_VAL_ERROR = rule(
     summary="spirv-val (SPIRV-Tools) rejects the SPIR-V module for the target environment.",
     why="A module that fails validation is undefined behaviour for the driver: pipeline "
         "creation may fail, or worse, succeed and compute garbage. The message is "
-        "spirv-val's own, with the Vulkan VUID where it gives one.",
+        "spirv-val's own, with the Vulkan VUID where it gives one, and the device feature "
+        "that would allow the module where spirv-val names one; for scalarBlockLayout "
+        "(`layout(scalar)` strides) it says that the reference runtime does not enable it: "
+        "measured, lavapipe computes such a module, but the scenario runner creates its "
+        "device without the feature and the Khronos validation layer rejects the module.",
     bad="OpDecorate %outp Location 0   ; Location on a StorageBuffer variable",
     good="OpDecorate %outp DescriptorSet 0",
 )
@@ -167,9 +171,23 @@ class ValMessage:
     instruction: int | None  # spirv-val's "line": the instruction's index in the module
     text: str
     context: str  # the disassembled instruction spirv-val prints after the message
+    feature: str | None = None  # the device feature spirv-val says would allow it
+
+
+# spirv-val's advice line after a message that an optional device feature would allow
+_FEATURE_RE = re.compile(r"enable the (\w+) feature")
+# Device features the reference runtime does not enable (measured: the scenario runner
+# 0.11.0 creates its device without them, and the Khronos validation layer then reports
+# the module invalid), with the way to do without.
+RUNTIME_LACKS = {
+    "scalarBlockLayout": "lay the block out as std430 allows: a `float` array read at "
+                         "`3 * i + k` instead of `vec3`, or `vec4` elements",
+}
 
 
 def parse_output(output: str) -> list[ValMessage]:
+    """spirv-val's messages: each with the disassembled instruction it prints indented
+    after it, and the feature its advice line (unindented) names."""
     messages: list[ValMessage] = []
     for line in output.splitlines():
         match = _MESSAGE_RE.match(line)
@@ -177,9 +195,15 @@ def parse_output(output: str) -> list[ValMessage]:
             level, instruction, text = match.groups()
             messages.append(ValMessage(level, int(instruction) if instruction else None,
                                        text.strip(), ""))
-        elif messages and line.strip() and not messages[-1].context:
-            last = messages[-1]
-            messages[-1] = ValMessage(last.level, last.instruction, last.text, line.strip())
+            continue
+        if not messages or not line.strip():
+            continue
+        last = messages[-1]
+        feature = _FEATURE_RE.search(line)
+        if feature and not line[:1].isspace():
+            messages[-1] = replace(last, feature=feature.group(1))
+        elif not last.context:
+            messages[-1] = replace(last, context=line.strip())
     return messages
 
 
@@ -215,8 +239,16 @@ def validate(data: bytes, pointer: str, target_env: str = "vulkan1.3",
     for message in messages[:MAX_MESSAGES]:
         where = f" (instruction {message.instruction}: {message.context})" \
             if message.instruction is not None and message.context else ""
+        needs, hint = "", None
+        if message.feature in RUNTIME_LACKS:
+            needs = (f"; it needs the {message.feature} device feature, which the reference "
+                     "runtime does not enable (its scenario runner creates the device "
+                     "without it, and the Khronos validation layer rejects the module there)")
+            hint = RUNTIME_LACKS[message.feature]
+        elif message.feature:
+            needs = f"; it needs the {message.feature} device feature"
         diagnostics.append(SPIRV_VAL_ERROR.at(
-            pointer, f"spirv-val ({target_env}): {message.text}{where}"))
+            pointer, f"spirv-val ({target_env}): {message.text}{where}{needs}", hint=hint))
     if len(messages) > MAX_MESSAGES:
         diagnostics.append(SPIRV_VAL_ERROR.at(
             pointer, f"spirv-val reported {len(messages) - MAX_MESSAGES} more errors"))
