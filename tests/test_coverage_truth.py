@@ -426,8 +426,10 @@ def test_too_few_invocations_are_proven_where_the_addresses_are_not(tmp_path: Pa
     """5 x 1 workgroups of 8 x 8 are 320 invocations, one store each: at least 640 of 960
     elements stay unwritten whatever `p.w` is; [5, 3, 1] may be right (it is, with
     w = 40), so it is no error, and the store, unguarded with a stride from the push
-    constants, is a warning."""
+    constants, is a warning. `new`, which cannot know `p.w`, reads the 8 x 8 local size
+    as x along the rows and y down the columns: [5, 3, 1], not a square spread."""
     t = "tensor<24x40xf32>"
+    assert new("derived", PUSH_STRIDE, [t], [t]).attrs["workgroup_sizes"] == [5, 3, 1]
     ops = [given("short", PUSH_STRIDE, [t], [t], [5, 1, 1]),
            given("enough", PUSH_STRIDE, [t], [t], [5, 3, 1])]
     short, enough = findings(ops, Options(severity={"VKS518": Severity.WARNING}))

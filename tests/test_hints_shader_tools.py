@@ -319,3 +319,24 @@ def test_a_target_environment_spirv_val_does_not_know():
            hint="set target-env in [tool.tosa-vkshader] to one of vulkan1.0, vulkan1.1, "
                 "vulkan1.2, vulkan1.3, vulkan1.4")
     after_fix(before, validate(SPIRV, Options(target_env="vulkan1.3")), "VKS921", None)
+
+
+SCALAR_VEC3 = """#version 460
+#extension GL_EXT_scalar_block_layout : require
+layout(local_size_x = 64) in;
+layout(scalar, set = 0, binding = 0) readonly buffer In { vec3 p[]; };
+layout(scalar, set = 0, binding = 1) writeonly buffer Out { vec3 q[]; };
+void main() { uint i = gl_GlobalInvocationID.x; q[i] = p[i] * 2.0; }
+"""
+
+
+def test_a_layout_the_runtimes_device_does_not_allow_names_the_way_without_it():
+    formats = {f"{d}_0_vkformat": "VK_FORMAT_R32_SFLOAT" for d in ("input", "output")}
+    found = validate({**GLSL, **formats, "shader_code": SCALAR_VEC3}).diagnostics
+    hinted(found, "VKS404", hint="lay the block out as std430 allows: a `float` array read "
+                                 "at `3 * i + k` instead of `vec3`, or `vec4` elements")
+    followed = SCALAR_VEC3.replace("vec3 p[]", "float p[]").replace("vec3 q[]", "float q[]") \
+        .replace("q[i] = p[i] * 2.0;", "for (uint k = 0u; k < 3u; ++k) "
+                                       "q[3u * i + k] = p[3u * i + k] * 2.0;")
+    after = validate({**GLSL, **formats, "shader_code": followed}).diagnostics
+    assert "VKS404" not in {d.code for d in after}

@@ -104,6 +104,12 @@ def _covering(analysis: ShaderAccess, results: Sequence[Extent],
         if block > 1:
             for spread in _spreads(analysis.local_size, -(-extent.units // block)):
                 candidates.append((spread, ("one invocation per block of its stores",)))
+    for extent in results:
+        shaped = _along_the_shape(analysis.local_size, extent)
+        if shaped is not None:
+            candidates.append((shaped, ("one invocation per element, x along the last axis "
+                                        f"of {extent.label or 'the result'} and y along the "
+                                        "one before",)))
     for spread in _spreads(analysis.local_size, units):
         candidates.append((spread, ("one invocation per element",)))
     first: Covering | None = None
@@ -136,6 +142,26 @@ def _units_per_invocation(analysis: ShaderAccess, extent: Extent) -> int:
         else:
             total += 1
     return total
+
+
+def _along_the_shape(local: tuple[int, int, int],
+                     extent: Extent) -> tuple[int, int, int] | None:
+    """For a local size with a y axis: one invocation per element with x along the
+    result's last axis (an image's width), y along the one before and z over the rest, as
+    `out[gid.y * width + gid.x]` reads when its width cannot be followed (a push
+    constant); None for a one-row result or a flat local size."""
+    if local[1] == 1:
+        return None
+    if extent.kind == "image":
+        dims = [*(extent.axes or ()), 1, 1][:3]
+    else:
+        shape = extent.shape
+        dims = [shape[-1] if shape else 1, shape[-2] if len(shape) > 1 else 1,
+                math.prod(shape[:-2])]
+    if dims[1] == 1:
+        return None
+    x, y, z = (min(MAX_GROUPS, max(1, -(-d // n))) for d, n in zip(dims, local, strict=True))
+    return x, y, z
 
 
 def _spreads(local: tuple[int, int, int], units: int) -> list[tuple[int, int, int]]:
