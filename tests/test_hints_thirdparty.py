@@ -90,3 +90,17 @@ def test_new_says_it_embedded_a_shader_with_includes_as_spirv(tmp_path):
     kept = op_from_shader(source=inlined, language="GLSL", embed="source")
     not_reported(kept.notes, "VKS626")
     assert kept.attrs["shader_language"] == "GLSL"
+
+
+def test_an_hlsl_cbuffer_is_told_what_to_declare_in_hlsl():
+    cbuffer = HLSL.replace("struct Params { float scale; };\n[[vk::push_constant]] Params pc;",
+                           "cbuffer Params : register(b2) { float scale; };") \
+        .replace("pc.scale", "scale")
+    with pytest.raises(CodegenError) as info:
+        op_from_shader(source=cbuffer, language="HLSL")
+    hinted(info.value.diagnostics, "VKS251",
+           hint="make `Params` a push-constant block (`[[vk::push_constant]] "
+                "ConstantBuffer<...>`), or pass the values in a `StructuredBuffer`")
+    followed = op_from_shader(source=HLSL.replace("Params pc", "ConstantBuffer<Params> pc"),
+                              language="HLSL")
+    not_reported(followed.notes, "VKS251")

@@ -572,8 +572,7 @@ def _resources(run: _Run, module: Module, r: Reflection,
             run.add(UNIFORM_BUFFER_AS_STORAGE.at(
                 "", f"{where} is a uniform block: the reference runtime binds every input "
                     "as a storage buffer, so the block would read zeros",
-                hint=f"declare `{b.type_name or b.name}` as `readonly buffer` (std430) in "
-                     "the shader, or pass the values as push constants")
+                hint=_instead_of_uniform(run.shader.language, b.type_name or b.name))
                 .located(_binding_place(run, b)))
             complete = False
             continue
@@ -615,6 +614,15 @@ def _formats_of_the_tensors(resources: Resources, operands: Sequence[TensorType]
 
     inputs, outputs = resources
     return fitted(inputs, operands), fitted(outputs, results)
+
+
+def _instead_of_uniform(language: str, block: str) -> str:
+    """What to declare instead of uniform block ``block``, in the shader's language."""
+    if language == "HLSL":
+        return (f"make `{block}` a push-constant block (`[[vk::push_constant]] "
+                f"ConstantBuffer<...>`), or pass the values in a `StructuredBuffer`")
+    return (f"declare `{block}` as `readonly buffer` (std430) in the shader, or pass the "
+            "values as push constants")
 
 
 def _binding_place(run: _Run, b: DescriptorBinding) -> Location | None:
