@@ -331,6 +331,29 @@ def test_combined_image_sampler_into_a_multi_component_buffer(tmp_path):
     np.testing.assert_array_equal(texels, image.reshape(32, 4))
 
 
+RGB_DOUBLE = """#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float p[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float q[]; };
+void main() { uint i = gl_GlobalInvocationID.x; q[i] = p[i] * 2.0; }
+"""
+
+
+def test_a_three_component_buffer_format_is_sized_as_the_runner_pads_it():
+    """The runner allocates a three-component format as four components a texel (16
+    bytes for R32G32B32_SFLOAT over tensor<64x3xf32>) and refuses a buffer sized with
+    three (measured: "expects buffer size 3072"); the data are the first bytes."""
+    t, rgb_format = "tensor<64x3xf32>", "VK_FORMAT_R32G32B32_SFLOAT"
+    op = op_from_shader(RGB_DOUBLE, language="GLSL", workgroup_sizes=[3, 1, 1],
+                        options=DISPATCH)
+    rgb = CustomOp.from_attributes(op.attrs | {"input_0_vkformat": rgb_format,
+                                               "output_0_vkformat": rgb_format}, "rgb",
+                                   options=DISPATCH)
+    x = np.arange(192, dtype=np.float32).reshape(64, 3)
+    (doubled,) = tosa_vkshader.run(rgb.to_mlir([t], [t], options=DISPATCH), [x])
+    np.testing.assert_array_equal(doubled, 2 * x)
+
+
 def test_push_constants_without_the_attribute_run_with_a_warning(capsys, tmp_path):
     """The converter drops `push_constants`, so a model without the attribute runs the same:
     `run` warns (VKS423) instead of refusing, and the bytes given are what the shader

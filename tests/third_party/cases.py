@@ -6,8 +6,9 @@ Each case is a shader under ``shaders/`` written the way shader authors write th
 specialization constants, vec4 stores and 2 x 2 blocks, grid-stride and per-row loops,
 shared-memory tiles and reductions with ``barrier()``, subgroup operations, atomics,
 int8/uint8/float16/int32/uvec4, structs, HLSL), the flags a user gives
-``tosa-vkshader new``, the op's tensor types, the inputs and the numpy answer. ``tests/test_thirdparty_suite.py`` drives each through the documented command
-line only: ``new`` -> ``check`` -> ``emit mlir`` -> ``run --expect``.
+``tosa-vkshader new``, the op's tensor types, the inputs and the numpy answer.
+``tests/test_thirdparty_suite.py`` drives each through the documented command line only:
+``new`` -> ``check`` -> ``emit mlir`` -> ``run --expect``.
 
 A case the reference runtime cannot run says so in ``limitation``: the step that stops,
 the code it stops with, and a phrase of its message, which must name the runtime's

@@ -1,9 +1,10 @@
 """Arrays to and from the files the scenario runner reads and writes.
 
-- **buffers**: the runner allocates elements x texel size of the VkFormat and refuses an
-  input file of another byte length (and a buffer of another size than the VGF's), so
-  the array's bytes are padded (a multi-component format over a tensor of scalars makes
-  the buffer larger than the data); files are ``.npy`` of raw ``uint8`` bytes both ways.
+- **buffers**: the runner allocates elements x texel size of the VkFormat (a
+  three-component format padded to four) and refuses an input file of another byte
+  length (and a buffer of another size than the VGF's), so the array's bytes are padded
+  (a multi-component format over a tensor of scalars makes the buffer larger than the
+  data); files are ``.npy`` of raw ``uint8`` bytes both ways.
 - **tensors**: typed ``.npy`` both ways.
 - **images**: DDS files with a DX10 header (DXGI format); NHWC height is the image height,
   width its width; the channels are the format's components in memory order (B, G, R, A
@@ -125,7 +126,21 @@ def resource_bytes(resource: Resource) -> int:
     if resource.kind == "image":
         height, width = image_dims(resource)
         return height * width * resource.texel_size
+    if resource.kind == "buffer":
+        return resource.elements * buffer_element_bytes(resource.vk_format)
     return resource.elements * resource.texel_size
+
+
+def buffer_element_bytes(vk_format: str) -> int:
+    """What the runner allocates per element of a buffer: the format's texel size, with
+    a three-component format padded to four components (measured: it expects 16 bytes an
+    element for R32G32B32_SFLOAT, 8 for R16G16B16_SFLOAT, 4 for R8G8B8_SINT, and refuses
+    a buffer of elements x texel size)."""
+    info = vulkan.format_info(vk_format)
+    assert info is not None  # checked when the interface is read
+    if len(info.components) == 3 and info.packed is None:
+        return info.block_size // 3 * 4
+    return info.block_size
 
 
 def write_resource(data: bytes, resource: Resource, path: Path, dtype: str | None) -> None:
