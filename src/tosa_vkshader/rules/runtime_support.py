@@ -50,8 +50,8 @@ UNIFORM_BUFFER_AS_STORAGE = rule(
 DESCRIPTOR_TYPE_NOT_RUN = rule(
     "VKS252",
     summary="The descriptor type is accepted by the converter but the reference runtime "
-            "refuses to run it (storage texel buffers, sampled images without a sampler, "
-            "dynamic buffers).",
+            "refuses to run it (storage and uniform texel buffers, sampled images without "
+            "a sampler, dynamic buffers).",
     why="The converter writes the resource into the VGF, but the scenario runner binds "
         "only tensors, storage and uniform buffers, storage images and combined image "
         "samplers: for any other type it stops before running (\"No resource validation "
@@ -70,9 +70,10 @@ DESCRIPTOR_TYPE_UNPROVEN = rule(
     why="Only storage buffers, storage images, combined image samplers and tensors "
         "(VK_DESCRIPTOR_TYPE_TENSOR_ARM) have been shown to compute right through the VGF "
         "path; other types convert, but the runtime creates its resources for those kinds, "
-        "so a dynamic, texel or sampled-only descriptor may be bound as something else.",
-    bad='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE"',
-    good='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER"',
+        "so a descriptor of another kind may be bound as something else. (Texel buffers, "
+        "sampled images and dynamic buffers are shown refused: VKS252.)",
+    bad='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK"',
+    good='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"',
 )
 HLSL_NOT_RUN = rule(
     "VKS254",
