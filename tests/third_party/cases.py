@@ -80,6 +80,9 @@ def _cases() -> list[Case]:
     a, b = _f32(1024), _f32(1024)
     found.append(case("add-f32-gid-x", "add_f32.comp", [a, b], [a + b]))
 
+    fa = _f32(1024)
+    found.append(case("fixed-size-arrays", "fixed_array.comp", [fa], [fa * fa - 2]))
+
     one = _f32(5000)
     found.append(case("local-size-1-large-dispatch", "one_per_group.comp", [one],
                       [np.abs(one) + 1]))
@@ -128,6 +131,9 @@ def _cases() -> list[Case]:
     tsrc = _f32(48, 32)
     found.append(case("transpose-shared-tile", "transpose_shared.comp", [tsrc], [tsrc.T.copy()]))
 
+    cm = _f32(16, 24)
+    found.append(case("column-major-output", "column_major_out.comp", [cm], [(cm.T + 1).copy()]))
+
     v, s = _f32(256, 4), _f32(256, 4)
     found.append(case("vec4-stores", "vec4_mul.comp", [v, s], [v * s + 0.5]))
 
@@ -142,6 +148,10 @@ def _cases() -> list[Case]:
     rl = _f32(48, 40)
     found.append(case("one-invocation-per-row-loop", "row_loop.comp", [rl],
                       [np.cumsum(rl, axis=1, dtype=np.float32)], rtol=1e-5, atol=1e-5))
+
+    cl = _f32(32, 96)
+    found.append(case("one-invocation-per-column-loop", "column_loop.comp", [cl],
+                      [cl / np.maximum(np.abs(cl).max(axis=0), np.float32(1e-6))]))
 
     r = _f32(2048, low=-1, high=1)
     found.append(case("reduction-shared-barrier", "reduce_sum.comp", [r],
@@ -301,6 +311,11 @@ def _cases() -> list[Case]:
                       [pu * np.float32(3) + rows_scaled],
                       push_values=["size=24,20", "scale=3,0.5"]))
 
+    ax = _f32(512)
+    found.append(case("push-constant-switch", "activation_switch.comp", [ax],
+                      [np.where(ax > 0, ax, np.float32(0.2) * ax)],
+                      push_values=["mode=1", "alpha=0.2"]))
+
     pts = _f32(200, 3)
     model = np.array([[0, -1, 0, 2], [1, 0, 0, -1], [0, 0, 2, 0.5], [0, 0, 0, 1]], np.float32)
     moved = (np.concatenate([pts, np.ones((200, 1), np.float32)], axis=1) @ model.T)[:, :3]
@@ -360,6 +375,12 @@ def _cases() -> list[Case]:
     parts = _f32(128, 4)
     found.append(case("hlsl-struct-buffer", "hlsl_struct.hlsl", [parts],
                       [0.5 * parts[:, 3] * (parts[:, :3] ** 2).sum(axis=1)], rtol=1e-5, atol=1e-5))
+
+    # Buffer<T>/RWBuffer<T> are texel buffers, which the scenario runner does not bind.
+    rb = _f32(256, 4)
+    found.append(case("hlsl-typed-rwbuffer", "rwbuffer_typed.hlsl", [rb], [rb * 2],
+                      limitation=Limitation("new", "VKS252", "the scenario runner binds only "
+                                            "tensors, storage and uniform buffers")))
 
     hp = _f32(256)
     found.append(case("hlsl-push-constant-buffer", "bias_push.hlsl", [hp], [hp * 4 - 1],
