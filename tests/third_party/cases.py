@@ -83,6 +83,13 @@ def _cases() -> list[Case]:
     fa = _f32(1024)
     found.append(case("fixed-size-arrays", "fixed_array.comp", [fa], [fa * fa - 2]))
 
+    es = _f32(512)
+    found.append(case("glsl-es-310", "es310_scale.comp", [es], [es * np.float32(0.5) + 1]))
+
+    nv = _f32(256)
+    found.append(case("no-version-line", "no_version.comp", [nv],
+                      [np.floor(nv) + (nv - np.floor(nv)) * np.float32(0.5)]))
+
     one = _f32(5000)
     found.append(case("local-size-1-large-dispatch", "one_per_group.comp", [one],
                       [np.abs(one) + 1]))
@@ -175,6 +182,10 @@ def _cases() -> list[Case]:
     lut = (255 * (np.arange(256) / 255) ** (1 / 2.2)).astype(np.uint32)
     found.append(case("uint8-lookup-table", "uint8_lut.comp", [px8, lut],
                       [lut[px8].astype(np.uint8)]))
+
+    q16 = _RNG.integers(-10000, 10000, size=256).astype(np.int16)
+    found.append(case("int16-glsl", "int16_glsl.comp", [q16],
+                      [((q16.astype(np.int32) * 3) >> 1).astype(np.int16)]))
 
     h = _f32(256, low=-2, high=2).astype(np.float16)
     found.append(case("float16-multiply-add", "mul_f16.comp", [h],
@@ -271,6 +282,10 @@ def _cases() -> list[Case]:
 
     sa, sb = _f32(320), _f32(320)
     found.append(case("two-results", "sum_diff.comp", [sa, sb], [sa + sb, sa - sb]))
+
+    am = _f32(16, 64)
+    found.append(case("argmax-two-results", "argmax_rows.comp", [am],
+                      [am.max(axis=1), am.argmax(axis=1).astype(np.int32)]))
 
     u = _RNG.integers(0, 2 ** 32, size=256, dtype=np.uint64).astype(np.uint32)
     bits = np.array([bin(int(w)).count("1") for w in u], dtype=np.uint32)
