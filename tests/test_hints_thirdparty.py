@@ -1,11 +1,12 @@
-"""Hints of issue 27's findings: macros the runtime does not see (VKS310), HLSL beyond
+"""Hints of issue 27's findings: macros the runtime does not see (VKS310), includes it
+cannot resolve (VKS312), HLSL beyond
 glslang (VKS311), and what `new` says it embedded (VKS624, VKS625); each where it fires
 and, the hint followed, the problem gone."""
 
 from __future__ import annotations
 
 import pytest
-from test_thirdparty_macros import attributes_with
+from test_thirdparty_macros import HEADER, INCLUDING, attributes_with
 
 from tosa_vkshader import Options, validate
 from tosa_vkshader.codegen import CodegenError, op_from_shader
@@ -36,6 +37,19 @@ def test_a_configured_macro_the_runtime_does_not_see():
     defined = SCALE.replace("#version 460\n", "#version 460\n#define SCALE 2.0\n")
     after = validate(attributes_with(defined), configured)
     not_reported(after.diagnostics, "VKS310")
+    assert after.ok
+
+
+def test_an_include_the_runtime_cannot_resolve(tmp_path):
+    (tmp_path / "scale.glsl").write_text(HEADER)
+    allowed = Options(allow_includes=True, include_dirs=(str(tmp_path.resolve()),))
+    before = validate(attributes_with(INCLUDING), allowed)
+    hinted(before.diagnostics, "VKS312",
+           hint="embed SPIR-V (`tosa-vkshader new SHADER -I DIR` does), or paste the "
+                "included code into shader_code")
+    pasted = INCLUDING.replace('#include "scale.glsl"\n', HEADER)
+    after = validate(attributes_with(pasted), allowed)
+    not_reported(after.diagnostics, "VKS312")
     assert after.ok
 
 

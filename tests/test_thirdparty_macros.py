@@ -192,3 +192,23 @@ def test_new_embeds_a_shader_that_includes_files_as_spirv_and_it_runs(tmp_path, 
     assert 'add.comp:3:1: error[VKS627] --embed source: the shader includes `"scale.glsl"`' \
         in capsys.readouterr().err
     assert not (tmp_path / "source.json").exists()
+
+
+def test_an_include_the_checker_may_read_is_an_error_the_runtime_cannot_compile(
+        tmp_path, capsys):
+    """With `allow-includes`, the checker's compile resolves `#include`; the runtime
+    compiles shader_code alone and fails (VKS312 says so at the directive)."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "scale.glsl").write_text(HEADER)
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.tosa-vkshader]\nallow-includes = true\ninclude-dirs = ["include"]\n')
+    op = tmp_path / "op.json"
+    op.write_text(json.dumps(attributes_with(INCLUDING), indent=1))
+    assert main(["check", str(op), "--config", str(config)]) == 1
+    out = capsys.readouterr().out
+    assert 'error[VKS312] `#include "scale.glsl"`: the reference runtime compiles' in out
+    assert "(line 3 of `shader_code`)" in out
+    # what the runtime does with it: its compiler fails
+    with pytest.raises(RunnerRefused, match="(?i)compil"):
+        run_raw(module_of(attributes_with(INCLUDING)), [np.zeros(256, dtype=np.float32)],
+                tmp_path / "run")

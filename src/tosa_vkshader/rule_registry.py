@@ -125,6 +125,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS309", "macro-expansion-too-large",              ERROR,   "compile.expansion"),
     ("VKS310", "macro-not-in-runtime",                   ERROR,   "compile.unseen_macros"),
     ("VKS311", "hlsl-beyond-glslang",                    ERROR,   "compile.hlsl"),
+    ("VKS312", "include-not-in-runtime",                 ERROR,   "compile.includes"),
     # -- 4xx: SPIR-V and cross-check
     ("VKS400", "spirv-bad-header",                       ERROR,   "spirv.reader"),
     ("VKS401", "spirv-malformed-instruction",            ERROR,   "spirv.reader"),

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, InnerPosition
 from ..rule_registry import rule
+from .request import CompileRequest, CompileResult
 from .scan import Directive, directives
 
 INCLUDES_DISABLED = rule(
@@ -26,7 +28,8 @@ INCLUDES_DISABLED = rule(
     why="Attribute files travel between machines; an include makes the shader depend on "
         "files that are not in the model, and lets a shader read files of whoever checks it.",
     bad='"shader_code": "#include \\"common.glsl\\"\\nvoid main() {}"',
-    good='[tool.tosa-vkshader]\nallow-includes = true\ninclude-dirs = ["shaders/include"]',
+    good='"shader_code": "#version 460\\n#define SCALE 2.0\\n..."   // the included text '
+         'inlined, or SPIR-V: tosa-vkshader new shader.comp -I include/',
 )
 INCLUDE_REJECTED = rule(
     "VKS304",
@@ -35,6 +38,20 @@ INCLUDE_REJECTED = rule(
         "leading out could read any file on the machine running the check.",
     bad='#include "/etc/passwd"\n#include "../../secret.glsl"',
     good='#include "common/math.glsl"   (found under an include-dirs entry)',
+)
+
+INCLUDE_NOT_IN_RUNTIME = rule(
+    "VKS312",
+    summary="The shader `#include`s a file, which the reference runtime cannot resolve "
+            "when it compiles `shader_code`.",
+    why="`allow-includes` lets the checker's own compile read files under `include-dirs`, "
+        "but the runtime compiles the embedded text alone, with no include directory: "
+        "measured on lavapipe, such an op fails there (\"Compilation error\") although "
+        "the checker compiled it.",
+    bad='"shader_code": "#version 460\\n#extension GL_GOOGLE_include_directive : '
+        'require\\n#include \\"scale.glsl\\"\\n..."',
+    good='"shader_language": "SPIR-V"   // tosa-vkshader new shader.comp -I include/ '
+         'embeds what it compiled',
 )
 
 MAX_INCLUDE_DEPTH = 16
@@ -160,8 +177,9 @@ def check_includes(found: list[Directive], allow: bool, include_dirs: list[str],
         for d in includes:
             result.diagnostics.append(INCLUDES_DISABLED.at(
                 pointer, f"`#include {d.argument}`: includes are disabled",
-                hint="inline the included code, or set `allow-includes = true` and "
-                     "`include-dirs` in [tool.tosa-vkshader]",
+                hint="inline the included code (the reference runtime compiles "
+                     "shader_code alone), or embed SPIR-V: `tosa-vkshader new SHADER -I DIR` "
+                     "compiles the includes",
                 inner=InnerPosition(d.line, d.column)))
         return result
     vetter = _Vetter(include_dirs, pointer)
@@ -171,3 +189,24 @@ def check_includes(found: list[Directive], allow: bool, include_dirs: list[str],
         return vetter.result
     vetter.visit(found, None, None, "", 0)
     return vetter.result
+
+
+def includes_not_in_runtime(requests: Sequence[CompileRequest],
+                            results: Sequence[CompileResult]) -> list[list[Diagnostic]]:
+    """For each GLSL request compiled with its includes, VKS312 at each ``#include``:
+    the reference runtime compiles ``shader_code`` without any include directory.
+    (A request whose includes were refused already has VKS303 or VKS304.)"""
+    found: list[list[Diagnostic]] = [[] for _ in requests]
+    for k, (request, result) in enumerate(zip(requests, results, strict=True)):
+        if request.language != "GLSL" or result.spirv is None or "include" not in request.source:
+            continue
+        for d in directives(request.source):
+            if d.name == "include":
+                found[k].append(INCLUDE_NOT_IN_RUNTIME.at(
+                    request.code_pointer,
+                    f"`#include {d.argument}`: the reference runtime compiles shader_code "
+                    "alone, with no include directory, and cannot resolve it",
+                    hint="embed SPIR-V (`tosa-vkshader new SHADER -I DIR` does), or paste "
+                         "the included code into shader_code",
+                    inner=InnerPosition(d.line, d.column)))
+    return found

@@ -86,8 +86,10 @@ def _compile(requests: Sequence[ShaderRequest | None], compiled: list[int], opti
              modules: list[tuple[bytes, Any] | None],
              outcomes: list[ShaderOutcome | None]) -> None:
     """Compile every GLSL/HLSL request of the run in one batch; where the shader uses a
-    configured macro, again without it, as the reference runtime compiles it."""
+    configured macro, again without it, as the reference runtime compiles it; and say
+    where it includes files, which the runtime cannot."""
     from ..compile import CompileOptions, compile_many
+    from ..compile.includes import includes_not_in_runtime
     from ..compile.unseen_macros import unseen_macros
 
     batch = []
@@ -97,9 +99,11 @@ def _compile(requests: Sequence[ShaderRequest | None], compiled: list[int], opti
         batch.append(compile_request(request))
     opts = CompileOptions.from_options(options)
     results = compile_many(batch, opts)
-    runtime = unseen_macros(batch, results, opts)
-    for k, result, unseen in zip(compiled, results, runtime, strict=True):
-        outcomes[k] = ShaderOutcome(None, [*result.diagnostics, *unseen])
+    macros = unseen_macros(batch, results, opts)
+    includes = includes_not_in_runtime(batch, results)
+    for k, result, unseen, unresolved in zip(compiled, results, macros, includes,
+                                             strict=True):
+        outcomes[k] = ShaderOutcome(None, [*result.diagnostics, *unseen, *unresolved])
         if result.spirv is not None:
             modules[k] = (result.spirv, result.compiler)
 
