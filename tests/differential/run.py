@@ -74,7 +74,9 @@ SUGGESTED: dict[str, tuple[str, str]] = {
                           "runtime binds a tensor the shader cannot index"),
     "VKS251": ("runtime", "a uniform buffer is bound as a storage buffer by the runtime: the "
                           "uniform block reads zeros"),
-    "VKS252": ("runtime", "the runner refuses storage texel buffers: the op never runs"),
+    "VKS252": ("runtime", "the scenario runner binds only tensors, buffers and images: it "
+                          "refuses this descriptor type (texel or dynamic buffers, sampled "
+                          "images without a sampler): the op never runs"),
     "VKS518": ("runtime", "with this dispatch the shader's stores never reach some elements "
                           "of the result: the runtime leaves them unwritten"),
     "VKS522": ("runtime", "with this dispatch an unguarded store writes past the result: the "
