@@ -195,10 +195,13 @@ def _resource(resource: dict, uid: str, kind: str, data: bytes, folder: Path) ->
         height, width = (shape[1], shape[2]) if len(shape) == 4 else (shape[0], shape[1])
         _image_file(folder / f"{uid}.in.dds", data, width, height, fmt)
         files = {k: f"{v}.dds" for k, v in files.items()}
+        # The runner gives a "readonly" image SAMPLED usage only and a "readwrite" one
+        # STORAGE usage only (runtime/scenario.py measured it): lavapipe reads a storage
+        # image created without STORAGE usage all the same, an NVIDIA GPU reads zeros.
         sampled = resource["vk_descriptor_type"].endswith("COMBINED_IMAGE_SAMPLER")
         return {"image": {"uid": uid, "dims": [1, width, height, 1], "format": fmt,
-                          "shader_access": "image_read" if sampled and kind == "input"
-                          else access, **files}}
+                          "shader_access": "readonly" if sampled and kind == "input"
+                          else "readwrite", **files}}
     size = int(np.prod(shape)) * _texel(fmt)  # (a multi-component format: more than data)
     data = data + bytes(max(0, size - len(data)))
     np.save(folder / f"{uid}.in.npy", np.frombuffer(data, dtype=np.uint8))
