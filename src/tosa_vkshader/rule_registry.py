@@ -261,6 +261,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS970", "verify-counterexample",                  ERROR,   "testing.rules"),
     ("VKS971", "verify-reference-failed",                ERROR,   "testing.rules"),
     ("VKS972", "verify-needs-hypothesis",                ERROR,   "testing.rules"),
+    ("VKS973", "validation-layer-older-than-device",     INFO,    "runtime.rules"),
 )}
 
 

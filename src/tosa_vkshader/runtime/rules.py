@@ -1,4 +1,4 @@
-"""What can go wrong when an op is run for real, and what the device showed (VKS950-VKS969).
+"""What can go wrong when an op is run for real, and what the device showed (VKS950-VKS969, VKS973).
 
 The model's own problems are reported by ``check`` before anything runs; these rules
 cover the run itself: the toolchain and the Vulkan device, the inputs the user gives,
@@ -223,6 +223,27 @@ VALIDATED_WHERE_UNPROVEN = rule(
     good="y[i] = x[i];   // dispatched as exactly the result's elements: no layer needed",
 )
 
+
+VALIDATION_LAYER_OLDER_THAN_DEVICE = rule(
+    "VKS973",
+    summary="The Khronos validation layer does not know some structures or extensions the "
+            "runner enabled on this device (the layer is older than the device's driver): "
+            "its checks of them are skipped.",
+    why="The scenario runner and the emulation layers enable what the device offers. On a "
+        "GPU whose driver is newer than the installed layer (measured: an NVIDIA H200, "
+        "driver 580.159 with Vulkan 1.4.312, under Debian's layer 1.3.239) the layer "
+        "reports each structure of `vkCreateDevice` it does not know as "
+        "`VUID-VkDeviceCreateInfo-pNext-pNext` (\"unknown VkStructureType\": there, "
+        "bfloat16 and replicated-composites features) and each extension it does not know "
+        "(VK_KHR_maintenance5 there) as \"not supported by this layer\". Neither is about "
+        "the op, whose shader and dispatch the layer still checks: they are this one note, "
+        "not VKS966/VKS967 findings that would fail a correct op. A validation layer at "
+        "least as new as the driver (`TOSA_VKSHADER_VALIDATION_LAYER` names its manifest) "
+        "checks them too.",
+    bad="tosa-vkshader run model.mlir --validate ...   # Vulkan 1.4 driver, 1.3.239 layer",
+    good="TOSA_VKSHADER_VALIDATION_LAYER=/opt/vvl/VkLayer_khronos_validation.json "
+         "tosa-vkshader run model.mlir --validate ...",
+)
 
 RESULTS_FROM_A_RACE = rule(
     "VKS969",

@@ -450,12 +450,16 @@ class PreparedModel:
         return [self._placed(finding, op) for op, finding in races(self._shaders())]
 
     def _validation_findings(self) -> list[Diagnostic]:
-        from .validation import LOG, diagnostic, read_log
+        from .rules import VALIDATION_LAYER_OLDER_THAN_DEVICE
+        from .validation import LOG, diagnostic, read_log, unknown_to_layer
 
         ops = self.model.ops
         modules = self.interface.compute_modules
-        found = []
-        for message in read_log(self.workdir / LOG):
+        unknown, messages = unknown_to_layer(read_log(self.workdir / LOG))
+        found = [VALIDATION_LAYER_OLDER_THAN_DEVICE.at(
+            "", f"the validation layer does not know {', '.join(unknown)}, which the runner "
+                "enabled on this device; it validated the rest")] if unknown else []
+        for message in messages:
             op = None
             if len(ops) == 1:
                 op = ops[0]
