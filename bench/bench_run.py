@@ -117,24 +117,27 @@ def run_cli(name: str, out: Path, *options: str) -> None:
     if push:
         argv += ["--push-constants", str(folder / push)]
     # bytecode as an installed package has it (the warm-up run writes it)
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run(argv, check=True, env=env, stdout=subprocess.DEVNULL)
 
 
-def run_api(name: str) -> None:
+def run_api(name: str) -> str | None:
+    """The device it ran on."""
     inputs, push = MODELS[name]
     folder = EXAMPLES / name
-    tosa_vkshader.run(folder / "model.mlir", [np.load(folder / f) for f in inputs],
-                      push_constants=(folder / push).read_bytes() if push else None)
+    return tosa_vkshader.run(folder / "model.mlir", [np.load(folder / f) for f in inputs],
+                             push_constants=(folder / push).read_bytes() if push else None
+                             ).device
 
 
 Row = tuple[str, float, float, float, float, float, float, float]  # name, 4 x wall, 3 x CPU
 
 
-def measure(repeat: int) -> tuple[list[Row], tuple[float, float]]:
-    """The rows, and the machine's 1-minute load average before and after (the machine
-    is shared: a busy neighbour shows there)."""
+def measure(repeat: int) -> tuple[list[Row], tuple[float, float], str]:
+    """The rows, the machine's 1-minute load average before and after (the machine is
+    shared: a busy neighbour shows there), and the device."""
     load_before = os.getloadavg()[0]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,10 +155,10 @@ def measure(repeat: int) -> tuple[list[Row], tuple[float, float]]:
                                   for runs in (manual, cli, api, validate)),
                          *(statistics.median(t[1] for t in runs)
                            for runs in (manual, cli, api))))
-    return rows, (load_before, os.getloadavg()[0])
+    return rows, (load_before, os.getloadavg()[0]), run_api(next(iter(MODELS))) or "?"
 
 
-def table(rows: list[Row], load: tuple[float, float], repeat: int) -> str:
+def table(rows: list[Row], load: tuple[float, float], device: str, repeat: int) -> str:
     def cells(manual: float, cli: float, api: float) -> str:
         return (f"{manual * 1000:.0f} ms | {cli * 1000:.0f} ms ({(cli - manual) / manual:+.0%}) "
                 f"| {api * 1000:.0f} ms ({(api - manual) / manual:+.0%})")
@@ -164,7 +167,7 @@ def table(rows: list[Row], load: tuple[float, float], repeat: int) -> str:
         return f"{validate * 1000:.0f} ms ({validate / manual:.2f}x)"
 
     lines = [
-        f"Median of {repeat} interleaved runs per model on lavapipe "
+        f"Median of {repeat} interleaved runs per model on {device} "
         f"(`python bench/bench_run.py --repeat {repeat}`, load average {load[0]:.2f} "
         f"before and {load[1]:.2f} after); in brackets the overhead over the manual "
         "pipeline (`run` with its write check, the default, against one plain dispatch):",
@@ -251,7 +254,8 @@ def unproven(repeat: int) -> str:
         (folder / "model.mlir").write_text(model)
         np.save(folder / "x.npy", rng.standard_normal(4096).astype(np.float32))
         np.save(folder / "i.npy", rng.integers(0, 4096, 4096).astype(np.int32))
-        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
 
         def run(options: list[str]) -> None:

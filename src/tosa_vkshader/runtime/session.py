@@ -400,7 +400,8 @@ class PreparedModel:
 
         interface, signature = self.interface, self.signature
         source = self.verdict.report().source
-        layer_findings = self._validation_findings() if validation is not None else []
+        layer_notes, layer_findings = self._validation_report() if validation is not None \
+            else ([], [])
         layer_findings += self._race_findings()
         results = []
         for number in range(len(cases)):
@@ -421,8 +422,8 @@ class PreparedModel:
                     findings.extend(self.located(d, index) for d in found)
                 # (the first dispatch's: its output held zeros, as without the check)
                 outputs.append(raw[0].result(dtype, shape))
-            results.append(RunResult(outputs, findings + layer_findings, notes, device,
-                                     source=source))
+            results.append(RunResult(outputs, findings + layer_findings, notes + layer_notes,
+                                     device, source=source))
         return results
 
     def _shader_of(self, op: ModelOp) -> ShaderOp | None:
@@ -449,16 +450,19 @@ class PreparedModel:
 
         return [self._placed(finding, op) for op, finding in races(self._shaders())]
 
-    def _validation_findings(self) -> list[Diagnostic]:
+    def _validation_report(self) -> tuple[list[Diagnostic], list[Diagnostic]]:
+        """The validation layer's log: the note on what it does not know of the device
+        (VKS973), and its findings about the ops."""
         from .rules import VALIDATION_LAYER_OLDER_THAN_DEVICE
         from .validation import LOG, diagnostic, read_log, unknown_to_layer
 
         ops = self.model.ops
         modules = self.interface.compute_modules
         unknown, messages = unknown_to_layer(read_log(self.workdir / LOG))
-        found = [VALIDATION_LAYER_OLDER_THAN_DEVICE.at(
+        notes = [VALIDATION_LAYER_OLDER_THAN_DEVICE.at(
             "", f"the validation layer does not know {', '.join(unknown)}, which the runner "
                 "enabled on this device; it validated the rest")] if unknown else []
+        found = []
         for message in messages:
             op = None
             if len(ops) == 1:
@@ -471,7 +475,7 @@ class PreparedModel:
             # the runtime compiles GLSL itself, with its lines; anything else is SPIR-V
             glsl = op.attrs is not None and op.attrs.get("shader_language") == "GLSL"
             found.append(self._placed(diagnostic(message, op.name, in_source=glsl), op))
-        return found
+        return notes, found
 
     def _placed(self, finding: Diagnostic, op: ModelOp) -> Diagnostic:
         """``finding`` located in the model's file: at its pointer inside the op's
