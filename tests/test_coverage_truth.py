@@ -443,3 +443,53 @@ def test_too_few_invocations_are_proven_where_the_addresses_are_not(tmp_path: Pa
     assert ran[0].unwritten == 640
     assert (ran[1].unwritten, ran[1].past) == (0, 0)
     np.testing.assert_array_equal(ran[1].values, x + 0.5)
+
+
+# An unguarded tensor kernel (VK_ARM_tensors) dispatched over more than the tensor: the
+# writes outside it have no effect by the spec (as for images), so VKS522 is an info.
+TENSOR_2D_UNGUARDED = V + """#extension GL_ARM_tensors : require
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(set = 0, binding = 0) uniform tensorARM<float, 2> x;
+layout(set = 0, binding = 1) uniform tensorARM<float, 2> y;
+void main() {
+    uvec2 g = gl_GlobalInvocationID.xy;
+    float v;
+    tensorReadARM(x, uint[](g.y, g.x), v);
+    tensorWriteARM(y, uint[](g.y, g.x), v * 0.5 + 1.0);
+}
+"""
+TENSOR_4D_UNGUARDED = TENSOR_3D.replace("v * 0.5", "v - 7.0")
+
+
+def test_an_unguarded_tensor_write_past_the_tensor_has_no_effect(capsys, tmp_path: Path):
+    """Rows of 7 and of 6 elements under 8 invocations a row: were the writes past a row
+    not dropped, those of column 7 (and 6) would land on the next row's first elements
+    (a tensor is stored row after row), which other invocations write too. `run` on
+    lavapipe with the emulation layers computes every element as numpy does, exits 0 and
+    reports nothing (no VKS96x write check finding); `check`'s VKS522 is an info."""
+    from tosa_vkshader.cli import main
+
+    flat, cube = "tensor<5x7xf32>", "tensor<1x6x6x6xf32>"
+    ops = [given("rows", TENSOR_2D_UNGUARDED, [flat], [flat], [2, 2, 1]),
+           given("cube", TENSOR_4D_UNGUARDED, [cube], [cube], [2, 2, 2])]
+    for found, written in zip(findings(ops), (8 * 8 - 5 * 7, 8 * 8 * 8 - 6 * 6 * 6),
+                              strict=True):
+        [over] = [d for d in found if d.code in COVERAGE]
+        assert (over.code, over.severity) == ("VKS522", Severity.INFO)
+        assert f"writes {written} elements outside result 0" in over.message
+    x, y = floats(5, 7), floats(1, 6, 6, 6)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    np.save(tmp_path / "want_x.npy", x * 0.5 + 1)
+    np.save(tmp_path / "want_y.npy", y - 7)
+    (tmp_path / "model.mlir").write_text(model_text(ops))
+    code = main(["run", str(tmp_path / "model.mlir"), "-i", str(tmp_path / "x.npy"),
+                 "-i", str(tmp_path / "y.npy"), "-o", str(tmp_path / "out"),
+                 "--expect", str(tmp_path / "want_x.npy"),
+                 "--expect", str(tmp_path / "want_y.npy")])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "all 2 result(s) match the expected arrays" in out
+    assert err == ""
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "result_0.npy"), x * 0.5 + 1)
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "result_1.npy"), y - 7)
