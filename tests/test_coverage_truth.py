@@ -443,3 +443,121 @@ def test_too_few_invocations_are_proven_where_the_addresses_are_not(tmp_path: Pa
     assert ran[0].unwritten == 640
     assert (ran[1].unwritten, ran[1].past) == (0, 0)
     np.testing.assert_array_equal(ran[1].values, x + 0.5)
+
+
+# An unguarded tensor kernel (VK_ARM_tensors) dispatched over more than the tensor: the
+# writes outside it have no effect by the spec (as for images), so VKS522 is an info.
+TENSOR_2D_UNGUARDED = V + """#extension GL_ARM_tensors : require
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(set = 0, binding = 0) uniform tensorARM<float, 2> x;
+layout(set = 0, binding = 1) uniform tensorARM<float, 2> y;
+void main() {
+    uvec2 g = gl_GlobalInvocationID.xy;
+    float v;
+    tensorReadARM(x, uint[](g.y, g.x), v);
+    tensorWriteARM(y, uint[](g.y, g.x), v * 0.5 + 1.0);
+}
+"""
+TENSOR_4D_UNGUARDED = TENSOR_3D.replace("v * 0.5", "v - 7.0")
+
+
+def test_an_unguarded_tensor_write_past_the_tensor_has_no_effect(capsys, tmp_path: Path):
+    """Rows of 7 and of 6 elements under 8 invocations a row: were the writes past a row
+    not dropped, those of column 7 (and 6) would land on the next row's first elements
+    (a tensor is stored row after row), which other invocations write too. `run` on
+    lavapipe with the emulation layers computes every element as numpy does, exits 0 and
+    reports nothing (no VKS96x write check finding); `check`'s VKS522 is an info."""
+    from tosa_vkshader.cli import main
+
+    flat, cube = "tensor<5x7xf32>", "tensor<1x6x6x6xf32>"
+    ops = [given("rows", TENSOR_2D_UNGUARDED, [flat], [flat], [2, 2, 1]),
+           given("cube", TENSOR_4D_UNGUARDED, [cube], [cube], [2, 2, 2])]
+    for found, written in zip(findings(ops), (8 * 8 - 5 * 7, 8 * 8 * 8 - 6 * 6 * 6),
+                              strict=True):
+        [over] = [d for d in found if d.code in COVERAGE]
+        assert (over.code, over.severity) == ("VKS522", Severity.INFO)
+        assert f"writes {written} elements outside result 0" in over.message
+    x, y = floats(5, 7), floats(1, 6, 6, 6)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    np.save(tmp_path / "want_x.npy", x * 0.5 + 1)
+    np.save(tmp_path / "want_y.npy", y - 7)
+    (tmp_path / "model.mlir").write_text(model_text(ops))
+    code = main(["run", str(tmp_path / "model.mlir"), "-i", str(tmp_path / "x.npy"),
+                 "-i", str(tmp_path / "y.npy"), "-o", str(tmp_path / "out"),
+                 "--expect", str(tmp_path / "want_x.npy"),
+                 "--expect", str(tmp_path / "want_y.npy")])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "all 2 result(s) match the expected arrays" in out
+    assert err == ""
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "result_0.npy"), x * 0.5 + 1)
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "result_1.npy"), y - 7)
+
+
+# std430 pads a vec3 to 16 bytes: element i is at byte 16 * i, not 12 * i.
+VEC3 = V + """layout(local_size_x = 16) in;
+layout(set = 0, binding = 0, std430) readonly buffer In { vec3 x[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer Out { vec3 y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = x[i] * 2.0; }
+"""
+# Guarded by .length(): the runtime's, of a buffer it pads (three components to four).
+SCALAR_LENGTH = V + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < y.length()) y[i] = x[i] * 2.0; }
+"""
+VEC4_OVER_SCALARS = VEC3.replace("vec3", "vec4")
+
+
+def test_padded_layouts_are_judged_as_the_run_lays_them_out():
+    """A vec3 array (16-byte stride) and a three-component vkformat (the runtime allocates
+    16 bytes an element of R32G32B32_SFLOAT) over a tight tensor<64x3xf32>, and a vec4
+    buffer over tensor<64xf32>: `check` counts what the run shows, element for element:
+    the padding the vec3 stores skip (VKS518 / VKS962), and the stores past the result's
+    data, inside the buffer or past its `.length()` (VKS522 / VKS963). `new` names no
+    format for the vec3 buffer (none describes its layout) and refuses the dispatch that
+    writes past the result."""
+    import tosa_vkshader
+
+    with pytest.raises(CodegenError) as refused:
+        op_from_shader(VEC3, language="GLSL")
+    assert {d.code for d in refused.value.diagnostics} == {"VKS602"}
+    rgb, rows, flat = "VK_FORMAT_R32G32B32_SFLOAT", "tensor<64x3xf32>", "tensor<64xf32>"
+    with pytest.raises(CodegenError) as refused:
+        new("vec4_over", VEC4_OVER_SCALARS, [flat], [flat], workgroup_sizes=[4, 1, 1])
+    assert "VKS522" in {d.code for d in refused.value.diagnostics}
+    assert new("vec4_exact", VEC4_OVER_SCALARS, [flat], [flat]).attrs["workgroup_sizes"] \
+        == [1, 1, 1]
+    formats = {f"{kind}_0_vkformat": rgb for kind in ("input", "output")}
+    ops = [Op("vec3", op_from_shader(VEC3, language="GLSL", format_of={"In": rgb, "Out": rgb})
+              .attrs | {"workgroup_sizes": [4, 1, 1]}, [rows], [rows]),
+           Op("length", op_from_shader(SCALAR_LENGTH, language="GLSL").attrs | formats
+              | {"workgroup_sizes": [12, 1, 1]}, [rows], [rows]),
+           given("vec4_over", VEC4_OVER_SCALARS, [flat], [flat], [4, 1, 1])]
+    vec3, length, vec4 = findings(ops)
+    assert codes(vec3, *COVERAGE) == ["VKS518", "VKS522"]
+    assert "leave 48 of the 192 elements of result 0 (tensor<64x3xf32>) unwritten (the " \
+           "first at index [1, 0])" in vec3[0].message + vec3[1].message
+    past = {name: next(d.message for d in found if d.code == "VKS522")
+            for name, found in (("vec3", vec3), ("length", length), ("vec4", vec4))}
+    assert "writes 48 elements past the end" in past["vec3"]
+    assert codes(length, *COVERAGE) == ["VKS522"]
+    assert "writes 576 elements past the end" in past["length"]
+    assert "writes 192 elements past the end" in past["vec4"]
+    assert all("no other memory is hit" in message for message in past.values())
+    lowered = Options(severity={"VKS518": Severity.WARNING, "VKS522": Severity.WARNING})
+    x_rows, x_flat = floats(64, 3), floats(64)
+    ran = tosa_vkshader.run(model_text(ops), [x_rows, x_rows, x_flat], options=lowered)
+    shown = sorted((d.code, d.message.split(": ", 1)[1].split(" (")[0].split(";")[0])
+                   for d in ran.findings)
+    assert shown == [
+        ("VKS962", "48 of 192 element(s) were never written"),
+        ("VKS963", "the shader wrote 192 byte(s) past the end of the result, at bytes "
+                   "768..1019 of the 3072-byte output resource"),
+        ("VKS963", "the shader wrote 2304 byte(s) past the end of the result, at bytes "
+                   "768..3071 of the 3072-byte output resource"),
+        ("VKS963", "the shader wrote 768 byte(s) past the end of the result, at bytes "
+                   "256..1023 of the 1024-byte output resource")], shown
+    np.testing.assert_array_equal(ran[1], x_rows * 2)
+    np.testing.assert_array_equal(ran[2], x_flat * 2)

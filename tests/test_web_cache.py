@@ -375,42 +375,46 @@ def test_the_op_memory_tells_ops_apart_by_their_shader(tmp_path):
 
 
 OP_VALUES = {
-    # what the op's JSON holds -> how it is written in the request body
-    "plain": '"plain"',
-    "non-ASCII": '"\\u00e9t\\u00e9 \\ud83d\\ude00"',
-    "long integer": "123456789012345678901234567890",
-    "integer beyond a double": "1" + "0" * 400,
-    "beyond a double": "1e400",
-    "lone surrogate": '"\\ud800"',
-    "nested to the limit": "[" * 62 + "]" * 62,  # the op 64 levels deep
-    "nested beyond it": "[" * 63 + "]" * 63,
+    # what the object's JSON holds -> how it is written in the request body, and the code
+    # that `check` gives a file holding it
+    "plain": ('"plain"', None),
+    "non-ASCII": ('"\\u00e9t\\u00e9 \\ud83d\\ude00 \u00e9"', None),
+    "long integer": ("123456789012345678901234567890", None),
+    "integer beyond a double": ("1" + "0" * 400, "VKS121"),
+    "beyond a double": ("1e400", "VKS121"),
+    "lone surrogate": ('"\\ud800"', "VKS120"),
+    "lone surrogate as bytes": ('"\udcff"', "VKS101"),  # (not UTF-8: ED B3 BF)
+    "nested to the limit": ("[" * 63 + "]" * 63, None),  # 64 levels deep with its object
+    "nested beyond it": ("[" * 64 + "]" * 64, "VKS104"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(OP_VALUES))
-def test_an_op_sent_as_op_is_checked_as_check_checks_its_rendering(client, tmp_path, case):
-    """``{"op": ...}`` is checked as its pretty-printed JSON text: the answer is what
-    `check` says about the rendered text, whatever the op's values are (numbers the
-    reader marks, nesting at and beyond the limit)."""
-    from tosa_vkshader.cli import main
-
-    op = {"domain_name": "com.arm.VulkanCustomShader", "operator_name": f"op_{unique()}",
-          "implementation_attrs": {**attrs(unique()), "note": "@NOTE@"}}
-    body = json.dumps({"op": op}).replace('"@NOTE@"', OP_VALUES[case]).encode()
+@pytest.mark.parametrize("field", ["op", "attributes"])
+def test_an_object_sent_in_a_request_is_checked_as_check_checks_its_bytes(
+        client, tmp_path, field, case):
+    """``{"op": ...}`` and ``{"attributes": ...}`` are checked as `check` checks a file
+    holding the object's own bytes, side by side on the same bytes: the same codes,
+    messages and places (counted from the object's opening brace), whatever its values
+    are: an escaped lone surrogate (VKS120), numbers beyond a double (VKS121), raw
+    surrogate bytes, which are not UTF-8 (VKS101), nesting at and beyond the limit. The
+    op is the request's last field, the attributes come before its options."""
+    value, code = OP_VALUES[case]
+    attributes = {**attrs(unique()), "note": "@NOTE@"}
+    document = attributes if field == "attributes" else {
+        "domain_name": "com.arm.VulkanCustomShader", "operator_name": f"op_{unique()}",
+        "implementation_attrs": attributes}
+    if field == "op":  # (the op nests its attributes one level deeper)
+        value = value.replace("[]", "", 1)
+    sent = json.dumps(document, indent=1).replace('"@NOTE@"', value).encode(
+        "utf-8", "surrogatepass")
+    body = b'{"op": ' + sent + b"}" if field == "op" \
+        else b'{"attributes": ' + sent + b', "options": {"ignore": []}}'
     answer = client.post("/v1/check", content=body, headers=JSON)
     assert answer.status_code == 200, answer.text
-    if case == "lone surrogate":  # (no file holds that text: UTF-8 cannot encode it)
-        codes = [d["code"] for d in answer.json()["files"][0]["diagnostics"]]
-        assert "VKS120" in codes, codes
-        return
-    path = tmp_path / "op.json"
-    path.write_text(json.dumps(json.loads(body)["op"], indent=2, ensure_ascii=False),
-                    encoding="utf-8")
-    main(["check", str(path), "--format", "json", "-o", str(tmp_path / "cli.json")])
-    cli = json.loads((tmp_path / "cli.json").read_text())["files"][0]["diagnostics"]
-    for diag in cli:
-        diag["location"]["path"] = "<request>"
-    assert answer.json()["files"][0]["diagnostics"] == cli
+    found = [d["code"] for d in answer.json()["files"][0]["diagnostics"]]
+    assert code is None or code in found, found
+    _as_the_cli_says(tmp_path, sent, answer.json())
 
 
 def test_a_pasted_op_with_its_attributes_as_a_string_goes_to_a_worker_whole(tmp_path):

@@ -97,9 +97,16 @@ class ShaderNeeds:
         return tuple(c for c in self.capabilities if c.startswith("GroupNonUniform"))
 
 
-def _texel_bytes(vkformat: str | None) -> int | None:
+_BUFFERS = ("VK_DESCRIPTOR_TYPE_STORAGE_BUFFER", "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER")
+
+
+def _texel_bytes(vkformat: str | None, descriptor_type: str) -> int | None:
+    """Bytes per element as the runtime allocates them (a buffer of a three-component
+    format: padded to four components)."""
     info = vulkan.format_info(vkformat) if isinstance(vkformat, str) else None
-    return info.block_size if info is not None and info.is_plain else None
+    if info is None or not info.is_plain:
+        return None
+    return info.buffer_element_bytes if descriptor_type in _BUFFERS else info.block_size
 
 
 def _image_extent(dim: str | None, shape: tuple[int, ...] | None) -> tuple[int, ...] | None:
@@ -181,9 +188,9 @@ def gather_needs(view: AttributeView, reflection: Reflection, workgroup_memory: 
             tensor_list) else None
         shape = model.static_shape if model is not None else None
         vkformat = resource.str_value("vkformat")
-        texel = _texel_bytes(vkformat)
         descriptor_type = vulkan.canonical_descriptor_type(
             resource.str_value("vkdescriptortype") or "") or ""
+        texel = _texel_bytes(vkformat, descriptor_type)
         pointer = resource.pointer("binding", view.base)
         resources.append(SizedResource(
             pointer, resource.pointer("vkformat", view.base), resource.name, descriptor_type,

@@ -61,6 +61,10 @@ OUT_OF_BOUNDS = rule(
     why="The runtime allocates each result's buffer for the result's elements; a store "
         "past it lands in whatever memory follows (measured on lavapipe: the bytes after "
         "the result are overwritten), even when the result itself comes back right. "
+        "Where a multi-component vkformat makes the buffer larger than the result (a "
+        "vec4 or a three-component format, padded to four, over a tensor of scalars), a "
+        "store past the result's data stays in the buffer, but what it writes never "
+        "reaches the result (`tosa-vkshader run` reports it: VKS963). "
         "Reported as an error only when the store's index and every condition around it "
         "are understood; a store whose address depends on push constants or other "
         "runtime values is a warning. Image and tensor writes outside their extent have "
@@ -128,10 +132,13 @@ that is what is read:
    part (`gid.x < 40` in `y[gid.y * 40 + gid.x]`), a guard on the whole address clips it,
    and the terms are summed as sets of intervals. A result is covered when the exact
    writes reach every element; it has **provably unwritten** elements (VKS518) when even
-   all writes taken as if every guard held miss some; an exact write **past** a buffer's
-   end is VKS522 (a warning for addresses that depend on push constants; a note for
-   images and tensors, whose out-of-range writes the Vulkan specification defines to
-   have no effect).
+   all writes taken as if every guard held miss some; an exact write **past** a buffer
+   result's data is VKS522 (a warning for addresses that depend on push constants; a note
+   for images and tensors, whose out-of-range writes the Vulkan specification defines to
+   have no effect). Past the data counts inside the buffer too, where a multi-component
+   vkformat makes it larger than the result (a three-component one padded to four, as
+   the runtime allocates it): those values never reach the result, and `run` reports
+   them.
 5. **Unknown is an answer.** An index read from memory, arithmetic the analysis does not
    follow (`i / w`, `i % w` on a non-multiple), a condition on data or a push constant
    leave the question open: at most an info (VKS523), and `tosa-vkshader run` shows what
@@ -195,7 +202,8 @@ def extent_of(declared: DescriptorBinding, tensor: TensorType, vkformat: str | N
     if shape is None or size is None or declared.resource not in ("buffer", "image", "tensor"):
         return None
     info = vulkan.format_info(vkformat) if vkformat else None
-    texel = info.block_size if info is not None and info.block_size else size
+    texel = (info.buffer_element_bytes if declared.resource == "buffer" else info.block_size) \
+        if info is not None and info.block_size else size
     return Extent(declared.set, declared.binding, declared.resource, shape, size, texel, label)
 
 
@@ -349,6 +357,10 @@ def _overruns(verdict: Verdict, sizes: list[int], access: ShaderAccess,
             f"the unguarded {stores} writes {units} {extent.unit_name} {where} "
             f"{extent.label}, which has {extent.units}"
             + (f": {who}" if who else "")
+            + ("" if not buffer or any(o.past_allocation for o in verdict.overruns)
+               else " (inside the buffer the runtime allocates, which the vkformat's "
+                    "texels make larger than the result: no other memory is hit, but those "
+                    "values never reach the result)")
             + ("" if buffer else " (writes that have no effect: the device drops what "
                                  "falls outside an image or a tensor)"),
             hint=hint, severity=None if buffer else Severity.INFO,

@@ -17,6 +17,7 @@ from .. import vulkan
 from ..diagnostics import Diagnostic, Severity
 from ..dispatch import invocations
 from ..rule_registry import rule
+from ..spirv.bitcasts import reinterpreted_as
 from ..spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from ..view import AttributeView, ResourceView
 
@@ -81,7 +82,11 @@ BUFFER_ELEMENT_MISMATCH = rule(
     summary="A buffer's element type does not match the numeric class or width of vkformat.",
     why="Buffers are untyped memory, so this is legal (packing int8 data into uint words "
         "is a common trick), but more often it means the shader reads float where the "
-        "model stores int8, or the other way round.",
+        "model stores int8, or the other way round. Not reported where every access of "
+        "the buffer reinterprets its elements, bit for bit, as the format's type "
+        "(`uintBitsToFloat(data[i])` and `data[i] = floatBitsToUint(v)` over "
+        "R32_SFLOAT, HLSL `asfloat`/`asuint`): the shader then reads the data as the "
+        "model stores it.",
     bad='"input_0_vkformat": "VK_FORMAT_R8_SINT"   // buffer { float data[]; }',
     good='"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"',
 )
@@ -258,9 +263,10 @@ class _Declared:
 
 
 class _Check:
-    def __init__(self, view: AttributeView, reflection: Reflection,
+    def __init__(self, view: AttributeView, shader: Shader, reflection: Reflection,
                  places: ShaderPlaces) -> None:
         self.view = view
+        self.shader = shader
         self.r = reflection
         self.places = places
         # binding key of a misplaced resource -> how to move it where the shader wants it
@@ -435,7 +441,8 @@ class _Check:
                     hint=f"use {_example_format(*element)}",
                     shader_place=self.places.variable(b)))
         elif b.resource == "buffer":
-            if fmt is not None and fmt[0] in ("SINT", "UINT", "SFLOAT") and fmt != element:
+            if fmt is not None and fmt[0] in ("SINT", "UINT", "SFLOAT") and fmt != element \
+                    and not self.reinterpreted(b, fmt):
                 self.out.append(BUFFER_ELEMENT_MISMATCH.at(
                     self.ptr(resource, "vkformat"),
                     f"{key} is {text} ({fmt[1]}-bit {fmt[0]}) but the shader's buffer "
@@ -453,6 +460,16 @@ class _Check:
                     "the image's sampled type",
                     hint=_numeric_twin_hint(info, element[0]),
                     shader_place=self.places.variable(b)))
+
+    def reinterpreted(self, b: DescriptorBinding, fmt: tuple[str, int]) -> bool:
+        """Whether the code reads and writes the buffer's elements only as bits of the
+        format's scalar type (OpBitcast: ``uintBitsToFloat``, ``asfloat``, ...): the
+        disagreement is then deliberate, and the data is read as the model stores it."""
+        module = self.shader.module
+        if module is None or not b.variable_id:
+            return False
+        kinds = reinterpreted_as(self.shader.words(), module, b.variable_id)
+        return kinds is not None and all(_scalar(kind) == fmt for kind in kinds)
 
     def access(self, d: _Declared, b: DescriptorBinding,
                target: DescriptorBinding | None) -> None:
@@ -703,7 +720,7 @@ def compare(view: AttributeView, shader: Shader) -> Comparison:
         return Comparison([], {})
     from ..shader.places import places_for
 
-    check = _Check(view, shader.reflection, places_for(shader, view.attrs))
+    check = _Check(view, shader, shader.reflection, places_for(shader, view.attrs))
     check.entry_point()
     check.resources()
     check.workgroup()

@@ -132,15 +132,11 @@ def resource_bytes(resource: Resource) -> int:
 
 
 def buffer_element_bytes(vk_format: str) -> int:
-    """What the runner allocates per element of a buffer: the format's texel size, with
-    a three-component format padded to four components (measured: it expects 16 bytes an
-    element for R32G32B32_SFLOAT, 8 for R16G16B16_SFLOAT, 4 for R8G8B8_SINT, and refuses
-    a buffer of elements x texel size)."""
+    """What the runner allocates per element of a buffer (``FormatInfo.buffer_element_bytes``:
+    a three-component format is padded to four components)."""
     info = vulkan.format_info(vk_format)
     assert info is not None  # checked when the interface is read
-    if len(info.components) == 3 and info.packed is None:
-        return info.block_size // 3 * 4
-    return info.block_size
+    return info.buffer_element_bytes
 
 
 def write_resource(data: bytes, resource: Resource, path: Path, dtype: str | None) -> None:

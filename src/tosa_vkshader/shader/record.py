@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 from array import array
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Severity
@@ -71,9 +70,9 @@ class Shader:
     # analysis, spirv/analysis); None when the module has errors or was not reflected.
     access: ShaderAccess | None = field(default=None, repr=False)
 
-    @cached_property
     def words(self) -> tuple[int, ...]:
-        """The module as 32-bit words in the module's own byte order."""
+        """The module as 32-bit words in the module's own byte order (made on each call:
+        few rules need them)."""
         words = array("I")
         words.frombytes(self.spirv)
         big_endian_module = self.spirv[:4] == b"\x07\x23\x02\x03"

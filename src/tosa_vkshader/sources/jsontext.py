@@ -641,6 +641,33 @@ def rendered_document(value: Any, path: str | None, *, max_bytes: int = DEFAULT_
     return document
 
 
+def member_text(document: JsonDocument, key: str) -> str:
+    """The text of the member ``key`` of the object ``document`` holds, as it stands in
+    the document (what a file holding only that member's value would hold). Of a
+    member that is the object's last (an ``{"op": ...}`` request), where the object ends
+    says where it ends: nothing of its text is scanned again."""
+    found = document._span(_member_pointer("", key))
+    assert found is not None  # (a member of the value)
+    start, end = found[2], found[3]
+    text = document.text
+    if end is None and next(reversed(document.value)) == key:
+        end = len(text.rstrip(" \t\n\r")) - 1  # the object's closing brace
+        while text[end - 1] in " \t\n\r":
+            end -= 1
+    elif end is None:
+        end = _scan_value(text, start)[1]
+    return text[start:end]
+
+
+def member_document(document: JsonDocument, key: str) -> JsonDocument:
+    """The member ``key`` of the object of ``document`` as a document of its own: what
+    ``parse_json(member_text(document, key))`` gives, without the parse, for a
+    ``document`` that parse_json read without a problem (no part of such a text has
+    one)."""
+    return JsonDocument(member_text(document, key), document.path, document.value[key],
+                        has_duplicates=False)
+
+
 def _placed_document(value: Any, path: str | None) -> JsonDocument:
     """:func:`pretty_document`, or _Unusual where pretty_json leaves the value to json."""
     if type(value) is not dict or not value:

@@ -34,6 +34,16 @@ class FormatInfo(namedtuple("FormatInfo", "name size_class block_size components
         return len(self.components) == 1
 
     @property
+    def buffer_element_bytes(self) -> int:
+        """What the reference runtime allocates per element of a buffer of this format:
+        the texel size, a three-component format padded to four components (measured: 16
+        bytes an element for R32G32B32_SFLOAT, 8 for R16G16B16_SFLOAT, 4 for R8G8B8_SINT;
+        the scenario runner refuses a buffer of elements x texel size)."""
+        if len(self.components) == 3 and self.packed is None:
+            return self.block_size // 3 * 4
+        return self.block_size
+
+    @property
     def is_plain(self) -> bool:
         """Not compressed, not multi-planar, not depth/stencil: an ordinary texel layout."""
         return (

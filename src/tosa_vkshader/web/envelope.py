@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Options
-from ..sources.jsontext import JsonDocument, nests_deeper, parse_json, reject_constant
+from ..sources.jsontext import (
+    JsonDocument,
+    member_document,
+    member_text,
+    nests_deeper,
+    parse_json,
+    reject_constant,
+)
 from .jobs import REQUEST_PATH, CheckJob, FixJob, NewJob, ReflectJob
 from .ops import ATTRS_KEY, is_op_object
 from .options import Limits, web_options
@@ -145,6 +152,30 @@ def _op_value(value: Any) -> dict[str, Any]:
     return value
 
 
+def _as_sent(body: Body, key: str) -> JsonDocument | bytes:
+    """The member ``key`` of a request object as it was sent: its own text, checked as
+    `check` checks a file holding it (the same diagnostics, placed in that text). Where
+    the body's parse found nothing wrong (:func:`lint_body`), the member's document, made
+    without parsing it again (no part of such a body has a problem either); otherwise its
+    bytes, in the body's encoding, for the checker to read as it reads a file (finding
+    what the body's parse found: a lone surrogate, a number beyond a double, bytes that
+    are not UTF-8)."""
+    if body.document is not None:
+        return member_document(body.document, key)
+    encoding = json.detect_encoding(body.data)
+    sent = JsonDocument(body.data.decode(encoding, "surrogatepass"), REQUEST_PATH,
+                        body.value)
+    return member_text(sent, key).encode("utf-8" if encoding == "utf-8-sig" else encoding,
+                                         "surrogatepass")
+
+
+def _sent_job(body: Body, key: str, options: Options) -> CheckJob:
+    sent = _as_sent(body, key)
+    if isinstance(sent, JsonDocument):
+        return CheckJob("document", sent, options)
+    return CheckJob("json", sent, options)
+
+
 def _with_shader(attrs: Any, shader: Any, language: Any, field: str) -> dict[str, Any]:
     """``attrs`` with the separately sent shader source as its shader_code."""
     if isinstance(attrs, str):  # implementation_attrs as JSON text
@@ -192,19 +223,22 @@ def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
         return CheckJob("json", _string(value, "text", "JSON text"), options)
     if key == "mlir":
         return CheckJob("mlir", _string(value, "mlir", "TOSA MLIR text"), options)
-    shader = value.get("shader")
+    if key == "op":
+        _op_value(value["op"])
+    if "shader" not in value:
+        # As sent: the same verdict as `check` on a file holding the member's bytes, the
+        # diagnostics placed in them; like the CLI's, the pointers of an op's are
+        # relative to its attribute object.
+        return _sent_job(body, key, options)
+    # With the shader put in, checked as the object now is (jobs.prepare: an op as its
+    # pretty-printed text, the diagnostics placed in that).
+    shader, language = value["shader"], value.get("shader_language")
     if key == "attributes":
-        attrs = value["attributes"]
-        if "shader" in value:
-            attrs = _with_shader(attrs, shader, value.get("shader_language"), "attributes")
-        return CheckJob("attributes", attrs, options)
-    op = _op_value(value["op"])
-    if "shader" in value:
-        op = {**op, ATTRS_KEY: _with_shader(op[ATTRS_KEY], shader,
-                                            value.get("shader_language"), "op")}
-    # Checked as the op pretty-printed (jobs.prepare), so diagnostics point into that
-    # text; like the CLI's, their pointers are relative to the attribute object.
-    return CheckJob("op", op, options)
+        return CheckJob("attributes", _with_shader(value["attributes"], shader, language,
+                                                   "attributes"), options)
+    op = value["op"]
+    return CheckJob("op", {**op, ATTRS_KEY: _with_shader(op[ATTRS_KEY], shader, language,
+                                                         "op")}, options)
 
 
 def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
@@ -223,7 +257,10 @@ def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
     document = value[key] if key == "attributes" else _op_value(value[key])
     if not isinstance(document, dict):
         raise Problem("invalid-field", "attributes must be an object", field="attributes")
-    return FixJob(json.dumps(document, indent=2, ensure_ascii=False) + "\n", options)
+    # As sent, as `fix` repairs a file holding the member's bytes.
+    sent = _as_sent(body, key)
+    return FixJob(sent.text if isinstance(sent, JsonDocument)
+                  else sent.decode("utf-8", "replace"), options)
 
 
 def _format_of(value: Any) -> tuple[tuple[str, str], ...]:

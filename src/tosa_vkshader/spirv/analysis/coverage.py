@@ -124,6 +124,9 @@ class Overrun:
     access: Access
     units: int  # how many elements (texels) past the result
     detail: str  # which invocations, or why it may happen
+    # A buffer's: whether it reaches past the allocation too, not only past the result's
+    # data (a multi-component format makes the allocation larger than the data).
+    past_allocation: bool = True
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # (compared by identity)
@@ -145,8 +148,8 @@ class Verdict:
 
     @property
     def buffer_overruns(self) -> tuple[Overrun, ...]:
-        """The overruns that write other memory: a buffer's (an image's or a tensor's
-        writes outside it are discarded)."""
+        """The overruns whose values are lost or land in other memory: a buffer's (past
+        the result's data; an image's or a tensor's writes outside it are discarded)."""
         return self.overruns if self.extent.kind == "buffer" else ()
 
 
@@ -155,14 +158,19 @@ class Verdict:
 
 class Written:
     """One write under one dispatch: the units of the result it covers (row-major), how
-    many fall outside, and what made it inexact."""
+    many fall outside the resource's memory (``outside``) and outside the result
+    (``past``: for a buffer, past the result's data, which a multi-component format makes
+    smaller than the allocation; what a run's write check sees), and what made it
+    inexact."""
 
-    __slots__ = ("access", "inside", "outside", "beyond", "exact", "why", "runtime", "detail")
+    __slots__ = ("access", "inside", "outside", "past", "beyond", "exact", "why", "runtime",
+                 "detail")
 
     def __init__(self, access: Access) -> None:
         self.access = access
         self.inside: iv.Intervals | None = None
         self.outside = 0
+        self.past = 0
         self.beyond: iv.Intervals = ()  # a buffer's units outside the result (for the union)
         self.exact = True
         self.why: str | None = None  # what the analysis could not read (inexact or unknown)
@@ -321,7 +329,7 @@ def _written(access: Access, extent: Extent, env: Dispatch) -> Written:
     found.exact = not prepared.skipped
     found.why = prepared.skipped[0] if prepared.skipped else None
     if prepared.never:
-        found.inside, found.outside = (), 0
+        found.inside, found.outside, found.past = (), 0, 0
         return found
     space, coordinates = prepared.space, prepared.coordinates
     axes = extent.axes
@@ -335,7 +343,7 @@ def _written(access: Access, extent: Extent, env: Dispatch) -> Written:
                                         "the analysis does not split"
         return found
     _measure(found, extent, [s for s in sets if s is not None], axes)
-    if found.outside:
+    if found.past:
         found.detail = _who(space, coordinates, axes, env.analysis, widths)
     return found
 
@@ -353,19 +361,22 @@ def _separate(space: Space, coordinates: list[Poly]) -> bool:
 def _measure(found: Written, extent: Extent, sets: list[iv.Intervals],
              axes: tuple[int, ...]) -> None:
     if extent.kind == "buffer":
-        # Coverage counts the result's data; past it is past the buffer the runtime
-        # allocates (larger than the data for a multi-component format on a scalar tensor).
+        # Coverage counts the result's data, and so does "past the result": bytes after
+        # the data never reach the result, even inside the allocation (larger than the
+        # data for a multi-component format on a scalar tensor; a run's write check
+        # reports them, VKS963). Outside the allocation is other memory.
         data, allocation = axes[0], extent.allocation_bytes
         inside_bytes = iv.clip(sets[0], 0, data)
         outside = iv.size(sets[0]) - iv.size(iv.clip(sets[0], 0, allocation))
         size = extent.element_bytes
         found.inside = iv.normal((-(-a // size), b // size) for a, b in inside_bytes)
         found.outside = -(-outside // size)
+        found.past = -(-(iv.size(sets[0]) - iv.size(inside_bytes)) // size)
         found.beyond = iv.normal((a // size, -(-b // size)) for a, b in (
-            *iv.clip(sets[0], None, 0), *iv.clip(sets[0], allocation, None)))
+            *iv.clip(sets[0], None, 0), *iv.clip(sets[0], data, None)))
         return
     clipped = [iv.clip(s, 0, axis) for s, axis in zip(sets, axes, strict=True)]
-    found.outside = math.prod(iv.size(s) for s in sets) - math.prod(
+    found.outside = found.past = math.prod(iv.size(s) for s in sets) - math.prod(
         iv.size(s) for s in clipped)
     if extent.kind == "image":  # texel (x, y[, z]) is unit (z * height + y) * width + x
         linear: iv.Intervals | None = clipped[0]
@@ -513,12 +524,12 @@ def _judge_one(analysis: ShaderAccess, extent: Extent, env: Dispatch) -> Verdict
         if gap is not None:
             missing = total - iv.size(iv.clip(union, 0, total))
             first = extent.coordinate(gap)
-    over = [w for w in done if w.outside and w.exact]
-    overruns = tuple(Overrun(w.access, w.outside, w.detail) for w in over)
+    over = [w for w in done if w.past and w.exact]
+    overruns = tuple(Overrun(w.access, w.past, w.detail, w.outside > 0) for w in over)
     past = iv.size(iv.normal(p for w in over for p in w.beyond)) \
-        if extent.kind == "buffer" else max((w.outside for w in over), default=0)
-    risky = tuple(Overrun(w.access, w.outside, w.why or "") for w in done
-                  if (w.outside and not w.exact) or (w.inside is None and w.runtime))
+        if extent.kind == "buffer" else max((w.past for w in over), default=0)
+    risky = tuple(Overrun(w.access, w.past, w.why or "", w.outside > 0) for w in done
+                  if (w.past and not w.exact) or (w.inside is None and w.runtime))
     why = None
     most = None
     if not complete and missing is None:

@@ -1,0 +1,83 @@
+"""VKS416 and deliberate bit reinterpretation: a buffer of uint words over a float32
+tensor, read with `uintBitsToFloat` and written with `floatBitsToUint` (HLSL `asfloat`,
+`asuint`; OpBitcast in SPIR-V), holds the tensor's bits on purpose. `check` stays quiet
+about it, and the run shows the op computes what numpy does; the warning still fires
+where one access takes the words as they are, or reinterprets them as another type."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tosa_vkshader import Options
+from tosa_vkshader.cli import main
+from tosa_vkshader.codegen import op_from_shader
+
+T = "tensor<256xf32>"
+FLOAT = "VK_FORMAT_R32_SFLOAT"
+HEAD = """#version 460
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { uint y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+"""
+BITS = HEAD + "    y[i] = floatBitsToUint(uintBitsToFloat(x[i]) * 2.0 + 0.5);\n}\n"
+VECTORS = HEAD.replace("uint x[]", "uvec4 x[]").replace("uint y[]", "uvec4 y[]") \
+    + "    y[i] = floatBitsToUint(uintBitsToFloat(x[i]) * 2.0);\n}\n"
+HLSL_BITS = """[[vk::binding(0, 0)]] StructuredBuffer<uint> x;
+[[vk::binding(1, 0)]] RWStructuredBuffer<uint> y;
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) { y[id.x] = asuint(asfloat(x[id.x]) * 2.0); }
+"""
+# The accidents: words taken as they are, stored as they are, or reinterpreted as int.
+PLAIN = HEAD + "    y[i] = x[i] * 2u;\n}\n"
+STORED_PLAIN = HEAD + "    y[i] = uint(uintBitsToFloat(x[i]) * 2.0);\n}\n"
+AS_INT = HEAD + "    y[i] = floatBitsToUint(float(int(x[i])) * 2.0);\n}\n"
+MIXED_READ = HEAD + "    y[i] = floatBitsToUint(uintBitsToFloat(x[i]) + float(x[i + 1u]));\n}\n"
+
+
+def warned(source: str, language: str = "GLSL", formats: str = FLOAT,
+           operands: tuple[str, ...] = (T,)) -> list[str]:
+    """The names of the buffers VKS416 warns about, the op's vkformats all ``formats``."""
+    op = op_from_shader(source, language=language, format_of={"0": formats, "1": formats},
+                        operands=list(operands), results=[operands[0]])
+    return sorted(d.message.split("buffer ", 1)[1].split(" ")[0]
+                  for d in op.notes if d.code == "VKS416")
+
+
+def test_every_access_a_reinterpretation_is_no_mismatch():
+    assert warned(BITS) == []
+    assert warned(VECTORS, formats="VK_FORMAT_R32G32B32A32_SFLOAT",
+                  operands=("tensor<64x4xf32>",)) == []
+    assert warned(HLSL_BITS, language="HLSL") == []
+
+
+def test_an_accidental_mismatch_still_warns():
+    assert warned(PLAIN) == ["'In'", "'Out'"]
+    assert warned(STORED_PLAIN) == ["'Out'"]  # uint(f) converts the value, not its bits
+    assert warned(AS_INT) == ["'In'"]  # int(x) reinterprets as int32, not float
+    assert warned(MIXED_READ) == ["'In'"]  # x[i + 1] is read as a uint
+    # the same reinterpretation, another format: the bits are taken as float, not int
+    assert warned(BITS, formats="VK_FORMAT_R32_SINT", operands=("tensor<256xi32>",)) == \
+        ["'In'", "'Out'"]
+
+
+@pytest.mark.runtime
+def test_the_reinterpreting_op_runs_as_numpy_computes(capsys, tmp_path):
+    """`check` is clean, and `run` on lavapipe gives numpy's answer for float32 tensors:
+    the shader's uint words are the tensor's float bits."""
+    op = op_from_shader(BITS, language="GLSL", format_of={"0": FLOAT, "1": FLOAT},
+                        workgroup_sizes=[4, 1, 1], options=Options())
+    (tmp_path / "model.mlir").write_text(op.to_mlir([T], [T], options=Options()))
+    x = np.random.default_rng(416).standard_normal(256).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "want.npy", x * np.float32(2) + np.float32(0.5))
+    assert main(["check", str(tmp_path / "model.mlir")]) == 0
+    assert "VKS416" not in capsys.readouterr().out
+    code = main(["run", str(tmp_path / "model.mlir"), "-i", str(tmp_path / "x.npy"),
+                 "-o", str(tmp_path / "out"), "--expect", str(tmp_path / "want.npy"),
+                 "--ulp", "0"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert "all 1 result(s) match the expected arrays" in out and err == ""
