@@ -6,12 +6,16 @@ where one access takes the words as they are, or reinterprets them as another ty
 
 from __future__ import annotations
 
+import re
+import subprocess
+
 import numpy as np
 import pytest
 
 from tosa_vkshader import Options
 from tosa_vkshader.cli import main
 from tosa_vkshader.codegen import op_from_shader
+from tosa_vkshader.spirv.tools import find_spirv_tool
 
 T = "tensor<256xf32>"
 FLOAT = "VK_FORMAT_R32_SFLOAT"
@@ -35,12 +39,35 @@ PLAIN = HEAD + "    y[i] = x[i] * 2u;\n}\n"
 STORED_PLAIN = HEAD + "    y[i] = uint(uintBitsToFloat(x[i]) * 2.0);\n}\n"
 AS_INT = HEAD + "    y[i] = floatBitsToUint(float(int(x[i])) * 2.0);\n}\n"
 MIXED_READ = HEAD + "    y[i] = floatBitsToUint(uintBitsToFloat(x[i]) + float(x[i + 1u]));\n}\n"
+# x[i] used both ways: reinterpreted and taken as the number it holds
+BOTH_WAYS = HEAD + "    y[i] = floatBitsToUint(uintBitsToFloat(x[i]) + float(x[i]));\n}\n"
 
 
-def warned(source: str, language: str = "GLSL", formats: str = FLOAT,
+def one_load_both_ways() -> bytes:
+    """BOTH_WAYS as SPIR-V whose one load of x[i] feeds both the bitcast and the
+    conversion (what a compiler that merges the loads emits; glslc -O keeps two): built
+    from glslc's -O output, the second load's uses moved onto the first."""
+    tools = {name: find_spirv_tool(name, "") for name in ("spirv-dis", "spirv-as")}
+    spirv = subprocess.run(["glslc", "-O", "-fshader-stage=compute", "--target-env=vulkan1.2",
+                            "-", "-o", "-"], input=BOTH_WAYS.encode(), capture_output=True,
+                           check=True, timeout=60).stdout
+    text = subprocess.run([tools["spirv-dis"] or "spirv-dis", "--raw-id", "-"], input=spirv,
+                          capture_output=True, check=True, timeout=60).stdout.decode()
+    loads = re.findall(r"^ *(%\d+) = OpLoad %\d+ (%\d+)$", text, re.MULTILINE)
+    (first, pointer), (second, again) = loads[-2:]  # x[i] twice (after gl_GlobalInvocationID)
+    assert pointer == again
+    text = re.sub(rf"^ *{second} = OpLoad .*\n", "", text, flags=re.MULTILINE)
+    text = re.sub(rf"{second}\b", first, text)
+    return subprocess.run([tools["spirv-as"] or "spirv-as", "--target-env", "vulkan1.2", "-",
+                           "-o", "-"], input=text.encode(), capture_output=True, check=True,
+                          timeout=60).stdout
+
+
+def warned(source: str | bytes, language: str = "GLSL", formats: str = FLOAT,
            operands: tuple[str, ...] = (T,)) -> list[str]:
     """The names of the buffers VKS416 warns about, the op's vkformats all ``formats``."""
-    op = op_from_shader(source, language=language, format_of={"0": formats, "1": formats},
+    op = op_from_shader(source, language=None if isinstance(source, bytes) else language,
+                        format_of={"0": formats, "1": formats},
                         operands=list(operands), results=[operands[0]])
     return sorted(d.message.split("buffer ", 1)[1].split(" ")[0]
                   for d in op.notes if d.code == "VKS416")
@@ -58,6 +85,8 @@ def test_an_accidental_mismatch_still_warns():
     assert warned(STORED_PLAIN) == ["'Out'"]  # uint(f) converts the value, not its bits
     assert warned(AS_INT) == ["'In'"]  # int(x) reinterprets as int32, not float
     assert warned(MIXED_READ) == ["'In'"]  # x[i + 1] is read as a uint
+    assert warned(BOTH_WAYS) == ["'In'"]  # float(x[i]) converts the number, not the bits
+    assert len(warned(one_load_both_ways())) == 1  # (-O strips the names: In's id)
     # the same reinterpretation, another format: the bits are taken as float, not int
     assert warned(BITS, formats="VK_FORMAT_R32_SINT", operands=("tensor<256xi32>",)) == \
         ["'In'", "'Out'"]

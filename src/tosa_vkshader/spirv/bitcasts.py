@@ -77,11 +77,14 @@ def reinterpreted_as(words: Sequence[int], module: Module, variable_id: int
     used_by: dict[int, list[int]] = {}
     for result, (_type, operand) in casts.items():
         used_by.setdefault(operand, []).append(result)
+    # what uses a value other than a bitcast (a literal operand equal to an id counts too:
+    # the answer can only err towards keeping the rule's warning)
+    used_otherwise = set(other) | {value for _pointer, value in stores}
     for result, pointer in loads:
         if root(pointer) != variable_id:
             continue
         targets = used_by.get(result)
-        if not targets:
+        if not targets or result in used_otherwise:
             return None
         found.update(_scalar(module, casts[target][0]) for target in targets)
     for pointer, value in stores:
