@@ -61,6 +61,26 @@ def test_a_format_that_cannot_be_inferred():
     made(shader, "VKS602", format_of={"tex": "VK_FORMAT_R8G8B8A8_UNORM"})
 
 
+def test_a_buffer_of_padded_vectors():
+    """A std430 vec3 array is 16 bytes an element: no VkFormat has that layout, so the
+    hint is to declare what one has (`--format-of` with a three-component format would
+    make the op, and a run would show every fourth float of the tensor skipped)."""
+    path = CODEGEN / "bad" / "vec3_buffer.comp"
+    vec3 = path.read_text()
+    found = hinted(refused(path), "VKS602",
+                   hint="declare the elements as scalars (three to an element) or as "
+                        "four-component vectors (a tensor of ...x4): both have a VkFormat")
+    assert "its elements are 3-component vectors of float32 with an array stride of 16 " \
+           "bytes (12 of data)" in found.message
+    assert found.location is not None and found.location.line == \
+        next(n for n, line in enumerate(vec3.splitlines(), 1) if "vec3 p[]" in line)
+    made(vec3.replace("vec3", "vec4"), "VKS602", language="GLSL")
+    # with the tensors given, no dispatch is guessed for an op that cannot be made (it
+    # used to propose one invocation per float, "the writes could not be analysed")
+    assert [d.code for d in refused(path, operands=["tensor<64x3xf32>"],
+                                    results=["tensor<64xf32>"])] == ["VKS602"]
+
+
 def test_two_formats_for_one_binding():
     shader = SHADERS / "combined_sampler.spv"
     both = [("tex", "VK_FORMAT_R8G8B8A8_UNORM"), ("0:0", "VK_FORMAT_R8G8B8A8_SRGB")]

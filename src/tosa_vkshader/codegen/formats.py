@@ -79,7 +79,27 @@ class _Layout:
             return scalar_format(leaves.pop())
         return None
 
-    def buffer(self, variable_id: int) -> str | None:
+    def padded(self, variable_id: int) -> str | None:
+        """How the runtime array that ends the buffer's block pads its vector elements,
+        when it does (a std430 vec3: 16 bytes)."""
+        last = self._last_array(variable_id)
+        t = self.type(last.element) if last is not None else None
+        component = self.type(t.element) if t is not None and t.kind == "vector" else None
+        stride = self.m.decoration(last.id, _ARRAY_STRIDE) if last is not None else None
+        if t is None or component is None or not stride or \
+                stride[0] == t.count * (component.width // 8):
+            return None
+        return (f"its elements are {t.count}-component vectors of "
+                f"{scalar_name(component)} with an array stride of {stride[0]} bytes "
+                f"({t.count * (component.width // 8)} of data), and no VkFormat has that "
+                "layout")
+
+    def _last_array(self, variable_id: int) -> Type | None:
+        block = self._block(variable_id)
+        last = self.type(block.members[-1]) if block is not None else None
+        return last if last is not None and last.kind == "runtime_array" else None
+
+    def _block(self, variable_id: int) -> Type | None:
         var = self.m.variables.get(variable_id)
         pointer = self.type(var.type_id) if var else None
         block = self.type(pointer.element) if pointer and pointer.kind == "pointer" else None
@@ -87,8 +107,14 @@ class _Layout:
             block = self.type(block.element)  # an array of buffers: one buffer's format
         if block is None or block.kind != "struct" or not block.members:
             return None
-        last = self.type(block.members[-1])
-        if last is not None and last.kind == "runtime_array":
+        return block
+
+    def buffer(self, variable_id: int) -> str | None:
+        block = self._block(variable_id)
+        if block is None:
+            return None
+        last = self._last_array(variable_id)
+        if last is not None:
             stride = self.m.decoration(last.id, _ARRAY_STRIDE)
             return self.element(last.element, stride[0] if stride else None)
         if len(block.members) == 1:
@@ -110,6 +136,13 @@ def inferred_format(module: Module, binding: DescriptorBinding) -> str | None:
     if binding.resource == "buffer":
         return _Layout(module).buffer(binding.variable_id)
     return None
+
+
+def padded_vector(module: Module, binding: DescriptorBinding) -> str | None:
+    """Why a buffer of padded vectors (a std430 ``vec3[]``) has no format, or None."""
+    if binding.resource != "buffer":
+        return None
+    return _Layout(module).padded(binding.variable_id)
 
 
 def fixed_format(binding: DescriptorBinding) -> str | None:

@@ -54,7 +54,7 @@ from .codegen_rules import (
     WORKGROUP_UNKNOWN,
 )
 from .defines import DefinedSource, with_defines
-from .formats import fixed_format, inferred_format
+from .formats import fixed_format, inferred_format, padded_vector
 from .shader import Language, Shader, compile_shader, hlsl_entry_point
 
 if TYPE_CHECKING:
@@ -357,6 +357,8 @@ def _workgroup(run: _Run, r: Reflection, given: Sequence[int] | None,
     sized = [t for t in results or () if t.static_shape is not None]
     if not sized:
         return values
+    if resources is None:
+        return values  # (the bindings' errors say why no op is made: no dispatch to guess)
     if not dispatch:
         elements = max(math.prod(t.static_shape or ()) for t in sized)
         run.add(WORKGROUP_COMPUTED.at(
@@ -578,10 +580,14 @@ def _resources(run: _Run, module: Module, r: Reflection,
             continue
         fmt = overrides.get((b.set, b.binding)) or inferred_format(module, b)
         if fmt is None:
-            run.add(FORMAT_NOT_INFERRED.at("", f"cannot tell the VkFormat of {where}"
-                                               f"{_why_unknown(b)}",
-                                           hint=f"give it with --format-of {b.name}="
-                                                "VK_FORMAT_..."))
+            padded = padded_vector(module, b)
+            run.add(FORMAT_NOT_INFERRED.at(
+                "", f"cannot tell the VkFormat of {where}"
+                    f"{_why_unknown(b) if padded is None else ': ' + padded}",
+                hint=f"give it with --format-of {b.name}=VK_FORMAT_..." if padded is None
+                else "declare the elements as scalars (three to an element) or as "
+                     "four-component vectors (a tensor of ...x4): both have a VkFormat")
+                .located(_binding_place(run, b)))
             complete = False
             continue
         (outputs if b.access in ("write", "read-write") else inputs).append((b, fmt))
