@@ -19,6 +19,8 @@ import importlib
 import re
 from pathlib import Path
 
+import pytest
+
 from tosa_vkshader.diagnostics import Rule
 from tosa_vkshader.rule_registry import RULES
 
@@ -131,14 +133,20 @@ def codes_under_test() -> set[str]:
     return codes
 
 
-def test_every_hint_giving_call_is_understood():
-    _codes, unknown = source_codes()
+@pytest.fixture(scope="module")
+def hinting() -> tuple[set[str], list[str]]:
+    """:func:`source_codes`, once for the module (it imports and parses every module)."""
+    return source_codes()
+
+
+def test_every_hint_giving_call_is_understood(hinting):
+    _codes, unknown = hinting
     assert not unknown, ("calls passing hint= whose rule cannot be resolved: add them to "
                          f"INDIRECT with the codes they give hints for: {unknown}")
 
 
-def test_every_rule_that_gives_hints_has_a_hint_test():
-    codes, _unknown = source_codes()
+def test_every_rule_that_gives_hints_has_a_hint_test(hinting):
+    codes, _unknown = hinting
     missing = sorted(codes - codes_under_test())
     assert not missing, (f"rules that give hints no test in tests/test_hints*.py checks "
                          f"(with hinted() or a Case): {missing}")

@@ -62,9 +62,10 @@ def test_a_hanging_job_fails_alone_and_its_batch_mates_are_answered(gate):
         results = await behind_a_blocker(pool, ["a", "hang", "b"], gate)
         return results, pool.restarts
 
-    # Generous: only the job that never ends may reach the limit, however loaded the
-    # machine (a fresh worker answers "a" well within it).
-    (_, a, hang, b), restarts = with_pool(1, Limits(timeout=4.0), scenario)
+    # The limit is reached twice (the batch, then the culprit alone), so it is what this
+    # test costs; 2 s is still generous: only the job that never ends may reach it,
+    # however loaded the machine (a fresh worker answers "a" in well under 0.5 s).
+    (_, a, hang, b), restarts = with_pool(1, Limits(timeout=2.0), scenario)
     assert isinstance(hang, JobTimedOut)
     assert (a["job"], a["batch"]) == ("a", 1)  # answered when retried on its own
     assert (b["job"], b["batch"]) == ("b", 1)

@@ -15,10 +15,14 @@ import shutil
 import threading
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 from web_helpers import fake_tool, running_server, wait_until
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 GLSLC = shutil.which("glslc") or "/usr/bin/glslc"
 HOLD_S = 60.0  # the gate is always opened long before this; a backstop only
@@ -59,28 +63,40 @@ def mlir_with_shader(tag: str) -> str:
         "    return %1 : tensor<8xf32>\n  }\n}\n")
 
 
-@pytest.fixture
-def gate(tmp_path) -> Path:
-    folder = tmp_path / "gate"
-    folder.mkdir()
-    return folder
+@pytest.fixture(scope="module")
+def gate_folder(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("gate")
 
 
-@pytest.fixture
-def gated_server(tmp_path, gate):
-    """A server whose glslc waits at the gate (its version query passes at once)."""
-    bin_dir = tmp_path / "bin"
+@pytest.fixture(scope="module")
+def gated_server(tmp_path_factory, gate_folder):
+    """A server whose glslc waits at the gate (its version query passes at once): it
+    touches ``started`` there and waits until the test makes ``open``. One server for the
+    module (a start costs ~0.5 s): each test has a shader of its own (no cache hit) and
+    its gate closed again (``gate``)."""
+    home = tmp_path_factory.mktemp("routing")
+    bin_dir = home / "bin"
     bin_dir.mkdir()
     fake_tool(bin_dir, "glslc", f"""
 case "$1" in --version) exec {GLSLC} "$@";; esac
-touch "{gate}/started"
-while [ ! -e "{gate}/open" ]; do sleep 0.02; done
+touch "{gate_folder}/started"
+while [ ! -e "{gate_folder}/open" ]; do sleep 0.02; done
 exec {GLSLC} "$@"
 """)
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "TOSA_VKSHADER_CACHE_DIR": str(tmp_path / "c")}
-    with running_server("--workers", "1", "--timeout", str(HOLD_S), cwd=tmp_path,
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "TOSA_VKSHADER_CACHE_DIR": str(home / "c")}
+    with running_server("--workers", "1", "--timeout", str(HOLD_S), cwd=home,
                         env=env) as server:
         yield server
+
+
+@pytest.fixture
+def gate(gate_folder, gated_server) -> Iterator[Path]:
+    """The server's gate, closed, with no compile started at it; opened at the end
+    however the test ended, so nothing stays held."""
+    for name in ("started", "open"):
+        (gate_folder / name).unlink(missing_ok=True)
+    yield gate_folder
+    (gate_folder / "open").touch()
 
 
 def lint_request() -> dict:
