@@ -11,6 +11,10 @@ candidates in one process costs about as much as two alone. The variants:
 - an operand all simple (zero, or the value of its domain closest to zero);
 - chunks of an operand's non-simple elements made simple, or all but one chunk (halves,
   quarters... down to 64 chunks): ddmin's deletion, on elements;
+- chunks of them merged, each into its first element holding the chunk's sum (one,
+  two, four... 64 chunks; or the first 2, 4, 8... alone): a bug that needs many elements
+  together (a float16 accumulator that loses the ones added past 2048) shrinks to a few
+  larger ones (2048, 1, 1);
 - simpler values: for all non-simple elements at once and, when few are left, for each
   alone: zero, plus or minus one, the integer part, the nearest integer, powers of two
   below the value, fewer significant digits, the absolute value, the largest finite
@@ -166,6 +170,7 @@ class _Shrinker:
                 continue
             yield _with(example, index, positions, simple)
             yield from self._chunks(example, index, positions)
+            yield from self._merges(example, index, positions)
             values = array.reshape(-1)[positions]
             for moved in self._moves(index, values):
                 yield _with(example, index, positions, moved)
@@ -203,6 +208,29 @@ class _Shrinker:
                 if parts > 2:
                     yield _with(example, index, np.setdiff1d(positions, chunk), simple)
             parts *= 2
+
+    def _merges(self, example: Example, index: int,
+                positions: np.ndarray) -> Iterator[Example]:
+        array = example[index]
+        if self.observed[index] is not None or array.dtype.kind not in "iuf" or \
+                positions.size < 2:
+            return  # (a sum is not a value the user's own strategy drew)
+        values = array.reshape(-1)[positions].astype(np.float64)
+        splits = []  # the first element of each chunk
+        parts = 1
+        while parts <= min(_CHUNKS, positions.size // 2):
+            splits.append([c[0] for c in np.array_split(np.arange(positions.size), parts)])
+            parts *= 2
+        first = 2
+        while first < positions.size:
+            splits.append([0, *range(first, positions.size)])
+            first *= 2
+        limit = _largest(array.dtype)
+        for bounds in splits:
+            sums = np.add.reduceat(values, bounds)
+            if np.isfinite(sums).all() and (np.abs(sums) <= limit).all():
+                merged = _with(example, index, positions, self.simplest[index])
+                yield _with(merged, index, positions[bounds], sums.astype(array.dtype))
 
     def _moves(self, index: int, values: np.ndarray) -> Iterator[np.ndarray]:
         """Simpler values for ``values`` (all at once), each a whole replacement."""
