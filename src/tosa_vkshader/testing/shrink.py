@@ -227,7 +227,8 @@ class _Shrinker:
             first *= 2
         limit = _largest(array.dtype)
         for bounds in splits:
-            sums = np.add.reduceat(values, bounds)
+            with np.errstate(invalid="ignore", over="ignore"):  # (infinities, NaN: skipped)
+                sums = np.add.reduceat(values, bounds)
             if np.isfinite(sums).all() and (np.abs(sums) <= limit).all():
                 merged = _with(example, index, positions, self.simplest[index])
                 yield _with(merged, index, positions[bounds], sums.astype(array.dtype))
