@@ -35,7 +35,8 @@ def test_what_the_layer_does_not_know_of_the_device_is_no_finding():
 def test_a_real_message_beside_them_stays_a_finding(tmp_path: Path):
     """The same log with one more message of the same VUID that is not about an unknown
     structure (a structure given twice), and a GPU-assisted out-of-bounds store: both are
-    findings, the device's set-up is still set apart."""
+    findings; the device's set-up is still set apart, and so is a structure unknown to
+    the layer in a pipeline's chain."""
     log = H200_LOG.read_text(encoding="utf-8")
     pnext = log.splitlines()[0]
     twice = pnext.split(" | ")
@@ -45,9 +46,13 @@ def test_a_real_message_beside_them_stays_a_finding(tmp_path: Path):
              "[ VUID-vkCmdDispatch-None-02706 ] | MessageID = 0x1 | Descriptor index 0 access "
              "out of bounds. Descriptor size is 256 and highest byte accessed was 259. "
              "Compute Dispatch Index 0. Shader validation error occurred at line 8.")
+    pipeline = pnext.replace("VkDeviceCreateInfo", "VkComputePipelineCreateInfo").replace(
+        "vkCreateDevice: pCreateInfo", "vkCreateComputePipelines: pCreateInfos[0]").replace(
+        "(1000141000)", "(1000999000)")  # a newer structure met later, in a pipeline
     (tmp_path / "validation.log").write_text(
-        log + " | ".join(twice) + "\n    Objects: 1\n" + store + "\n", encoding="utf-8")
+        log + " | ".join(twice) + "\n    Objects: 1\n" + store + "\n" + pipeline + "\n",
+        encoding="utf-8")
     unknown, findings = unknown_to_layer(read_log(tmp_path / "validation.log"))
-    assert unknown == NEWER_THAN_THE_LAYER
+    assert unknown == [*NEWER_THAN_THE_LAYER, "VkStructureType 1000999000"]
     assert [(m.vuid, m.shader_line) for m in findings] == [
         ("VUID-VkDeviceCreateInfo-pNext-pNext", None), ("VUID-vkCmdDispatch-None-02706", 8)]
