@@ -417,6 +417,20 @@ def test_an_object_sent_in_a_request_is_checked_as_check_checks_its_bytes(
     _as_the_cli_says(tmp_path, sent, answer.json())
 
 
+def test_fix_takes_the_sent_object_in_the_bodys_own_encoding(client):
+    """/v1/fix of ``{"attributes": ...}`` repairs the object's own text whatever the
+    body's encoding: a UTF-16 body holding a number beyond a double (read as bytes, as
+    `fix` reads a file) gives the text a UTF-8 body gives, not its bytes misread."""
+    text = ('{"attributes": {"entry_point": "main", "workgroup_sizes": [8, 8, 1], '
+            f'"input_0_bindng_{unique()}": 0, "big": 1e400}}}}')
+    fixed = []
+    for encoding in ("utf-8", "utf-16"):
+        answer = client.post("/v1/fix", content=text.encode(encoding), headers=JSON)
+        assert answer.status_code == 200, answer.text
+        fixed.append(answer.json()["fixed"])
+    assert fixed[0] == fixed[1] and '"big": 1e400' in fixed[0], fixed
+
+
 def test_a_pasted_op_with_its_attributes_as_a_string_goes_to_a_worker_whole(tmp_path):
     """A pasted body is parsed once, and the document goes with the request to the
     worker that checks its unvetted shader, whatever was looked up in it before (here

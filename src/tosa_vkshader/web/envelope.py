@@ -260,7 +260,7 @@ def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
     # As sent, as `fix` repairs a file holding the member's bytes.
     sent = _as_sent(body, key)
     return FixJob(sent.text if isinstance(sent, JsonDocument)
-                  else sent.decode("utf-8", "replace"), options)
+                  else sent.decode(json.detect_encoding(sent), "replace"), options)
 
 
 def _format_of(value: Any) -> tuple[tuple[str, str], ...]:
