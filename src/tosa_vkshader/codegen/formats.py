@@ -82,21 +82,23 @@ class _Layout:
     def padded(self, variable_id: int) -> str | None:
         """How the runtime array that ends the buffer's block pads its vector elements,
         when it does (a std430 vec3: 16 bytes)."""
-        last = self._last_array(variable_id)
+        block = self._block(variable_id)
+        last = self._last_array(block) if block is not None else None
         t = self.type(last.element) if last is not None else None
         component = self.type(t.element) if t is not None and t.kind == "vector" else None
-        stride = self.m.decoration(last.id, _ARRAY_STRIDE) if last is not None else None
-        if t is None or component is None or not stride or \
-                stride[0] == t.count * (component.width // 8):
+        if last is None or t is None or component is None:
+            return None
+        stride = self.m.decoration(last.id, _ARRAY_STRIDE)
+        data = t.count * (component.width // 8)
+        if not stride or stride[0] == data:
             return None
         return (f"its elements are {t.count}-component vectors of "
                 f"{scalar_name(component)} with an array stride of {stride[0]} bytes "
-                f"({t.count * (component.width // 8)} of data), and no VkFormat has that "
-                "layout")
+                f"({data} of data), and no VkFormat has that layout")
 
-    def _last_array(self, variable_id: int) -> Type | None:
-        block = self._block(variable_id)
-        last = self.type(block.members[-1]) if block is not None else None
+    def _last_array(self, block: Type) -> Type | None:
+        """The runtime array that ends ``block``, if one does."""
+        last = self.type(block.members[-1])
         return last if last is not None and last.kind == "runtime_array" else None
 
     def _block(self, variable_id: int) -> Type | None:
@@ -113,7 +115,7 @@ class _Layout:
         block = self._block(variable_id)
         if block is None:
             return None
-        last = self._last_array(variable_id)
+        last = self._last_array(block)
         if last is not None:
             stride = self.m.decoration(last.id, _ARRAY_STRIDE)
             return self.element(last.element, stride[0] if stride else None)
