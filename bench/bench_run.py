@@ -26,6 +26,9 @@ For every model in examples/ (one custom op each, plus tosa.add in add_relu), in
                inputs, sentinels, scenario, runner (two dispatches), results, findings.
   * api      - `tosa_vkshader.run(model, inputs)` in one long-lived Python process.
   * validate - `tosa-vkshader run ... --validate` (core and GPU-assisted validation).
+  * python   - `python -c pass` as the command line starts it: the interpreter alone
+               (with the site packages' .pth files), the floor of any Python
+               command line's overhead.
 Overhead = (ours - manual) / manual, from medians. The runner's own latency per op on
 this device is the `manual` column.
 """
@@ -41,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,6 +111,15 @@ def timed(func) -> tuple[float, float]:
     return time.perf_counter() - start, cpu() - start_cpu
 
 
+def cli_environment() -> dict[str, str]:
+    """The environment of a command-line run: our sources first on the path, bytecode as
+    an installed package has it (the warm-up run writes it)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_cli(name: str, out: Path, *options: str) -> None:
     inputs, push = MODELS[name]
     folder = EXAMPLES / name
@@ -116,11 +129,14 @@ def run_cli(name: str, out: Path, *options: str) -> None:
         argv += ["-i", str(folder / f)]
     if push:
         argv += ["--push-constants", str(folder / push)]
-    # bytecode as an installed package has it (the warm-up run writes it)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run(argv, check=True, env=env, stdout=subprocess.DEVNULL)
+    subprocess.run(argv, check=True, env=cli_environment(), stdout=subprocess.DEVNULL)
+
+
+def run_interpreter() -> None:
+    """The interpreter alone, as the command line starts it (`python -c pass`, the same
+    environment, its site packages' .pth files included): what any Python program costs
+    before its first line, the floor of a command line's overhead."""
+    subprocess.run([sys.executable, "-c", "pass"], check=True, env=cli_environment())
 
 
 def run_api(name: str) -> str | None:
@@ -132,7 +148,24 @@ def run_api(name: str) -> str | None:
                              ).device
 
 
-Row = tuple[str, float, float, float, float, float, float, float]  # name, 4 x wall, 3 x CPU
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One model's medians, in seconds: wall and CPU time of each way."""
+
+    name: str
+    manual: float
+    cli: float
+    api: float
+    validate: float
+    interpreter: float
+    manual_cpu: float
+    cli_cpu: float
+    api_cpu: float
+
+    @staticmethod
+    def total(rows: list[Row]) -> Row:
+        return Row("**all**", *(sum(getattr(row, f.name) for row in rows)
+                                for f in fields(Row)[1:]))
 
 
 def measure(repeat: int) -> tuple[list[Row], tuple[float, float], str]:
@@ -145,16 +178,22 @@ def measure(repeat: int) -> tuple[list[Row], tuple[float, float], str]:
         for name in MODELS:
             script = prepare_manual(name, work)
             run_cli(name, work / "warm")  # fills the compile cache, writes bytecode
-            manual, cli, api, validate = [], [], [], []
+            manual, cli, api, validate, interpreter = [], [], [], [], []
             for _ in range(repeat):
                 manual.append(timed(lambda s=script: subprocess.run([str(s)], check=True)))
                 cli.append(timed(lambda n=name: run_cli(n, work / "out")))
                 api.append(timed(lambda n=name: run_api(n)))
                 validate.append(timed(lambda n=name: run_cli(n, work / "out", "--validate")))
-            rows.append((name, *(statistics.median(t[0] for t in runs)
-                                  for runs in (manual, cli, api, validate)),
-                         *(statistics.median(t[1] for t in runs)
-                           for runs in (manual, cli, api))))
+                interpreter.append(timed(run_interpreter))
+
+            def wall(runs: list[tuple[float, float]]) -> float:
+                return statistics.median(t[0] for t in runs)
+
+            def cpu(runs: list[tuple[float, float]]) -> float:
+                return statistics.median(t[1] for t in runs)
+
+            rows.append(Row(name, wall(manual), wall(cli), wall(api), wall(validate),
+                            wall(interpreter), cpu(manual), cpu(cli), cpu(api)))
     return rows, (load_before, os.getloadavg()[0]), run_api(next(iter(MODELS))) or "?"
 
 
@@ -163,25 +202,29 @@ def table(rows: list[Row], load: tuple[float, float], device: str, repeat: int) 
         return (f"{manual * 1000:.0f} ms | {cli * 1000:.0f} ms ({(cli - manual) / manual:+.0%}) "
                 f"| {api * 1000:.0f} ms ({(api - manual) / manual:+.0%})")
 
-    def validated(manual: float, validate: float) -> str:
-        return f"{validate * 1000:.0f} ms ({validate / manual:.2f}x)"
+    def ratio(manual: float, other: float) -> str:
+        return f"{other * 1000:.0f} ms ({other / manual:.2f}x)"
+
+    def share(manual: float, other: float) -> str:
+        return f"{other * 1000:.0f} ms ({other / manual:.0%})"
 
     lines = [
         f"Median of {repeat} interleaved runs per model on {device} "
         f"(`python bench/bench_run.py --repeat {repeat}`, load average {load[0]:.2f} "
         f"before and {load[1]:.2f} after); in brackets the overhead over the manual "
-        "pipeline (`run` with its write check, the default, against one plain dispatch):",
+        "pipeline (`run` with its write check, the default, against one plain dispatch), "
+        "and the interpreter's own start as a share of the manual pipeline's time:",
         "",
         "| model | wall: manual (tools' own time) | `run` CLI | `tosa_vkshader.run` "
-        "| CPU: manual | `run` CLI | `tosa_vkshader.run` | wall: `run --validate` |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| CPU: manual | `run` CLI | `tosa_vkshader.run` | wall: `run --validate` "
+        "| wall: `python -c pass` |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for name, *times in rows:
-        lines.append(f"| {name} | {cells(*times[:3])} | {cells(*times[4:])} | "
-                     f"{validated(times[0], times[3])} |")
-    totals = [sum(row[i] for row in rows) for i in range(1, 8)]
-    lines.append(f"| **all** | {cells(*totals[:3])} | {cells(*totals[4:])} | "
-                 f"{validated(totals[0], totals[3])} |")
+    for row in [*rows, Row.total(rows)]:
+        lines.append(f"| {row.name} | {cells(row.manual, row.cli, row.api)} | "
+                     f"{cells(row.manual_cpu, row.cli_cpu, row.api_cpu)} | "
+                     f"{ratio(row.manual, row.validate)} | "
+                     f"{share(row.manual, row.interpreter)} |")
     return "\n".join(lines)
 
 
@@ -254,9 +297,7 @@ def unproven(repeat: int) -> str:
         (folder / "model.mlir").write_text(model)
         np.save(folder / "x.npy", rng.standard_normal(4096).astype(np.float32))
         np.save(folder / "i.npy", rng.integers(0, 4096, 4096).astype(np.int32))
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env = cli_environment()
 
         def run(options: list[str]) -> None:
             subprocess.run([sys.executable, "-m", "tosa_vkshader", "run",
