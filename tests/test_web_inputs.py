@@ -164,8 +164,10 @@ def test_fix_returns_the_fixed_document_and_a_diff(client, openapi, tmp_path):
     # The same repair as `tosa-vkshader fix` makes to the file.
     copy = tmp_path / "attrs.json"
     copy.write_bytes(source.read_bytes())
-    assert cli("fix", str(copy), cwd=tmp_path).returncode in (0, 1)
+    fixed_by_cli = cli("fix", str(copy), cwd=tmp_path)
+    assert fixed_by_cli.returncode in (0, 1), fixed_by_cli.stderr
     assert result["changed"] is True and result["fixed"] == copy.read_text()
+    assert result["ok"] is (fixed_by_cli.returncode == 0)
     assert result["diff"].startswith("--- a/<request>\n+++ b/<request>\n")
     assert result["changes"]
     after = report(client.post("/v1/check", content=result["fixed"], headers=JSON), openapi)
@@ -177,6 +179,30 @@ def test_fix_returns_the_fixed_document_and_a_diff(client, openapi, tmp_path):
     assert clean["changed"] is False and clean["diff"] == ""
     mlir = client.post("/v1/fix", content=b"module {}", headers=TEXT)
     assert mlir.status_code == 422
+
+
+@pytest.mark.parametrize("broken", [False, True], ids=["repaired", "shader-error-left"])
+def test_fix_says_what_is_left_as_the_command_does(client, openapi, tmp_path, broken):
+    """/v1/fix's ``ok`` is `tosa-vkshader fix`'s exit 0, and ``left`` is the fixed
+    document's check, its shader compiled (a compile worker's): a key the fix renames
+    with a GLSL error it cannot repair is not "ok" (it was, with no diagnostics)."""
+    attrs = json.loads((FIXTURES / "codegen" / "fix" / "glsl_to_embed.json").read_text())
+    attrs["entryPoint"] = attrs.pop("entry_point")
+    if broken:
+        attrs["shader_code"] = attrs["shader_code"].replace("2.0 * x[i];", "2.0 * x[i]")
+    text = json.dumps(attrs, indent=2) + "\n"
+    result = client.post("/v1/fix", content=text.encode(), headers=JSON).json()
+    conforms(openapi, "FixResponse", result)
+    copy = tmp_path / "attrs.json"
+    copy.write_text(text)
+    done = cli("fix", str(copy), cwd=tmp_path)
+    assert done.returncode == (1 if broken else 0), done.stderr
+    assert result["changed"] and result["fixed"] == copy.read_text()
+    assert result["ok"] is (not broken)
+    # What is left is what `check` says of the fixed file, placed in the fixed text.
+    expected = cli_json(result["fixed"], tmp_path)["files"][0]["diagnostics"]
+    assert result["left"] == expected
+    assert any(d["severity"] == "error" for d in result["left"]) is broken
 
 
 def test_new_writes_the_attributes_of_a_shader(client, openapi, tmp_path):

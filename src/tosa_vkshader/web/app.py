@@ -43,6 +43,7 @@ from .envelope import JSON_MEDIA, Body, check_job, fix_job, new_job, parse_body,
 from .jobs import (
     CheckJob,
     FixJob,
+    FixResult,
     NeedsWorker,
     lint_only,
     run_checks,
@@ -79,8 +80,8 @@ def lint_answers(jobs: list[CheckJob]) -> list[Answer | NeedsWorker]:
             for result in lint_only(jobs, VETTED, OP_MEMO)]
 
 
-def fix_answers(jobs: list[FixJob]) -> list[Answer | None]:
-    return [json_answer(result) for result in run_fixes(jobs)]
+def fix_results(jobs: list[FixJob]) -> list[FixResult]:
+    return run_fixes(jobs, VETTED, OP_MEMO)
 
 
 def problem_response(problem: Problem) -> Response:
@@ -175,10 +176,20 @@ async def check(linter: Linter, body: Body) -> tuple[Answer, bool]:
 
 
 async def fix(linter: Linter, body: Body) -> tuple[Answer, bool]:
-    """``POST /v1/fix`` (a LintRoute handler)."""
+    """``POST /v1/fix`` (a LintRoute handler): the repair where a check without shaders
+    is made (the event loop, or a lint worker for a large body), then the repaired
+    text's check as ``POST /v1/check`` makes it (a compile worker's where it has shader
+    code: such an answer is not kept)."""
     job = fix_job(body, linter.base, linter.limits)
-    answer = await lint_first(linter, fix_answers, run_fixes, job, len(body.data))
-    return answer, True
+    size = len(body.data)
+    if size > linter.limits.inline_body:
+        result = await in_pool(linter.lint_pool, run_fixes, job)
+    else:
+        result = await linter.batcher.run(fix_results, job, size)
+    if result.pending is None:
+        return json_answer(result.answer), True
+    return json_answer(result.checked(await in_pool(linter.pool, run_checks,
+                                                    result.pending))), False
 
 
 async def json_object(request: Request) -> dict[str, Any]:

@@ -260,22 +260,53 @@ def lint_only(jobs: list[CheckJob], vetted: VettedShaders | None = None,
     return results
 
 
-def run_fixes(jobs: list[FixJob]) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class FixResult:
+    """One ``POST /v1/fix`` answer: ``answer`` as sent, once its ``left`` is known; the
+    check of the repaired text that a compile worker must still make (``pending``: it
+    has GLSL/HLSL, or SPIR-V no worker has read yet), else None."""
+
+    answer: dict[str, Any]
+    pending: CheckJob | None = None
+
+    def checked(self, check: dict[str, Any]) -> dict[str, Any]:
+        """The answer with the repaired text's check (the CLI's JSON document of it)."""
+        report = check["files"][0]
+        return {**self.answer, "ok": self.answer["ok"] and report["ok"],
+                "left": report["diagnostics"]}
+
+
+def run_fixes(jobs: list[FixJob], vetted: VettedShaders | None = None,
+              memo: OpMemo | None = None) -> list[FixResult]:
     """``tosa-vkshader fix --diff`` for each request: the fixed document, the diff, what
-    was changed and what could not be fixed. Never compiles (no ``--embed``)."""
+    was changed, what could not be done (``diagnostics``) and what is left in the fixed
+    document (``left``, its check as ``POST /v1/check`` makes it); ``ok`` as the command
+    exits 0: nothing refused and no error left. The repair never compiles (no
+    ``--embed``); the check of a repaired text with shader code is left to a compile
+    worker (``FixResult.pending``)."""
     from ..codegen.repair import repair
 
     results = []
     for job in jobs:
         result = repair(job.text, REQUEST_PATH, job.options, shaders=False)
-        results.append({
-            "ok": result.ok,
+        answer = {
+            "ok": result.ok and result.fixed is not None,
             "changed": result.changed,
             "fixed": result.fixed,
             "diff": result.diff(),
             "changes": list(result.changes),
             "diagnostics": [diagnostic_to_dict(d) for d in result.problems],
-        })
+            "left": [],
+        }
+        if result.fixed is None:  # refused: nothing was written, nothing is left
+            results.append(FixResult(answer))
+            continue
+        check = CheckJob("json", result.fixed, job.options)
+        found = lint_only([check], vetted, memo)[0]
+        if isinstance(found, NeedsWorker):
+            results.append(FixResult(answer, check))
+        else:
+            results.append(FixResult(FixResult(answer).checked(found)))
     return results
 
 

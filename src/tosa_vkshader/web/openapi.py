@@ -92,15 +92,20 @@ SCHEMAS: dict[str, Any] = {
     },
     "FixResponse": {
         "type": "object",
-        "required": ["ok", "changed", "fixed", "diff", "changes", "diagnostics"],
+        "required": ["ok", "changed", "fixed", "diff", "changes", "diagnostics", "left"],
         "properties": {
-            "ok": {"type": "boolean", "description": "false: something fix must not "
-                   "guess at (the document is then left as it is)"},
+            "ok": {"type": "boolean", "description": "what `tosa-vkshader fix` exits 0 "
+                   "for: nothing refused (a repair fix must not guess at leaves the "
+                   "document as it is) and no error left in the fixed document"},
             "changed": {"type": "boolean"},
             "fixed": {"type": ["string", "null"], "description": "the repaired document"},
             "diff": {"type": "string", "description": "unified diff, original to fixed"},
             "changes": {"type": "array", "items": {"type": "string"}},
-            "diagnostics": {"type": "array", "items": _ref("Diagnostic")},
+            "diagnostics": {"type": "array", "items": _ref("Diagnostic"),
+                            "description": "what could not be done, in the sent text"},
+            "left": {"type": "array", "items": _ref("Diagnostic"),
+                     "description": "the fixed document's check (as /v1/check makes it), "
+                     "in the fixed text; empty when nothing was written"},
         },
     },
     "NewRequest": {
