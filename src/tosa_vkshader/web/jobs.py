@@ -271,9 +271,12 @@ class FixResult:
 
     def checked(self, check: dict[str, Any]) -> dict[str, Any]:
         """The answer with the repaired text's check (the CLI's JSON document of it)."""
-        report = check["files"][0]
-        return {**self.answer, "ok": self.answer["ok"] and report["ok"],
-                "left": report["diagnostics"]}
+        return _with_left(self.answer, check)
+
+
+def _with_left(answer: dict[str, Any], check: dict[str, Any]) -> dict[str, Any]:
+    report = check["files"][0]
+    return {**answer, "ok": answer["ok"] and report["ok"], "left": report["diagnostics"]}
 
 
 def run_fixes(jobs: list[FixJob], vetted: VettedShaders | None = None,
@@ -306,7 +309,7 @@ def run_fixes(jobs: list[FixJob], vetted: VettedShaders | None = None,
         if isinstance(found, NeedsWorker):
             results.append(FixResult(answer, check))
         else:
-            results.append(FixResult(FixResult(answer).checked(found)))
+            results.append(FixResult(_with_left(answer, found)))
     return results
 
 
