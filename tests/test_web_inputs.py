@@ -177,8 +177,35 @@ def test_fix_returns_the_fixed_document_and_a_diff(client, openapi, tmp_path):
     assert wrapped["fixed"] == result["fixed"]
     clean = client.post("/v1/fix", json={"text": result["fixed"]}).json()
     assert clean["changed"] is False and clean["diff"] == ""
-    mlir = client.post("/v1/fix", content=b"module {}", headers=TEXT)
-    assert mlir.status_code == 422
+
+
+@pytest.mark.parametrize("sent_as", ["text/plain", "mlir"])
+def test_fix_repairs_a_model_as_the_command_does(client, openapi, tmp_path, sent_as):
+    """A TOSA MLIR model (as text/plain, as `check` takes it, or as ``{"mlir"}``) is
+    repaired op by op inside its attribute strings, as `tosa-vkshader fix model.mlir`
+    repairs the file (it was a 422: "fix repairs JSON")."""
+    original = (FIXTURES / "models" / "pretty.mlir").read_text()
+    at = original.index("entry_point", original.index("entry_point") + 1)
+    damaged = original[:at] + "entryPoint" + original[at + len("entry_point"):]
+    if sent_as == "mlir":
+        response = client.post("/v1/fix", json={"mlir": damaged})
+    else:
+        response = client.post("/v1/fix", content=damaged.encode(), headers=TEXT)
+    assert response.status_code == 200, response.text
+    result = response.json()
+    conforms(openapi, "FixResponse", result)
+    copy = tmp_path / "model.mlir"
+    copy.write_text(damaged)
+    done = cli("fix", str(copy), cwd=tmp_path)
+    assert result["fixed"] == copy.read_text() != damaged
+    assert "renamed `entryPoint` to `entry_point`" in "\n".join(result["changes"])
+    assert result["ok"] is (done.returncode == 0)
+    checked = cli("check", "-", "--format", "json", "--stdin-filename", "<request>.mlir",
+                  stdin=result["fixed"], cwd=tmp_path)
+    expected = json.loads(checked.stdout)["files"][0]["diagnostics"]
+    for diagnostic in expected:
+        diagnostic["location"]["path"] = "<request>"
+    assert result["left"] == expected
 
 
 @pytest.mark.parametrize("broken", [False, True], ids=["repaired", "shader-error-left"])

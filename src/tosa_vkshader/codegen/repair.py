@@ -28,6 +28,7 @@ from ..keys import classify
 from ..rules.key_names import NEAR_MISS_CODES
 from ..sources.base import Op, SourceFile
 from ..sources.jsontext import DUPLICATE_KEY
+from ..sources.mlir_source import read_mlir
 from ..sources.read import source_of
 from .codegen_rules import FIX_AMBIGUOUS, FIX_UNREADABLE
 from .rewrites import canonical_keys, embedded_spirv, type_members
@@ -78,19 +79,21 @@ def unified_diff(before: str, after: str, name: str) -> str:
 
 
 def repair(data: bytes | str, path: str | None, options: Options, *, unsafe: bool = False,
-           embed_spirv: bool = False, sort_keys: bool = False, shaders: bool = True
-           ) -> Repair:
+           embed_spirv: bool = False, sort_keys: bool = False, shaders: bool = True,
+           model: bool | None = None) -> Repair:
     """Repair one file's text (read by its suffix as ``check`` reads it: JSON, or TOSA
-    MLIR for ``.mlir``); see the module's documentation. Without ``shaders`` the checks
-    that compile or read the shader do not run (nor does ``embed_spirv``): the fixes the
-    attribute rules carry, and ``found``/``left`` without the shader's findings."""
+    MLIR for ``.mlir``; ``model`` says which whatever the path is); see the module's
+    documentation. Without ``shaders`` the checks that compile or read the shader do not
+    run (nor does ``embed_spirv``): the fixes the attribute rules carry, and
+    ``found``/``left`` without the shader's findings."""
     if isinstance(data, str):
         text: str | None = data
         result = Repair(path, data)
     else:
         text = _utf8(data)
         result = Repair(path, data.decode("utf-8", "replace"))
-    model = bool(path and path.lower().endswith(".mlir"))
+    if model is None:
+        model = bool(path and path.lower().endswith(".mlir"))
     repairing = _Repairing(result, options, model, shaders)
     checked = repairing.check(text.removeprefix("\ufeff") if text is not None else data)
     result.found = result.left = checked.findings.all()
@@ -144,7 +147,8 @@ class _Repairing:
     shaders: bool  # whether the shader stage runs (see repair)
 
     def check(self, text: str | bytes) -> _Checked:
-        source = source_of(text, self.options, self.result.path)
+        source = read_mlir(text, self.result.path, self.options) if self.model \
+            else source_of(text, self.options, self.result.path)
         return _Checked(text, source,
                         source_findings([source], self.options, shaders=self.shaders)[0])
 

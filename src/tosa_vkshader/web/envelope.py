@@ -14,7 +14,7 @@
       ("shader_language" names its language; default: the op's own, else GLSL)
     + "options": {"select", "ignore", "workgroup_semantics", "target_env", "target_device"}
 
-``POST /v1/fix``: the same JSON inputs (no MLIR). ``POST /v1/new``: a shader.
+``POST /v1/fix``: the same inputs (no ``shader``). ``POST /v1/new``: a shader.
 ``POST /v1/reflect``: ``{"spirv": "<base64>", "entry_point": "main"}``.
 """
 
@@ -45,7 +45,7 @@ CHECK_KEYS = (*INPUT_KEYS, "shader", "shader_language", "options")
 # Fields that make a body a request rather than a pasted document: no attribute or op
 # object has them (shader_language is an attribute, so it does not count).
 REQUEST_MARKERS = (*INPUT_KEYS, "shader", "options")
-FIX_KEYS = ("attributes", "op", "text", "options")
+FIX_KEYS = (*INPUT_KEYS, "options")
 NEW_KEYS = ("shader", "shader_language", "entry_point", "name", "format_of",
             "workgroup_sizes", "options")
 REFLECT_KEYS = ("spirv", "entry_point")
@@ -242,18 +242,21 @@ def check_job(body: Body, base: Options, limits: Limits) -> CheckJob:
 
 
 def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
-    """What ``POST /v1/fix`` repairs: JSON text, as the fix command reads a file."""
+    """What ``POST /v1/fix`` repairs: JSON text or a TOSA MLIR model, as the fix command
+    reads a file (text/plain that is not JSON is a model, as ``POST /v1/check`` reads it)."""
     value = body.value
     if body.media == TEXT_MEDIA or not _is_envelope(value, REQUEST_MARKERS):
+        options = web_options(base, None, limits)
         if body.media == TEXT_MEDIA and not looks_like_json(body.data):
-            raise Problem("invalid-field", "fix repairs JSON (an attribute or op object); "
-                          "this text is not JSON", field="text")
-        return FixJob(body.data.decode("utf-8", "replace"), web_options(base, None, limits))
+            return FixJob(body.data, options, model=True)
+        return FixJob(body.data.decode("utf-8", "replace"), options)
     _only(value, FIX_KEYS)
     options = web_options(base, value.get("options"), limits)
-    key = _one_input(value, ("attributes", "op", "text"))
+    key = _one_input(value, INPUT_KEYS)
     if key == "text":
         return FixJob(_string(value, "text", "JSON text"), options)
+    if key == "mlir":
+        return FixJob(_string(value, "mlir", "TOSA MLIR text"), options, model=True)
     document = value[key] if key == "attributes" else _op_value(value[key])
     if not isinstance(document, dict):
         raise Problem("invalid-field", "attributes must be an object", field="attributes")

@@ -54,8 +54,9 @@ class CheckJob:
 
 @dataclass(frozen=True, slots=True)
 class FixJob:
-    text: str  # JSON text of an attribute or op object
+    text: str | bytes  # JSON text of an attribute or op object, or a TOSA MLIR model
     options: Options
+    model: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +292,7 @@ def run_fixes(jobs: list[FixJob], vetted: VettedShaders | None = None,
 
     results = []
     for job in jobs:
-        result = repair(job.text, REQUEST_PATH, job.options, shaders=False)
+        result = repair(job.text, REQUEST_PATH, job.options, shaders=False, model=job.model)
         answer = {
             "ok": result.ok and result.fixed is not None,
             "changed": result.changed,
@@ -304,7 +305,7 @@ def run_fixes(jobs: list[FixJob], vetted: VettedShaders | None = None,
         if result.fixed is None:  # refused: nothing was written, nothing is left
             results.append(FixResult(answer))
             continue
-        check = CheckJob("json", result.fixed, job.options)
+        check = CheckJob("mlir" if job.model else "json", result.fixed, job.options)
         found = lint_only([check], vetted, memo)[0]
         if isinstance(found, NeedsWorker):
             results.append(FixResult(answer, check))

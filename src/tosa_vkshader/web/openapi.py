@@ -81,13 +81,15 @@ SCHEMAS: dict[str, Any] = {
         "anyOf": [_ref("CheckEnvelope"), {"type": "object"}, {"type": "array"}],
     },
     "FixRequest": {
-        "description": "The JSON document to repair as pasted, or a request object.",
+        "description": "The JSON document to repair as pasted, or a request object "
+                       "(a TOSA MLIR model as text/plain or as mlir).",
         "anyOf": [{
             "type": "object", "additionalProperties": False,
             "properties": {"attributes": {"type": "object"}, "op": _ref("OpObject"),
-                           "text": {"type": "string"}, "options": _ref("CheckOptions")},
+                           "text": {"type": "string"}, "mlir": {"type": "string"},
+                           "options": _ref("CheckOptions")},
             "oneOf": [{"required": ["attributes"]}, {"required": ["op"]},
-                      {"required": ["text"]}],
+                      {"required": ["text"]}, {"required": ["mlir"]}],
         }, {"type": "object"}],
     },
     "FixResponse": {
@@ -295,8 +297,8 @@ def openapi_document() -> dict[str, Any]:
                               **request_errors, **worker_errors},
             }},
             "/v1/fix": {"post": {
-                "operationId": "fix", "summary": "Repair a JSON document mechanically "
-                "(what `tosa-vkshader fix` does)",
+                "operationId": "fix", "summary": "Repair a JSON document or a TOSA MLIR "
+                "model mechanically (what `tosa-vkshader fix` does)",
                 "requestBody": {"required": True, "content": {
                     "application/json": {"schema": _ref("FixRequest")},
                     "text/plain": {"schema": {"type": "string"}}}},
