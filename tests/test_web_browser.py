@@ -22,6 +22,10 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from web_helpers import module_server
 
+from tosa_vkshader.cli import main
+
+from conftest import FIXTURES
+
 CHROMIUM = os.environ.get("TOSA_VKSHADER_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("TOSA_VKSHADER_CHROMEDRIVER", "/usr/bin/chromedriver")
 WAIT_S = 30
@@ -266,3 +270,20 @@ def test_switches_and_examples_never_lose_text(server, browser):
     assert "add_i32" in value(browser, "source")
     browser.find_element(By.ID, "source").send_keys(Keys.CONTROL, "z")
     assert value(browser, "source") == mine
+
+
+def test_apply_fixes_repairs_a_model_in_mlir_mode(server, browser, tmp_path):
+    """In MLIR mode the page offers `/v1/fix`'s repairs of the model too, and applying
+    them gives the text `tosa-vkshader fix model.mlir` writes."""
+    original = (FIXTURES / "models" / "generic.mlir").read_text()
+    at = original.index("entry_point")
+    damaged = original[:at] + "entryPoint" + original[at + len("entry_point"):]
+    open_page(browser, server.url + "/", {"mode": "mlir", "text": damaged})
+    button = browser.find_element(By.ID, "apply-all")
+    wait(browser).until(lambda d: button.is_displayed())
+    button.click()
+    wait(browser).until(lambda d: value(d, "source") != damaged)
+    copy = tmp_path / "model.mlir"
+    copy.write_text(damaged)
+    main(["fix", str(copy)])
+    assert value(browser, "source") == copy.read_text()

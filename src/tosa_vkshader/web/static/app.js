@@ -500,14 +500,15 @@
     summarize(answer.body, performance.now() - started);
     renderList();
     renderMarks();
-    if (JSON_MODE() && diagnostics.some((d) => d.hint)) previewFix(text, mine, signal);
+    if (diagnostics.some((d) => d.hint)) previewFix(text, mine, signal);
   }
 
   // Ask /v1/fix what it would change, to offer it on the diagnostics it repairs.
   async function previewFix(text, mine, signal) {
     let answer;
     try {
-      answer = await post("/v1/fix", JSON.stringify({ text, options: requestOptions() }), signal);
+      const document = JSON_MODE() ? { text } : { mlir: text };
+      answer = await post("/v1/fix", JSON.stringify({ ...document, options: requestOptions() }), signal);
     } catch (error) {
       return;
     }
