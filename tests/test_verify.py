@@ -260,6 +260,37 @@ def test_constraints_keep_values_out_of_the_inputs(capsys, tmp_path):
     assert code == 0, out + err
 
 
+def test_a_range_clear_of_the_subnormals_is_drawn(capsys, tmp_path):
+    """`st.operand(0, min_value=0.25)` (a reciprocal's inputs) leaves no subnormal to
+    draw: the range alone is used, on float32 and float16 operands alike."""
+    ref = reference_file(tmp_path, """\
+        import numpy as np
+
+        def reciprocal(x):
+            return (1 / x.astype(np.float32)).astype(x.dtype)
+
+        def inputs(st):
+            return [st.operand(0, min_value=0.25, max_value=8)]
+        """)
+    for element, glsl in (("f32", "float"), ("f16", "float16_t")):
+        shader = ("#version 460\n"
+                  "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+                  "layout(local_size_x = 64) in;\n"
+                  f"layout(binding = 0) readonly buffer In {{ {glsl} x[]; }};\n"
+                  f"layout(binding = 1) writeonly buffer Out {{ {glsl} y[]; }};\n"
+                  "void main() { uint i = gl_GlobalInvocationID.x; "
+                  f"y[i] = {glsl}(1.0 / float(x[i])); }}\n")
+        t = f"tensor<64x{element}>"
+        op = op_from_shader(shader, language="GLSL", workgroup_sizes=[1, 1, 1],
+                            options=DISPATCH)
+        model = tmp_path / f"reciprocal_{element}.mlir"
+        model.write_text(op.to_mlir([t], [t], options=DISPATCH))
+        code, out, err = verify_cli(capsys, model, "--reference", f"{ref}:reciprocal",
+                                    "--no-database", "--seed", 3, "--examples", 30)
+        assert code == 0, out + err
+        assert "no counterexample in 30 example(s)" in out + err
+
+
 def test_ulp_tolerance_counts_representable_values(capsys, tmp_path):
     """An op one float32 step away from its reference: 1 ULP apart, so --ulp 1 passes,
     --ulp 0 fails, and the command that reproduces it compares with --ulp 0. (One step
