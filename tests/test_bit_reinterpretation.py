@@ -34,6 +34,22 @@ HLSL_BITS = """[[vk::binding(0, 0)]] StructuredBuffer<uint> x;
 [numthreads(64, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) { y[id.x] = asuint(asfloat(x[id.x]) * 2.0); }
 """
+# ByteAddressBuffer.Load4/Store4: four words loaded and cast as one vector, a cast vector
+# stored word by word (OpCompositeConstruct / OpCompositeExtract around the OpBitcast).
+HLSL_LOAD4 = """ByteAddressBuffer x : register(t0);
+RWByteAddressBuffer y : register(u1);
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    y.Store4(id.x * 16, asuint(asfloat(x.Load4(id.x * 16)) * 2.0 - 1.0));
+}
+"""
+# ... and the accidents: one of the four words also taken as the number it holds, or the
+# stored vector not a cast
+HLSL_LOAD4_WORD_USED = HLSL_LOAD4.replace(
+    "asuint(asfloat(x.Load4(id.x * 16)) * 2.0 - 1.0)",
+    "asuint(asfloat(x.Load4(id.x * 16)) * 2.0 - 1.0) + x.Load4(id.x * 16).x")
+HLSL_STORE4_PLAIN = HLSL_LOAD4.replace("asuint(asfloat(x.Load4(id.x * 16)) * 2.0 - 1.0)",
+                                       "uint4(asfloat(x.Load4(id.x * 16)) * 2.0)")
 # The accidents: words taken as they are, stored as they are, or reinterpreted as int.
 PLAIN = HEAD + "    y[i] = x[i] * 2u;\n}\n"
 STORED_PLAIN = HEAD + "    y[i] = uint(uintBitsToFloat(x[i]) * 2.0);\n}\n"
@@ -78,6 +94,7 @@ def test_every_access_a_reinterpretation_is_no_mismatch():
     assert warned(VECTORS, formats="VK_FORMAT_R32G32B32A32_SFLOAT",
                   operands=("tensor<64x4xf32>",)) == []
     assert warned(HLSL_BITS, language="HLSL") == []
+    assert warned(HLSL_LOAD4, language="HLSL", operands=("tensor<1024xf32>",)) == []
 
 
 def test_an_accidental_mismatch_still_warns():
@@ -87,6 +104,10 @@ def test_an_accidental_mismatch_still_warns():
     assert warned(MIXED_READ) == ["'In'"]  # x[i + 1] is read as a uint
     assert warned(BOTH_WAYS) == ["'In'"]  # float(x[i]) converts the number, not the bits
     assert len(warned(one_load_both_ways())) == 1  # (-O strips the names: In's id)
+    assert warned(HLSL_LOAD4_WORD_USED, language="HLSL",
+                  operands=("tensor<1024xf32>",)) == ["'x'", "'y'"]
+    assert warned(HLSL_STORE4_PLAIN, language="HLSL",
+                  operands=("tensor<1024xf32>",)) == ["'y'"]
     # the same reinterpretation, another format: the bits are taken as float, not int
     assert warned(BITS, formats="VK_FORMAT_R32_SINT", operands=("tensor<256xi32>",)) == \
         ["'In'", "'Out'"]

@@ -85,7 +85,8 @@ BUFFER_ELEMENT_MISMATCH = rule(
         "model stores int8, or the other way round. Not reported where every access of "
         "the buffer reinterprets its elements, bit for bit, as the format's type "
         "(`uintBitsToFloat(data[i])` and `data[i] = floatBitsToUint(v)` over "
-        "R32_SFLOAT, HLSL `asfloat`/`asuint`): the shader then reads the data as the "
+        "R32_SFLOAT, HLSL `asfloat`/`asuint`, also on the four words of "
+        "`ByteAddressBuffer.Load4`/`Store4`): the shader then reads the data as the "
         "model stores it.",
     bad='"input_0_vkformat": "VK_FORMAT_R8_SINT"   // buffer { float data[]; }',
     good='"input_0_vkformat": "VK_FORMAT_R32_SFLOAT"',
