@@ -219,6 +219,54 @@ def test_bare_binding_number_in_several_sets_is_ambiguous():
     assert codes == ["VKS604"]
 
 
+BILINEAR_HALF = """#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0) uniform sampler2D src;
+layout(binding = 1, rgba32f) uniform writeonly image2D dst;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    imageStore(dst, p, textureLod(src, vec2(2 * p + 1) / vec2(textureSize(src, 0)), 0.0));
+}
+"""
+RGBA32F = {"src": "VK_FORMAT_R32G32B32A32_SFLOAT"}
+
+
+def test_sampler_of_writes_the_sampler_the_shader_was_written_for():
+    """--sampler-of src=linear,repeat is input_0_sampler; without it, check warns that
+    the runtime samples NEAREST / CLAMP_TO_EDGE (VKS425, at the textureLod line); a
+    texelFetch needs no sampler."""
+    op = op_from_shader(source=BILINEAR_HALF, language="GLSL", format_of=RGBA32F,
+                        sampler_of={"src": "linear,repeat"})
+    assert op.attrs["input_0_sampler"] == {
+        "min_filter": "VK_FILTER_LINEAR", "mag_filter": "VK_FILTER_LINEAR",
+        "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_REPEAT",
+        "address_mode_v": "VK_SAMPLER_ADDRESS_MODE_REPEAT",
+        "border_color": "VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"}
+    assert "VKS425" not in [d.code for d in op.notes]
+    full = op_from_shader(source=BILINEAR_HALF, language="GLSL", format_of=RGBA32F,
+                          sampler_of={"0:0": "VK_FILTER_NEAREST,CLAMP_TO_BORDER,"
+                                             "float-opaque-white"})
+    assert full.attrs["input_0_sampler"]["border_color"] == "VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE"
+    bare = op_from_shader(source=BILINEAR_HALF, language="GLSL", format_of=RGBA32F)
+    [warning] = [d for d in bare.notes if d.code == "VKS425"]
+    assert "input_0_sampler" in warning.message and "NEAREST" in warning.message
+    assert "OpImageSampleExplicitLod from `src`" in warning.message
+    fetch = BILINEAR_HALF.replace(
+        "textureLod(src, vec2(2 * p + 1) / vec2(textureSize(src, 0)), 0.0)",
+        "texelFetch(src, 2 * p, 0)")
+    assert "VKS425" not in [d.code for d in op_from_shader(
+        source=fetch, language="GLSL", format_of=RGBA32F).notes]
+
+
+@pytest.mark.parametrize("key_value", ["dst=linear", "src=bilinear", "src=linear,wrap",
+                                       "src=linear,repeat,grey", "src=a,b,c,d"])
+def test_sampler_of_that_fits_no_sampled_image(key_value):
+    key, _, value = key_value.partition("=")
+    assert codes_of(lambda: op_from_shader(source=BILINEAR_HALF, language="GLSL",
+                                           format_of=RGBA32F,
+                                           sampler_of={key: value})) == ["VKS604"]
+
+
 def test_a_shader_that_does_not_compile_writes_nothing(tmp_path, capsys):
     out = tmp_path / "attrs.json"
     shader = CODEGEN / "bad" / "does_not_compile.comp"

@@ -384,3 +384,40 @@ def test_a_multi_component_format_is_covered_texel_by_texel():
     [d] = [d for d in validate(json.dumps(document)).errors]
     assert d.code == "VKS518"
     assert "leave 64 of the 128 elements" in d.message and "[2, 1, 1]" in d.hint
+
+
+# Two reads of a 16 x 16 texture per texel of two 8 x 8 images: at the corner shared by
+# four texels (bilinear: their mean; nearest: texel 2p + 1), and 12.5 texels to the right
+# of the texel's centre (repeat: wraps to column p.x - 4; clamp to edge: column 15).
+SAMPLED_TWICE = """#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0) uniform sampler2D src;
+layout(binding = 1, rgba32f) uniform writeonly image2D corner;
+layout(binding = 2, rgba32f) uniform writeonly image2D beyond;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    imageStore(corner, p, textureLod(src, vec2(2 * p + 1) / 16.0, 0.0));
+    imageStore(beyond, p, textureLod(src, (vec2(p) + vec2(12.5, 0.5)) / 16.0, 0.0));
+}
+"""
+
+
+def test_without_a_sampler_the_runtime_samples_nearest_and_clamps_to_the_edge():
+    """VKS425's claim: an op whose sampled image has no input_N_sampler is sampled with
+    NEAREST filtering and CLAMP_TO_EDGE addressing; with `--sampler-of src=linear,repeat`
+    (input_0_sampler) the same shader filters and wraps."""
+    tex = np.random.default_rng(425).uniform(0, 1, (1, 16, 16, 4)).astype(np.float32)
+    t_in, t_out = "tensor<1x16x16x4xf32>", "tensor<1x8x8x4xf32>"
+    rows, cols = np.meshgrid(np.arange(8), np.arange(8), indexing="ij")
+    wrapped, clamped = tex[0][rows, (cols + 12) % 16], tex[0][rows, np.minimum(cols + 12, 15)]
+    for sampler_of, corner, beyond in (
+            ({}, tex[0][2 * rows + 1, 2 * cols + 1], clamped),
+            ({"src": "linear,repeat"},
+             tex[0].reshape(8, 2, 8, 2, 4).mean(axis=(1, 3)), wrapped)):
+        op = op_from_shader(source=SAMPLED_TWICE, language="GLSL", sampler_of=sampler_of,
+                            format_of={"src": "VK_FORMAT_R32G32B32A32_SFLOAT"},
+                            operands=[t_in], results=[t_out, t_out])
+        assert ("VKS425" in [d.code for d in op.notes]) == (not sampler_of)
+        got = tosa_vkshader.run(op.to_mlir([t_in], [t_out, t_out]), [tex])
+        np.testing.assert_allclose(got[0][0], corner, atol=1e-6)
+        np.testing.assert_allclose(got[1][0], beyond, atol=1e-6)

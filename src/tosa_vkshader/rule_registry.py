@@ -147,6 +147,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS422", "push-constants-mismatch",                ERROR,   "rules.crosscheck"),
     ("VKS423", "push-constants-missing",                 ERROR,   "rules.crosscheck"),
     ("VKS424", "resource-unused",                        INFO,    "rules.crosscheck"),
+    ("VKS425", "sampler-undeclared",                     WARNING, "rules.crosscheck"),
     ("VKS430", "workgroup-sizes-equals-local-size",      INFO,    "rules.crosscheck"),
     ("VKS431", "shared-memory-without-barrier",          WARNING, "rules.coverage"),
     # -- 5xx: Model context (MLIR / TOSA)

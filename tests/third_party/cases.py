@@ -448,6 +448,81 @@ def _cases() -> list[Case]:
                       limitation=None if shutil.which("dxc") else
                       Limitation("new", "VKS311", "DXC compiles it")))
 
+
+    # explore-b: tensors of rank 1, 3 and 5, int16/float16/uint8 elements, tensors with
+    # buffers, two tensor results, an out-of-bounds read; r16f and r32i images; sampled
+    # images with a declared sampler; HLSL structs out, Load4/Store4, vk::binding with
+    # sets, SV_GroupIndex loops, a block scan from WavePrefixSum.
+    t16 = _RNG.integers(-20000, 20000, size=300).astype(np.int16)
+    found.append(case("arm-tensors-rank-1-int16-size-guard", "tensor_rank1_i16.comp", [t16],
+                      [np.clip(t16.astype(np.int32) * 3, -32768, 32767).astype(np.int16)]))
+
+    ha3, hb3 = (_f32(3, 8, 16, low=-2, high=2).astype(np.float16) for _ in range(2))
+    found.append(case("arm-tensors-rank-3-float16", "tensor_rank3_f16.comp", [ha3, hb3],
+                      [(ha3 * hb3 + np.float16(1)).astype(np.float16)], rtol=1e-2, atol=1e-2))
+
+    q8 = _RNG.integers(0, 256, size=(6, 40)).astype(np.uint8)
+    found.append(case("arm-tensor-uint8-to-buffer", "tensor_u8_dequant.comp", [q8],
+                      [(q8.astype(np.float32) - 128) / 64]))
+
+    bq = _f32(8, 32)
+    found.append(case("buffer-to-arm-tensor-int32", "buffer_to_tensor.comp", [bq],
+                      [np.round(bq * 10).astype(np.int32)]))
+
+    sx = _f32(4, 128)
+    found.append(case("arm-tensors-two-results", "tensor_split.comp", [sx],
+                      [np.maximum(sx, 0), np.minimum(sx, 0)]))
+
+    r5 = _f32(1, 4, 8, 8, 1)
+    found.append(case("arm-tensors-rank-5", "tensor_rank5.comp", [r5], [2 * r5]))
+
+    so = _f32(4, 32)
+    found.append(case("arm-tensor-read-out-of-bounds-value", "tensor_shift_oob.comp", [so],
+                      [np.concatenate([so[:, 1:], np.zeros((4, 1), np.float32)], axis=1)]))
+
+    depth = _RNG.uniform(0.5, 4, size=(1, 10, 12, 1)).astype(np.float16)
+    found.append(case("storage-image-r16f-image-size-guard", "r16f_image.comp", [depth],
+                      [(1 / depth.astype(np.float32)).astype(np.float16)], rtol=2e-3,
+                      atol=2e-3))
+
+    # The 0.11.0 scenario runner's DDS reader has no DXGI format for R32_SINT images.
+    ri = _RNG.integers(-100, 100, size=(1, 8, 8, 1)).astype(np.int32)
+    found.append(case("storage-image-r32i", "r32i_image.comp", [ri], [np.abs(ri) - 7],
+                      limitation=Limitation("run", "VKS959", "VK_FORMAT_R32_SINT")))
+
+    mip = _f32(1, 16, 16, 4, low=0, high=1)
+    found.append(case("sampled-image-bilinear-sampler-of", "texture_lod_half.comp", [mip],
+                      [mip[0].reshape(8, 2, 8, 2, 4).mean(axis=(1, 3))[None]],
+                      flags=["--format-of", "src=VK_FORMAT_R32G32B32A32_SFLOAT",
+                             "--sampler-of", "src=linear"], atol=1e-5))
+
+    wrap = _f32(1, 8, 16, 1)
+    found.append(case("sampled-image-repeat-sampler-of", "texture_repeat.comp", [wrap],
+                      [np.roll(wrap, -4, axis=2)],
+                      flags=["--format-of", "src=VK_FORMAT_R32_SFLOAT",
+                             "--sampler-of", "src=nearest,repeat"]))
+
+    pairs = _f32(96, 2)
+    found.append(case("hlsl-rwstructuredbuffer-of-structs-out", "rw_struct_out.hlsl", [pairs],
+                      [np.stack([pairs.min(axis=1), pairs.max(axis=1)], axis=1)]))
+
+    b4 = _f32(512)
+    found.append(case("hlsl-byte-address-load4-store4", "byteaddress4.hlsl", [b4],
+                      [b4 * 2 - 1]))
+
+    va, vb = _f32(384), _f32(384)
+    found.append(case("hlsl-vk-binding-two-sets", "vk_binding_sets.hlsl", [va, vb],
+                      [va * vb]))
+
+    rows2 = _f32(6, 256, low=-1, high=1)
+    found.append(case("hlsl-group-index-strided-loop", "groupindex_loop.hlsl", [rows2],
+                      [(rows2 * rows2).sum(axis=1, dtype=np.float32)], rtol=1e-4, atol=1e-4))
+
+    counts = _RNG.integers(0, 10, size=256).astype(np.uint32)
+    blocks = counts.reshape(4, 64)
+    found.append(case("hlsl-wave-prefix-sum-block-scan", "wave_block_scan.hlsl", [counts],
+                      [(np.cumsum(blocks, axis=1) - blocks).ravel().astype(np.uint32)]))
+
     return found
 
 

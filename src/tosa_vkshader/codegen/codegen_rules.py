@@ -50,7 +50,8 @@ FORMAT_OF_CONFLICT = rule(
 FORMAT_OF_UNKNOWN = rule(
     "VKS604",
     summary="A `--format-of` key names no binding of the entry point, names several, or "
-            "its value is not a VkFormat.",
+            "its value is not a VkFormat; a `--sampler-of` key names no sampled image or "
+            "several, or its value is not FILTER[,ADDRESS[,BORDER]].",
     why="A format meant for one binding must not silently go nowhere (a typo in the "
         "variable name) or to the wrong binding (binding 0 of two descriptor sets).",
     bad="--format-of texture=VK_FORMAT_R8G8B8A8_UNORM    # the variable is `tex`",

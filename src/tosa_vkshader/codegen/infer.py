@@ -30,7 +30,7 @@ from ..spirv import Reflection, read_module, reflect
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module
 from ..spirv.records import DescriptorBinding, PushConstantBlock
-from ..typed_attributes import Attributes, PushConstants, Resource
+from ..typed_attributes import Attributes, PushConstants, Resource, SamplerConfig
 from .codegen_rules import (
     AMBIGUOUS_ENTRY,
     DESCRIPTOR_ARRAY,
@@ -55,6 +55,7 @@ from .codegen_rules import (
 )
 from .defines import DefinedSource, with_defines
 from .formats import fixed_format, inferred_format, padded_vector
+from .sampler_of import sampler_overrides
 from .shader import Language, Shader, compile_shader, hlsl_entry_point
 
 if TYPE_CHECKING:
@@ -109,7 +110,8 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
              workgroup_sizes: Sequence[int] | None = None,
              results: Sequence[TensorType] | None = None,
              operands: Sequence[TensorType] | None = None,
-             options: Options | None = None) -> Generated:
+             options: Options | None = None,
+             sampler_of: Sequence[tuple[str, str]] | Mapping[str, str] = ()) -> Generated:
     """Build and check the attribute object for ``shader``. With the op's ``results``
     (their tensor types), ``workgroup_sizes`` is computed from what the shader writes
     (``operands`` size what it reads: ``.length()``, ``imageSize()``)."""
@@ -144,6 +146,7 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
         return Generated(None, run.out)
     reflection = reflect(module, name)
     overrides = _format_overrides(run, reflection, format_of)
+    samplers = sampler_overrides(sampler_of, reflection.bindings, _bindings_for, run.add)
     resources = _resources(run, module, reflection, overrides)
     if resources is not None:
         resources = _formats_of_the_tensors(resources, operands, results, overrides)
@@ -159,7 +162,8 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     attributes = Attributes(
         entry_point=name, workgroup_sizes=sizes, shader_language=language, shader_code=code,
         push_constants=PushConstants.parse(push) if push else None,
-        inputs=[_resource("input", i, b, f) for i, (b, f) in enumerate(inputs)],
+        inputs=[_resource("input", i, b, f, samplers.get((b.set, b.binding)))
+                for i, (b, f) in enumerate(inputs)],
         outputs=[_resource("output", i, b, f) for i, (b, f) in enumerate(outputs)])
     # What is written must pass the checker: the same pipeline as `check`, compiling
     # the embedded text as the runtime does (the macros are in it now, not in flags).
@@ -248,10 +252,10 @@ def _at_user_line(diagnostic: Diagnostic, defined: DefinedSource) -> Diagnostic:
 
 
 def _resource(direction: Literal["input", "output"], index: int, b: DescriptorBinding,
-              fmt: str) -> Resource:
+              fmt: str, sampler: SamplerConfig | None = None) -> Resource:
     return Resource(direction=direction, index=index, binding=b.binding, descriptorset=b.set,
                     vkdescriptortype=b.descriptor_type, vkformat=fmt,
-                    type=KIND_OF_DESCRIPTOR.get(b.descriptor_type))
+                    type=KIND_OF_DESCRIPTOR.get(b.descriptor_type), sampler=sampler)
 
 
 # -- entry point -------------------------------------------------------------------------

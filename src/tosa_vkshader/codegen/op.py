@@ -107,7 +107,9 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
                    workgroup_sizes: Sequence[int] | None = None,
                    operands: Sequence[str] | None = None,
                    results: Sequence[str] | None = None,
-                   options: Options | None = None) -> CustomOp:
+                   options: Options | None = None,
+                   sampler_of: Sequence[tuple[str, str]] | Mapping[str, str] = ()
+                   ) -> CustomOp:
     """Build an op from a compute shader: reflect it and infer its attributes.
 
     Say what the shader is, never leaving it to a guess: ``path=`` a shader file (the
@@ -117,7 +119,8 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
     source text when ``language`` is given; a one-line ``str`` with ``language`` that
     names an existing file is refused as ambiguous (:class:`TypeError`). ``format_of``
     maps a binding (number, ``"set:binding"`` or variable name) to a VkFormat where the
-    shader does not say. ``results`` (MLIR tensor types) make ``workgroup_sizes`` the
+    shader does not say; ``sampler_of`` maps a sampled image to ``"FILTER[,ADDRESS[,BORDER]]"``
+    (``"linear,repeat"``), written as its ``input_N_sampler``. ``results`` (MLIR tensor types) make ``workgroup_sizes`` the
     number of workgroups that covers them; with ``operands`` as well the op is then
     checked with its types, as ``emit`` does. Raises :class:`CodegenError` with
     diagnostics when the attributes cannot be made or do not pass ``check``.
@@ -142,7 +145,7 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
         assert shader is not None
         read = read_shader(shader, language)
     op = _from_source(read, name, entry_point, embed, format_of, workgroup_sizes, results,
-                      options, operands)
+                      options, operands, sampler_of)
     if operands is None or results is None:
         return op
     # With the op's types: checked as a model would be (counts, formats, coverage).
@@ -156,7 +159,7 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
 
 
 def _from_source(source: Shader, name, entry_point, embed, format_of, workgroup_sizes,
-                 results, options, operands=None) -> CustomOp:
+                 results, options, operands=None, sampler_of=()) -> CustomOp:
     from .emit import parse_types
 
     parsed_results = parsed_operands = None
@@ -170,7 +173,7 @@ def _from_source(source: Shader, name, entry_point, embed, format_of, workgroup_
             parsed_operands = None  # reported by the check with the op's types
     generated = generate(source, entry_point=entry_point, embed=embed, format_of=format_of,
                          workgroup_sizes=workgroup_sizes, results=parsed_results,
-                         operands=parsed_operands, options=options)
+                         operands=parsed_operands, options=options, sampler_of=sampler_of)
     if generated.attributes is None:
         raise CodegenError(generated.diagnostics)
     if name is None:

@@ -50,6 +50,13 @@ def register(subparsers) -> None:
     parser.add_argument("--format-of", action="append", default=[], metavar="KEY=VK_FORMAT",
                         help="the VkFormat of one binding; KEY is a binding number, SET:BINDING "
                              "or the variable name (repeatable)")
+    parser.add_argument("--sampler-of", action="append", default=[],
+                        metavar="KEY=FILTER[,ADDRESS[,BORDER]]",
+                        help="the sampler of one sampled image, written as its "
+                             "input_N_sampler: nearest|linear, then clamp-to-edge (default)|"
+                             "repeat|mirrored-repeat|clamp-to-border, then a border colour "
+                             "(default float-transparent-black); KEY as for --format-of "
+                             "(repeatable)")
     parser.add_argument("--entry-point", metavar="NAME",
                         help="the compute entry point (default: main for GLSL, the "
                              "[numthreads] function for HLSL, the only one of a .spv)")
@@ -80,13 +87,13 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def _pairs(values: list[str]) -> list[tuple[str, str]] | None:
+def _pairs(values: list[str], flag: str = "--format-of",
+           form: str = "KEY=VK_FORMAT_...") -> list[tuple[str, str]] | None:
     pairs = []
     for value in values:
         key, sep, fmt = value.partition("=")
         if not sep or not key.strip() or not fmt.strip():
-            print(f"tosa-vkshader new: --format-of {value!r} is not KEY=VK_FORMAT_...",
-                  file=sys.stderr)
+            print(f"tosa-vkshader new: {flag} {value!r} is not {form}", file=sys.stderr)
             return None
         pairs.append((key.strip(), fmt.strip()))
     return pairs
@@ -107,8 +114,9 @@ def _sizes(text: str | None) -> list[int] | None | Literal[False]:
 def run(args: argparse.Namespace) -> int:
     options = options_from(args)
     pairs = _pairs(args.format_of)
+    samplers = _pairs(args.sampler_of, "--sampler-of", "KEY=FILTER[,ADDRESS[,BORDER]]")
     sizes = _sizes(args.workgroup_sizes)
-    if options is None or pairs is None or sizes is False:
+    if options is None or pairs is None or samplers is None or sizes is False:
         return EXIT_USAGE
     operands = split_types(args.operands) if args.operands is not None else None
     results = split_types(args.results) if args.results is not None else None
@@ -131,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         op = op_from_shader(path=args.shader, name=args.name, entry_point=args.entry_point,
                             embed=args.embed, format_of=pairs,
                             workgroup_sizes=sizes or None, operands=operands,
-                            results=results, options=options)
+                            results=results, options=options, sampler_of=samplers)
     except CodegenError as exc:
         _print_placed(exc.diagnostics, args.shader, None, options, summary=True)
         return exit_status(exc.diagnostics)

@@ -34,7 +34,7 @@ from .compiler import (
 )
 from .diagnose import ENTRY_POINT_NOT_FOUND
 from .expansion import expansion_problem
-from .hlsl import glslang_limits
+from .hlsl import exclusive_prefix_scans, glslang_limits
 from .hlsl import target_spv as hlsl_target_spv
 from .includes import check_includes
 from .job import Job, Outcome
@@ -317,6 +317,8 @@ def _store(jobs: list[Job], outcomes: dict[int, Outcome], info: CompilerInfo,
                                    info, job.request.code_pointer)
             if any(d.severity is Severity.ERROR for d in found):
                 outcome = Outcome(None, found, outcome.deterministic)
+            elif outcome.spirv is not None:
+                outcome.spirv = exclusive_prefix_scans(outcome.spirv)
             outcome.diagnostics = found
         entry = Entry(outcome.spirv, tuple(
             StoredDiagnostic.of(d, job.request.entry_pointer or "")

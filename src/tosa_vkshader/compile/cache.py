@@ -27,7 +27,8 @@ CACHE_PROBLEM = rule(
     good="export TOSA_VKSHADER_CACHE_DIR=/tmp/tosa-vkshader-cache   # or pass --no-cache",
 )
 
-FORMAT = 1
+# 2: glslang's HLSL prefix scans are stored made exclusive (compile/hlsl.py)
+FORMAT = 2
 
 
 

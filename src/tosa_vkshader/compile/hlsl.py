@@ -14,15 +14,24 @@ Measured with Debian 12's glslc (shaderc 2023.2, glslang 11.13):
   cannot pick (``RWTexture2D.Load(int3)``: "'__BI_Load' : ambiguous best function");
   ``[[vk::push_constant]]`` on a plain struct variable, which it puts into the
   ``$Global`` uniform buffer instead of a push-constant block (no message at all).
+- glslang compiles ``WavePrefixSum`` and ``WavePrefixProduct`` as *inclusive* scans
+  (``OpGroupNonUniformIAdd ... InclusiveScan``): every lane gets its own value added in,
+  where HLSL defines them exclusive and DXC compiles them so (``ExclusiveScan``), and
+  nothing says so. HLSL has no inclusive scan, so every inclusive add or multiply scan
+  in glslang's HLSL output is one of these: :func:`exclusive_prefix_scans` makes it the
+  exclusive scan the source asked for.
 """
 
 from __future__ import annotations
 
 import re
+import sys
+from array import array
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic, InnerPosition
 from ..rule_registry import rule
+from ..spirv.grammar import OP
 from .compiler import CompilerInfo
 from .diagnose import COMPILE_ERROR
 from .options import CompileOptions
@@ -66,6 +75,40 @@ def target_spv(info: CompilerInfo, opts: CompileOptions) -> str | None:
     if version is None or version >= _BUFFER_BLOCK_FIXED:
         return None
     return "spv1.3" if _SPV_OF_ENV.get(opts.target_env, (1, 0)) > (1, 3) else None
+
+
+# WavePrefixSum / WavePrefixProduct: integer and float adds and multiplies.
+_PREFIX_OPS = frozenset(OP[name] for name in (
+    "OpGroupNonUniformIAdd", "OpGroupNonUniformFAdd", "OpGroupNonUniformIMul",
+    "OpGroupNonUniformFMul"))
+_INCLUSIVE, _EXCLUSIVE = 1, 2  # SPIR-V's GroupOperation InclusiveScan, ExclusiveScan
+_OPERATION_WORD = 4  # opcode word, result type, result id, scope, then the operation
+
+
+def exclusive_prefix_scans(spirv: bytes) -> bytes:
+    """glslang's SPIR-V of an HLSL shader with its ``WavePrefixSum``/``WavePrefixProduct``
+    scans made exclusive, as HLSL defines them (the module unchanged where there are
+    none, or where the words do not parse: the reader reports those)."""
+    words = array("I", spirv)
+    if sys.byteorder == "big":
+        words.byteswap()
+    changed = False
+    at = 5
+    while at < len(words):
+        count, opcode = words[at] >> 16, words[at] & 0xFFFF
+        if count == 0:
+            break
+        operation = at + _OPERATION_WORD
+        if opcode in _PREFIX_OPS and operation < min(at + count, len(words)) \
+                and words[operation] == _INCLUSIVE:
+            words[operation] = _EXCLUSIVE
+            changed = True
+        at += count
+    if not changed:
+        return spirv
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words.tobytes()
 
 
 def glslang_limits(source: str, spirv: bytes | None, diagnostics: list[Diagnostic],

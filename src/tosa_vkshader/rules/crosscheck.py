@@ -17,6 +17,7 @@ from .. import vulkan
 from ..diagnostics import Diagnostic, Severity
 from ..dispatch import invocations
 from ..rule_registry import rule
+from ..spirv.analysis.collect import SAMPLED
 from ..spirv.bitcasts import reinterpreted_as
 from ..spirv.records import DescriptorBinding, PushConstantBlock, Reflection
 from ..view import AttributeView, ResourceView
@@ -178,6 +179,24 @@ RESOURCE_UNUSED = rule(
     bad='"input_1_binding": 2   // binding 2 is declared but never read',
     good="declare only the resources the entry point uses",
 )
+SAMPLER_UNDECLARED = rule(
+    "VKS425",
+    summary="The shader samples an image (filtering, normalized coordinates) but the op "
+            "declares no `_sampler` for it.",
+    why="How `texture()`, `textureLod()` or HLSL `SampleLevel` read depends on the sampler: "
+        "the filter (nearest or linear) and what a coordinate outside [0, 1] reads (clamp, "
+        "repeat, border). The shader does not carry it; the op's `input_N_sampler` does. "
+        "Without one the reference runtime samples with NEAREST filtering and CLAMP_TO_EDGE "
+        "addressing (measured), so a shader written for linear filtering or repeat computes "
+        "something else, with a clean check. `texelFetch` needs no sampler and is not "
+        "reported.",
+    bad='"input_0_vkdescriptortype": "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER"   '
+        '// textureLod(src, uv, 0.0), no input_0_sampler',
+    good='"input_0_sampler": {"min_filter": "VK_FILTER_LINEAR", "mag_filter": '
+         '"VK_FILTER_LINEAR", "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE", '
+         '"address_mode_v": "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE", "border_color": '
+         '"VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"}',
+)
 # Declared types the runtime may use for the type the shader requires.
 _COMPATIBLE: dict[str, frozenset[str]] = {
     "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER": frozenset({
@@ -326,6 +345,7 @@ class _Check:
             self.descriptor_type(d.resource, shader)
             self.format(d.resource, shader)
             self.access(d, shader, meant.get(id(d)))
+            self.sampler(d.resource, shader)
         if self.found_entry:
             self.undeclared({(d.set, d.binding) for d in declared}, misplaced, meant)
         for d in misplaced:
@@ -461,6 +481,32 @@ class _Check:
                     "the image's sampled type",
                     hint=_numeric_twin_hint(info, element[0]),
                     shader_place=self.places.variable(b)))
+
+    def sampler(self, resource: ResourceView, b: DescriptorBinding) -> None:
+        """A sampled image whose op leaves the sampler to the runtime's defaults."""
+        access = self.shader.access
+        if access is None or "sampler" in resource.fields or "sampler" in resource.misspelled \
+                or resource.str_value(
+                "vkdescriptortype") != "VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER":
+            return
+        samples = [a for a in access.accesses if a.unknown == SAMPLED
+                   and (a.set, a.binding) == (b.set, b.binding)]
+        if not samples:
+            return
+        key = resource.key("sampler")
+        self.out.append(SAMPLER_UNDECLARED.at(
+            self.ptr(resource, "vkdescriptortype"),
+            f"the shader samples {b.name!r} ({samples[0].place.describe()}) but the op has "
+            f"no `{key}`: the reference runtime then samples it with NEAREST filtering and "
+            "CLAMP_TO_EDGE addressing, whatever filter and address mode the shader was "
+            "written for",
+            hint=f"declare them: `\"{key}\": {{\"min_filter\": \"VK_FILTER_LINEAR\", "
+                 "\"mag_filter\": \"VK_FILTER_LINEAR\", \"address_mode_u\": "
+                 "\"VK_SAMPLER_ADDRESS_MODE_REPEAT\", \"address_mode_v\": "
+                 "\"VK_SAMPLER_ADDRESS_MODE_REPEAT\", \"border_color\": "
+                 "\"VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK\"}` (NEAREST, CLAMP_TO_EDGE, "
+                 "CLAMP_TO_BORDER, MIRRORED_REPEAT as the shader needs)",
+            shader_place=self.places.access(samples[0].place)))
 
     def reinterpreted(self, b: DescriptorBinding, fmt: tuple[str, int]) -> bool:
         """Whether the code reads and writes the buffer's elements only as bits of the

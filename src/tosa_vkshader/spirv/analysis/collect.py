@@ -35,6 +35,8 @@ _COOPERATIVE_NV = frozenset({OP["OpCooperativeMatrixLoadNV"],
                              OP["OpCooperativeMatrixStoreNV"]})
 UNKNOWN_ADDRESS = ("the address is not an affine expression of the invocation IDs "
                    "(it depends on data, or on arithmetic the analysis does not follow)")
+# (the `unknown` of a read through a sampler: texture(), textureLod(), SampleLevel...)
+SAMPLED = "sampled with floating-point coordinates"
 
 
 class Collector:
@@ -73,7 +75,7 @@ class Collector:
         elif op in _IMAGE_READS:
             self._image("read", v(a[0]), v(a[1]), inst, label, position)
         elif op in _SAMPLES:
-            self._image("read", v(a[0]), UNKNOWN, inst, label, position)
+            self._image("read", v(a[0]), UNKNOWN, inst, label, position, SAMPLED)
         elif op == OP["OpTensorWriteARM"]:
             self._tensor("write", v(a[0]), v(a[1]), self._elements_of_value(a[2]),
                          inst, label, position)
@@ -109,15 +111,13 @@ class Collector:
         self._add(kind, pointer.root, coordinates, width, inst, label, position)
 
     def _image(self, kind: str, handle: Value, coordinate: Value, inst: Instruction,
-               label: int, position: int) -> None:
+               label: int, position: int, why: str | None = None) -> None:
         if not isinstance(handle, Handle):
             return
         items = coordinate.items if isinstance(coordinate, Vec) else (coordinate,)
         known = all(isinstance(i, Poly) for i in items)
         self._add(kind, handle.root, tuple(items) if known else None,  # type: ignore[arg-type]
-                  1, inst, label, position,
-                  None if known or coordinate is not UNKNOWN or kind == "write"
-                  else "sampled with floating-point coordinates")
+                  1, inst, label, position, why)
 
     def _tensor(self, kind: str, handle: Value, coordinate: Value, width: int,
                 inst: Instruction, label: int, position: int) -> None:
@@ -213,7 +213,8 @@ class Collector:
 
     def _place(self, inst: Instruction, name: str) -> Place:
         verb = "on" if inst.opcode in ATOMICS else \
-            "from" if inst.opcode in (OP["OpLoad"], *_IMAGE_READS, OP["OpTensorReadARM"],
+            "from" if inst.opcode in (OP["OpLoad"], *_IMAGE_READS, *_SAMPLES,
+                                      OP["OpTensorReadARM"],
                                       OP["OpCooperativeMatrixLoadKHR"]) else "to"
         text = f"{op_name(inst.opcode)} {verb} `{name}`"
         if inst.line is None:
