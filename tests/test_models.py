@@ -298,7 +298,10 @@ def _tensor_attrs(in_formats, out_formats) -> dict:
     ("i8", "VK_FORMAT_R8_UINT", "VKS515"),
     ("ui8", "VK_FORMAT_R8_UINT", None),
     ("ui8", "VK_FORMAT_R8_SINT", "VKS515"),
-    ("ui8", "VK_FORMAT_R8_UNORM", "VKS515"),
+    ("ui8", "VK_FORMAT_R8_UNORM", None),  # an 8-bit image read as float, not a flip
+    ("i8", "VK_FORMAT_R8G8B8A8_SNORM", None),
+    ("i8", "VK_FORMAT_R8_UNORM", "VKS515"),
+    ("ui8", "VK_FORMAT_R8_SNORM", "VKS515"),
     ("i8", "VK_FORMAT_R32_SFLOAT", "VKS514"),
     ("i16", "VK_FORMAT_R16_SINT", None),
     ("i16", "VK_FORMAT_R8_SINT", "VKS514"),

@@ -485,6 +485,14 @@ def _cases() -> list[Case]:
                       [(1 / depth.astype(np.float32)).astype(np.float16)], rtol=2e-3,
                       atol=2e-3))
 
+    sn = _RNG.integers(-127, 128, size=(1, 8, 8, 4)).astype(np.int8)
+    nrm = sn.astype(np.float32) / 127
+    xyz = nrm[..., :3] + np.array([0, 0, 1e-3], np.float32)
+    unit = np.concatenate([xyz / np.linalg.norm(xyz, axis=-1, keepdims=True), nrm[..., 3:]],
+                          axis=-1)
+    found.append(case("storage-image-rgba8-snorm", "snorm_image.comp", [sn],
+                      [np.rint(unit * 127).astype(np.int8)], atol=1))
+
     # The 0.11.0 scenario runner's DDS reader has no DXGI format for R32_SINT images.
     ri = _RNG.integers(-100, 100, size=(1, 8, 8, 1)).astype(np.int32)
     found.append(case("storage-image-r32i", "r32i_image.comp", [ri], [np.abs(ri) - 7],

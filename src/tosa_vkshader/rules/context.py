@@ -88,10 +88,13 @@ ELEMENT_FORMAT_MISMATCH = rule(
 )
 ELEMENT_REINTERPRETED = rule(
     "VKS515",
-    summary="A tensor's integer element type and `vkformat` have the same width but read "
-            "the bits differently (signed vs unsigned, or normalized).",
+    summary="A tensor's integer element type and `vkformat` have the same width but "
+            "another signedness (i8 through R8_UINT or R8_UNORM, ui8 through R8_SINT or "
+            "R8_SNORM).",
     why="Legal, and sometimes intended, but an i8 tensor read through R8_UINT turns -1 "
-        "into 255: say so explicitly in the model (ui8) or use the matching format.",
+        "into 255: say so explicitly in the model (ui8) or use the matching format. A "
+        "normalized or scaled format of the same signedness (ui8 through R8G8B8A8_UNORM, "
+        "i8 through R8G8B8A8_SNORM: an 8-bit image read as float) is not reported.",
     bad='tensor<4xi8>  with  "input_0_vkformat": "VK_FORMAT_R8_UINT"',
     good='tensor<4xi8>  with  "input_0_vkformat": "VK_FORMAT_R8_SINT"',
 )
@@ -220,7 +223,11 @@ def compare_element(element: str, vkformat: str) -> Severity | None:
             Severity.WARNING if (numeric, bits) == ("SINT", 8) else Severity.ERROR
     if wanted[0] in ("SINT", "UINT") and bits == wanted[1] and encoding is None and \
             numeric in _SIGNED_STORAGE | _UNSIGNED_STORAGE:
-        return Severity.WARNING
+        # ui8 through UNORM/SRGB/USCALED, i8 through SNORM/SSCALED: the integers the tensor
+        # holds, seen as floats scaled into [0, 1] or [-1, 1] (the only way an 8-bit
+        # image is read as float); a signedness flip turns -1 into 255.
+        same_sign = _SIGNED_STORAGE if wanted[0] == "SINT" else _UNSIGNED_STORAGE
+        return None if numeric in same_sign else Severity.WARNING
     return Severity.ERROR
 
 
