@@ -131,6 +131,32 @@ def test_two_variables_on_one_binding(tmp_path):
     made(shader, "VKS605")
 
 
+# HLSL: t0 and u0 are registers of two classes, and both Vulkan binding 0.
+HLSL_T0_U0 = """StructuredBuffer<float4> colors : register(t0);
+RWStructuredBuffer<float4> premul : register(u0);
+[numthreads(64, 1, 1)]
+void main(uint3 tid : SV_DispatchThreadID) {
+    float4 c = colors[tid.x];
+    premul[tid.x] = float4(c.rgb * c.a, c.a);
+}
+"""
+
+
+def test_two_hlsl_register_classes_on_one_binding(tmp_path):
+    """Located at the second declaration, with the HLSL way out; followed, the op is made."""
+    shader = tmp_path / "premul.hlsl"
+    shader.write_text(HLSL_T0_U0)
+    found = hinted(refused(shader), "VKS605", hint=(
+        "registers of different classes (t0, u0, b0, s0) are the same Vulkan binding: give "
+        "`premul` one of its own, e.g. `[[vk::binding(1, 0)]]` or a register number no "
+        "other resource uses"))
+    assert found.location is not None and (found.location.line, found.location.column) == (2, 1)
+    shader.write_text(HLSL_T0_U0.replace("RWStructuredBuffer<float4> premul : register(u0);",
+                                         "[[vk::binding(1, 0)]] RWStructuredBuffer<float4> "
+                                         "premul;"))
+    made(shader, "VKS605")
+
+
 NO_LOCAL_SIZE = """
                OpCapability Shader
                OpMemoryModel Logical GLSL450

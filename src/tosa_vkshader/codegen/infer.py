@@ -561,7 +561,9 @@ def _resources(run: _Run, module: Module, r: Reflection,
             run.add(UNBINDABLE.at("", f"{where} shares its binding with "
                                       f"{seen[(b.set, b.binding)].name}; one input/output "
                                       "cannot be two variables",
-                                  hint="give each variable its own binding"))
+                                  hint=_own_binding(run.shader.language, b, 1 + max(
+                                      x.binding for x in r.bindings if x.set == b.set)))
+                    .located(_binding_place(run, b)))
             complete = False
             continue
         seen[(b.set, b.binding)] = b
@@ -624,6 +626,19 @@ def _formats_of_the_tensors(resources: Resources, operands: Sequence[TensorType]
 
     inputs, outputs = resources
     return fitted(inputs, operands), fitted(outputs, results)
+
+
+def _own_binding(language: str, b: DescriptorBinding, free: int) -> str:
+    """How to give ``b`` a binding of its own (``free`` in its set), in the shader's
+    language."""
+    if language == "HLSL":
+        # register(t0) and register(u0) are both binding 0 unless the compiler is told
+        # to shift a register class (glslc -fresource-set-binding, DXC -fvk-u-shift).
+        return (f"registers of different classes (t0, u0, b0, s0) are the same Vulkan "
+                f"binding: give `{b.name}` one of its own, e.g. "
+                f"`[[vk::binding({free}, {b.set})]]` or a register number no other "
+                "resource uses")
+    return "give each variable its own binding"
 
 
 def _instead_of_uniform(language: str, block: str) -> str:
