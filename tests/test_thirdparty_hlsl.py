@@ -183,3 +183,37 @@ def test_dxc_on_path_compiles_hlsl_as_the_reference_does(tmp_path, dxc_on_path, 
     _attrs, shader = new(tmp_path, broken, "--no-cache", expect=1)
     err = capsys.readouterr().err
     assert f"{shader}:3:5: error[VKS300]" in err and "undeclared identifier" in err
+
+
+SAMPLE_LEVEL = """Texture2D<float4> src : register(t0);
+SamplerState linearClamp : register(s0);
+RWTexture2D<float4> dst : register(u1);
+[numthreads(8, 8, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    dst[id.xy] = src.SampleLevel(linearClamp, (float2(id.xy) * 2.0 + 1.0) / 16.0, 0);
+}
+"""
+COMBINED = SAMPLE_LEVEL.replace(
+    "Texture2D<float4> src : register(t0);\nSamplerState linearClamp : register(s0);",
+    "[[vk::combinedImageSampler]][[vk::binding(0)]] Texture2D<float4> src;\n"
+    "[[vk::combinedImageSampler]][[vk::binding(0)]] SamplerState linearClamp;")
+
+
+def test_a_sampler_state_is_placed_with_the_hlsl_way_to_combine_it(tmp_path, capsys):
+    """The runtime binds combined image samplers only: a SamplerState is refused at its
+    declaration, with what HLSL writes instead (not GLSL's sampler2D)."""
+    _attrs, shader = new(tmp_path, SAMPLE_LEVEL, "--format-of",
+                         "src=VK_FORMAT_R32G32B32A32_SFLOAT", expect=1)
+    err = capsys.readouterr().err
+    assert f"{shader}:2:1: error[VKS605] linearClamp" in err
+    assert "`[[vk::combinedImageSampler]]` with the same `[[vk::binding(N)]]`" in err
+
+
+def test_combined_image_sampler_attributes_glslang_ignores_are_a_precise_error(
+        tmp_path, capsys):
+    _attrs, shader = new(tmp_path, COMBINED, "--format-of",
+                         "src=VK_FORMAT_R32G32B32A32_SFLOAT", expect=1)
+    err = capsys.readouterr().err
+    assert f"{shader}:1:1: error[VKS311]" in err
+    assert "ignores `[[vk::combinedImageSampler]]`" in err and "DXC" in err
+    assert "unrecognized attribute (at" not in err and "VKS605" not in err

@@ -554,7 +554,10 @@ def _resources(run: _Run, module: Module, r: Reflection,
             continue
         if b.descriptor_type in _NOT_A_TENSOR:
             run.add(UNBINDABLE.at("", f"{where}: {_NOT_A_TENSOR[b.descriptor_type]}; the "
-                                      "attributes cannot describe it as an input or output"))
+                                      "attributes cannot describe it as an input or output",
+                                  hint=_HLSL_SAMPLER if run.shader.language == "HLSL" and
+                                  b.descriptor_type == "VK_DESCRIPTOR_TYPE_SAMPLER" else None)
+                    .located(_binding_place(run, b)))
             complete = False
             continue
         if (b.set, b.binding) in seen:
@@ -626,6 +629,14 @@ def _formats_of_the_tensors(resources: Resources, operands: Sequence[TensorType]
 
     inputs, outputs = resources
     return fitted(inputs, operands), fitted(outputs, results)
+
+
+# An HLSL SamplerState: the runtime binds combined image samplers, which HLSL spells
+# with DXC's [[vk::combinedImageSampler]] (glslang ignores it: VKS311).
+_HLSL_SAMPLER = ("the reference runtime binds an image and its sampler as one combined "
+                 "image sampler: with DXC, mark the Texture2D and its SamplerState "
+                 "`[[vk::combinedImageSampler]]` with the same `[[vk::binding(N)]]`; an image "
+                 "read texel by texel needs no sampler (a RWTexture2D read with `[]`)")
 
 
 def _own_binding(language: str, b: DescriptorBinding, free: int) -> str:

@@ -13,7 +13,9 @@ Measured with Debian 12's glslc (shaderc 2023.2, glslang 11.13):
   ``uint16_t``, ``float16_t``: "'type' : Expected"); a method call whose overload it
   cannot pick (``RWTexture2D.Load(int3)``: "'__BI_Load' : ambiguous best function");
   ``[[vk::push_constant]]`` on a plain struct variable, which it puts into the
-  ``$Global`` uniform buffer instead of a push-constant block (no message at all).
+  ``$Global`` uniform buffer instead of a push-constant block (no message at all);
+  ``[[vk::combinedImageSampler]]``, which it ignores ("unrecognized attribute"), leaving
+  the texture and its sampler two descriptors the runtime cannot bind.
 - glslang compiles ``WavePrefixSum`` and ``WavePrefixProduct`` as *inclusive* scans
   (``OpGroupNonUniformIAdd ... InclusiveScan``): every lane gets its own value added in,
   where HLSL defines them exclusive and DXC compiles them so (``ExclusiveScan``), and
@@ -43,8 +45,9 @@ HLSL_BEYOND_GLSLANG = rule(
             "it: DXC can.",
     why="glslang's HLSL front end lacks parts of the language: the explicit 16-bit types "
         "of Shader Model 6.2 (`int16_t`, `uint16_t`, `float16_t`), some overloads "
-        "(`RWTexture2D.Load(int3)`), and `[[vk::push_constant]]` on a struct variable, "
-        "which becomes a member of a `$Global` uniform buffer the runtime never binds. "
+        "(`RWTexture2D.Load(int3)`), `[[vk::push_constant]]` on a struct variable, "
+        "which becomes a member of a `$Global` uniform buffer the runtime never binds, and "
+        "`[[vk::combinedImageSampler]]`, which it ignores. "
         "DXC, the HLSL compiler of the reference toolchain, compiles all of them; "
         "tosa-vkshader uses it for HLSL when `dxc` is on PATH.",
     bad="[[vk::push_constant]] Params pc;   // compiled with glslang",
@@ -60,6 +63,7 @@ _SIXTEEN_BIT = re.compile(r"\b(?:u?int16_t|float16_t)(?:[1-4](?:x[1-4])?)?\b")
 _PUSH_STRUCT = re.compile(
     r"\[\[\s*vk::push_constant\s*\]\]\s*(?!cbuffer\b|ConstantBuffer\b)"
     r"(?P<type>[A-Za-z_]\w*)\s+(?P<name>[A-Za-z_]\w*)\s*(?::[^;]*)?;")
+_COMBINED = re.compile(r"\[\[\s*vk::combinedImageSampler\s*\]\]")
 _AMBIGUOUS = re.compile(r"ambiguous best function.*\(at `__BI_(?P<method>\w+)`\)")
 _DXC_HINT = ("install DXC (the HLSL compiler of the reference toolchain: the Vulkan SDK "
              "or DirectXShaderCompiler releases); with `dxc` on PATH tosa-vkshader compiles "
@@ -130,6 +134,16 @@ def glslang_limits(source: str, spirv: bytes | None, diagnostics: list[Diagnosti
                      "16-bit float", inner=InnerPosition(*clean.position(match.start())))
             return [finding, *(d for d in diagnostics if d.code != COMPILE_ERROR.code)]
         return [_ambiguous(d, source, compiler, pointer) for d in diagnostics]
+    combined = _COMBINED.search(text) if spirv is not None else None
+    if combined is not None:
+        ignored = [d for d in diagnostics
+                   if "unrecognized attribute" in d.message and "combinedImageSampler" in
+                   d.message]
+        return [*(d for d in diagnostics if d not in ignored), HLSL_BEYOND_GLSLANG.at(
+            pointer, f"{compiler} ignores `[[vk::combinedImageSampler]]` (\"unrecognized "
+            "attribute\"): the texture and its sampler stay two descriptors, which the "
+            "runtime cannot bind; DXC makes them one combined image sampler",
+            hint=_DXC_HINT, inner=InnerPosition(*clean.position(combined.start())))]
     if spirv is not None and b"$Global\0" in spirv:
         match = _PUSH_STRUCT.search(text)
         if match is not None:
