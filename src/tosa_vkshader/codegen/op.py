@@ -119,8 +119,9 @@ def op_from_shader(shader: str | os.PathLike[str] | bytes | None = None, *,
     source text when ``language`` is given; a one-line ``str`` with ``language`` that
     names an existing file is refused as ambiguous (:class:`TypeError`). ``format_of``
     maps a binding (number, ``"set:binding"`` or variable name) to a VkFormat where the
-    shader does not say; ``sampler_of`` maps a sampled image to ``"FILTER[,ADDRESS[,BORDER]]"``
-    (``"linear,repeat"``), written as its ``input_N_sampler``. ``results`` (MLIR tensor types) make ``workgroup_sizes`` the
+    shader does not say; ``sampler_of`` maps a sampled image to
+    ``"FILTER[,ADDRESS[,BORDER]]"`` (``"linear,repeat"``), written as its
+    ``input_N_sampler``. ``results`` (MLIR tensor types) make ``workgroup_sizes`` the
     number of workgroups that covers them; with ``operands`` as well the op is then
     checked with its types, as ``emit`` does. Raises :class:`CodegenError` with
     diagnostics when the attributes cannot be made or do not pass ``check``.

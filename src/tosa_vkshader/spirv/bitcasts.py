@@ -9,8 +9,9 @@ into it must come out of one (the type cast from counts), and nothing else may t
 (atomics, copies of memory, a pointer handed to a function). Four words read and cast as
 one vector (HLSL's ``ByteAddressBuffer.Load4``: four loads, ``OpCompositeConstruct``, one
 ``OpBitcast``) and a cast vector stored word by word (``Store4``: ``OpCompositeExtract`` of
-the cast) count too. Read from the module's words when a rule asks (a buffer whose element type disagrees with its vkformat), so the reader
-keeps none of it for every module.
+the cast) count too. Read from the module's words when a rule asks (a buffer whose
+element type disagrees with its vkformat), so the reader keeps none of it for every
+module.
 """
 
 from __future__ import annotations
