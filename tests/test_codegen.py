@@ -72,6 +72,7 @@ def test_new_matches_the_hand_written_attributes_and_checks_clean(stem, path, tm
     case = CASES[stem]
     options = options_for(case)
     op = op_from_shader(path, format_of=case.get("format_of", {}),
+                        sampler_of=case.get("sampler_of", {}),
                         entry_point=case.get("entry_point"), options=options)
     expected = json.loads((CODEGEN / "expected" / f"{case['expected']}.json").read_text())
     assert without_code(op.attrs) == expected
@@ -116,7 +117,8 @@ def test_embed_source_of_a_spirv_module_is_refused():
 def test_cli_writes_checked_attributes_in_canonical_order(tmp_path, capsys):
     out = tmp_path / "attrs.json"
     assert main(["new", str(SHADERS / "combined_sampler.comp"), "--format-of",
-                 "0=VK_FORMAT_R8G8B8A8_UNORM", "-o", str(out)]) == 0
+                 "0=VK_FORMAT_R8G8B8A8_UNORM", "--sampler-of", "tex=nearest",
+                 "-o", str(out)]) == 0
     attrs = json.loads(out.read_text())
     expected = json.loads((CODEGEN / "expected" / "combined_sampler.json").read_text())
     assert without_code(attrs) == expected

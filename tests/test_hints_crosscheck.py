@@ -107,6 +107,12 @@ CASES = [
          'add "push_constants": "scale: 4"', PUSH),
     Case("VKS423", _with(BUF, push_constants="scale: 4"),
          "remove push_constants, or check that this is the right shader", BUF),
+    Case("VKS425", _without(SAMPLED, "input_0_sampler"),
+         'declare them: `"input_0_sampler": {"min_filter": "VK_FILTER_LINEAR", "mag_filter": '
+         '"VK_FILTER_LINEAR", "address_mode_u": "VK_SAMPLER_ADDRESS_MODE_REPEAT", '
+         '"address_mode_v": "VK_SAMPLER_ADDRESS_MODE_REPEAT", "border_color": '
+         '"VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"}` (NEAREST, CLAMP_TO_EDGE, '
+         'CLAMP_TO_BORDER, MIRRORED_REPEAT as the shader needs)', SAMPLED),
     Case("VKS430", BUF, "make it the number of workgroups the results need (`tosa-vkshader "
                         "new SHADER --results TYPES` computes it)"),
 ]
