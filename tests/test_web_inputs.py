@@ -256,6 +256,22 @@ def test_new_writes_the_attributes_of_a_shader(client, openapi, tmp_path):
                                         "path": "/etc"}).status_code == 422
 
 
+def test_new_writes_the_sampler_it_is_given_as_the_command_does(client, openapi, tmp_path):
+    shader = FIXTURES / "shaders" / "combined_sampler.comp"
+    body = {"shader": shader.read_text(), "format_of": {"tex": "VK_FORMAT_R8G8B8A8_UNORM"},
+            "sampler_of": {"tex": "linear,repeat"}}
+    result = client.post("/v1/new", json=body).json()
+    conforms(openapi, "NewResponse", result)
+    done = cli("new", str(shader), "--format-of", "tex=VK_FORMAT_R8G8B8A8_UNORM",
+               "--sampler-of", "tex=linear,repeat", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert result["ok"] is True and result["attributes"] == json.loads(done.stdout)
+    assert result["attributes"]["input_0_sampler"]["address_mode_u"] == \
+        "VK_SAMPLER_ADDRESS_MODE_REPEAT"
+    wrong = client.post("/v1/new", json={**body, "sampler_of": {"tex": 1}})
+    assert wrong.status_code == 422 and "sampler_of" in wrong.text
+
+
 def test_rule_documentation_is_served(client, openapi, tmp_path):
     response = client.get("/v1/rules/vks112")
     assert response.status_code == 200

@@ -46,7 +46,7 @@ CHECK_KEYS = (*INPUT_KEYS, "shader", "shader_language", "options")
 # object has them (shader_language is an attribute, so it does not count).
 REQUEST_MARKERS = (*INPUT_KEYS, "shader", "options")
 FIX_KEYS = (*INPUT_KEYS, "options")
-NEW_KEYS = ("shader", "shader_language", "entry_point", "name", "format_of",
+NEW_KEYS = ("shader", "shader_language", "entry_point", "name", "format_of", "sampler_of",
             "workgroup_sizes", "options")
 REFLECT_KEYS = ("spirv", "entry_point")
 SHADER_LANGUAGES = ("GLSL", "HLSL", "SPIR-V")
@@ -266,13 +266,14 @@ def fix_job(body: Body, base: Options, limits: Limits) -> FixJob:
                   else sent.decode(json.detect_encoding(sent), "replace"), options)
 
 
-def _format_of(value: Any) -> tuple[tuple[str, str], ...]:
+def _by_binding(value: Any, field: str, what: str) -> tuple[tuple[str, str], ...]:
+    """``format_of`` / ``sampler_of``: bindings mapped to strings, as `new`'s flags."""
     if value is None:
         return ()
     if not isinstance(value, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise Problem("invalid-field", "format_of must map bindings (\"0\", \"0:1\" or a "
-                      "variable name) to VK_FORMAT_... names", field="format_of")
+        raise Problem("invalid-field", f"{field} must map bindings (\"0\", \"0:1\" or a "
+                      f"variable name) to {what}", field=field)
     return tuple(value.items())
 
 
@@ -300,9 +301,12 @@ def new_job(body: dict[str, Any], base: Options, limits: Limits) -> NewJob:
         raise Problem("invalid-field", "workgroup_sizes must be three positive integers",
                       field="workgroup_sizes")
     return NewJob(language, shader if spirv is None else None, spirv, body.get("entry_point"),
-                  body.get("name"), _format_of(body.get("format_of")),
+                  body.get("name"),
+                  _by_binding(body.get("format_of"), "format_of", "VK_FORMAT_... names"),
                   tuple(sizes) if sizes is not None else None,
-                  web_options(base, body.get("options"), limits))
+                  web_options(base, body.get("options"), limits),
+                  _by_binding(body.get("sampler_of"), "sampler_of",
+                              "FILTER[,ADDRESS[,BORDER]], e.g. \"linear,repeat\""))
 
 
 def _base64(text: str, field: str) -> bytes:

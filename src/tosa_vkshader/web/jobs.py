@@ -69,6 +69,7 @@ class NewJob:
     format_of: tuple[tuple[str, str], ...]
     workgroup_sizes: tuple[int, ...] | None
     options: Options
+    sampler_of: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,6 +327,7 @@ def run_news(jobs: list[NewJob]) -> list[dict[str, Any]]:
             op = op_from_shader(shader, name=job.name,
                                 language=None if job.spirv is not None else job.language,
                                 entry_point=job.entry_point, format_of=job.format_of,
+                                sampler_of=job.sampler_of,
                                 workgroup_sizes=job.workgroup_sizes, options=job.options)
         except CodegenError as exc:
             results.append({"ok": False, "attributes": None, "op": None, "text": None,

@@ -121,6 +121,10 @@ SCHEMAS: dict[str, Any] = {
             "format_of": {"type": "object", "additionalProperties": {"type": "string"},
                           "description": "binding (\"0\", \"0:1\" or the variable name)"
                                          " -> VK_FORMAT_..., where the shader does not say"},
+            "sampler_of": {"type": "object", "additionalProperties": {"type": "string"},
+                           "description": "sampled image (as format_of) -> "
+                                          "FILTER[,ADDRESS[,BORDER]], e.g. \"linear,repeat\": "
+                                          "its input_N_sampler"},
             "workgroup_sizes": {"type": "array", "items": {"type": "integer"},
                                 "minItems": 3, "maxItems": 3},
             "options": _ref("CheckOptions"),
