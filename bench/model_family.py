@@ -434,7 +434,10 @@ def generate(shape: Shape, height: int | None = None) -> str:
     if height is None:
         base = len(generate(shape, height=1))
         per_row = shape.weights * shape.width * shape.channels * 8  # hex digits per H
-        height = max(1, round((shape.megabytes * 1e6 - base) / per_row) + 1)
+        # at least 101 elements a weight: tosa-opt prints smaller constants as lists,
+        # and the models are written as tosa-opt prints them
+        fewest = -(-101 // (shape.width * shape.channels))
+        height = max(fewest, round((shape.megabytes * 1e6 - base) / per_row) + 1)
     rng = random.Random(shape.seed)
     shaders = load_shaders(shape.custom_elements)
     chosen = shaders[: shape.distinct_shaders]
