@@ -152,6 +152,26 @@ def test_push_constants_for_the_ops_that_declare_them(tmp_path):
            "VKS957", hint="leave out --push-constants")
 
 
+def test_values_by_name_for_two_ops_with_different_blocks(tmp_path):
+    """One model, two ops with their own push-constant blocks: a run gives every op the
+    same bytes, so values by name cannot serve both; the message names both blocks."""
+    text = (PUSH_EXAMPLE / "model.mlir").read_text()
+    line = next(x for x in text.splitlines() if "tosa.custom" in x).strip()
+    first = line.replace("tosa.custom %arg0", "tosa.custom %q")
+    second = line.replace("%0 = tosa.custom %arg0", "%1 = tosa.custom %0").replace(
+        "multiplier", "gain").replace("offset", "shift")
+    t = "tensor<1x128xi8>"
+    model = (f"module {{\n  func.func @main(%q: {t}) -> {t} {{\n    {first}\n    {second}\n"
+             f"    return %1 : {t}\n  }}\n}}\n")
+    q = np.load(PUSH_EXAMPLE / "q.npy")
+    found = hinted(_run_error(lambda: tosa_vkshader.run(
+        model, [q], push_constants={"multiplier": "3", "offset": "-5", "gain": "2",
+                                    "shift": "1"})), "VKS957",
+        hint="run each op as a model of its own (`tosa-vkshader emit mlir` of its "
+             "attributes), or declare one block in both shaders")
+    assert "(multiplier at 0, offset at 4) and 1 (gain at 0, shift at 4)" in found.message
+
+
 def test_a_model_without_static_shapes():
     dynamic = MODEL.read_text().replace("%arg0: tensor<1x256xf32>", "%arg0: tensor<?x256xf32>")
     hinted(_run_error(lambda: tosa_vkshader.run(dynamic, [GOOD, GOOD])), "VKS959",

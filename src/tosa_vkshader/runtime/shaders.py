@@ -105,9 +105,11 @@ def push_constants_by_name(ops: list[ShaderOp], values: Mapping[str, str]) -> by
     for index, other in blocks[1:]:
         if [(m.name, m.offset, m.type) for m in other.members] != layout:
             raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-                "", f"custom ops {first_index} and {index} declare different push-constant "
-                    "blocks, and --push-constant gives one set of values for all",
-                hint="give the bytes of the block with --push-constants FILE")])
+                "", f"custom ops {first_index} ({_members(block)}) and {index} "
+                    f"({_members(other)}) declare different push-constant blocks; a run "
+                    "gives every op of the model the same push-constant bytes",
+                hint="run each op as a model of its own (`tosa-vkshader emit mlir` of its "
+                     "attributes), or declare one block in both shaders")])
     try:
         return push_bytes(block, values)
     except PushValueError as exc:
@@ -147,6 +149,10 @@ def push_targets(ops: list[ShaderOp], interface: Interface,
     if len(modules) == len(ops):
         return tuple(modules[index] for index, _size in declaring)
     return modules
+
+
+def _members(block: PushConstantBlock) -> str:
+    return ", ".join(f"{m.name} at {m.offset}" for m in block.members)
 
 
 def _article(number: int) -> str:
