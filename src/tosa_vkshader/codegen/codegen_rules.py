@@ -279,3 +279,16 @@ INCLUDES_NOT_EMBEDDABLE = rule(
     bad="tosa-vkshader new act.comp -I include --embed source",
     good="tosa-vkshader new act.comp -I include",
 )
+OPERAND_WITHOUT_BINDING = rule(
+    "VKS628",
+    summary="The op has more operands than the shader has bindings it only reads, because "
+            "the shader reads and writes one buffer in place or reads several operands "
+            "through one array of descriptors.",
+    why="The reference runtime gives each operand and each result a tensor of its own at "
+        "a binding of its own: a buffer the shader writes is a result (its input values "
+        "are never the operand's), and an array of descriptors is bound as one tensor, so "
+        "the other operands have nowhere to go.",
+    bad="layout(binding = 0) buffer Data { float d[]; };  d[i] = d[i] * 2.0;",
+    good="layout(binding = 0) readonly buffer In { float x[]; };\n"
+         "layout(binding = 1) writeonly buffer Out { float y[]; };  y[i] = x[i] * 2.0;",
+)

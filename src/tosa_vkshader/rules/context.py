@@ -495,6 +495,45 @@ def element_conflicts(view: AttributeView, shader: Shader) -> dict[str, str]:
     return found
 
 
+def packs(word: vulkan.FormatInfo, element: vulkan.FormatInfo) -> bool:
+    """Whether a shader's integer word holds a whole number of narrower elements of a
+    format (the packing trick: four int8 or two float16 in a `uint`)."""
+    return word.numeric in ("UINT", "SINT") and element.block_size < word.block_size \
+        and word.block_size % element.block_size == 0
+
+
+def packed_buffers(view: AttributeView, shader: Shader) -> dict[str, str]:
+    """{pointer of a buffer resource's vkformat: what it packs} where vkformat carries the
+    model's tensor and the shader reads the buffer as integer words holding a whole
+    number of its elements: VKS416's "use <the word's format>" would only trade it for
+    VKS514."""
+    from .crosscheck import scalar_format
+
+    reflection = shader.reflection
+    if view.context is None or reflection is None:
+        return {}
+    found = {}
+    for resource in view.of_direction("input") + view.of_direction("output"):
+        set_, binding = resource.int_value("descriptorset"), resource.int_value("binding")
+        record = reflection.binding(set_, binding) if set_ is not None and \
+            binding is not None else None
+        text = resource.str_value("vkformat")
+        tensor = _model_tensor(view, resource)
+        if record is None or record.resource != "buffer" or not record.element_type \
+                or text is None or tensor is None or tensor[1].element is None:
+            continue
+        word = vulkan.format_info(scalar_format(record.element_type) or "")
+        info = vulkan.format_info(text)
+        if word is None or info is None or compare_element(tensor[1].element, text) \
+                is not None or not packs(word, info):
+            continue
+        found[resource.pointer("vkformat", view.base)] = (
+            f"; vkformat carries the model's {tensor[0]} {resource.index} "
+            f"({tensor[1].text}), {word.block_size // info.block_size} elements to each of "
+            "the shader's words: right where the shader unpacks them")
+    return found
+
+
 def _shader_element_format(element_type: str | None) -> str | None:
     """The single-component VkFormat of a shader tensor's element type (``int8``,
     ``float16``, ``bool``), as the cross-check reads it."""
