@@ -147,6 +147,31 @@ def test_operands_without_a_binding_of_their_own(tmp_path):
     made(TWO_BLOCKS, "VKS628", language="GLSL", operands=[t, t], results=[t])
 
 
+ONE_PER_ELEMENT = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In { float a[]; };
+layout(binding = 1) writeonly buffer Out { float b[]; };
+void main() { uint i = gl_GlobalInvocationID.x; b[i] = a[i] * 0.5; }
+"""
+
+
+def test_more_elements_than_a_dispatch_reaches_along_x():
+    """8M elements, one invocation each, 64 a workgroup: 131072 workgroups along x, past
+    the 65535 every device dispatches; the fix is a grid-stride loop, not a guard."""
+    t = "tensor<8388608xf32>"
+    found = hinted(refused(ONE_PER_ELEMENT, language="GLSL", operands=[t], results=[t]),
+                   "VKS623", hint="loop over the elements with a grid stride (`for (uint i "
+                                  "= gid.x; i < N; i += gl_NumWorkGroups.x * "
+                                  "gl_WorkGroupSize.x)`), or index with y too")
+    assert "65535 workgroups along x is the most every Vulkan device dispatches" \
+        in found.message
+    strided = ONE_PER_ELEMENT.replace(
+        "uint i = gl_GlobalInvocationID.x; b[i] = a[i] * 0.5;",
+        "for (uint i = gl_GlobalInvocationID.x; i < 8388608u; "
+        "i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) b[i] = a[i] * 0.5;")
+    made(strided, "VKS623", language="GLSL", operands=[t], results=[t])
+
+
 def test_two_formats_for_one_binding():
     shader = SHADERS / "combined_sampler.spv"
     both = [("tex", "VK_FORMAT_R8G8B8A8_UNORM"), ("0:0", "VK_FORMAT_R8G8B8A8_SRGB")]

@@ -493,6 +493,11 @@ def _cases() -> list[Case]:
                       limitation=Limitation("new", "VKS628",
                                             "binds one tensor per binding")))
 
+    # -- an operand the shader reads only under a macro: the unused binding backs it
+    oa, ob = _f32(256), _f32(256)
+    found.append(case("binding-unused-without-macro", "optional_bias.comp", [oa, ob],
+                      [oa * 3]))
+
     # -- more styles
     ia2, ib2 = _f32(1000), _f32(10)
     found.append(case("instance-named-blocks", "instance_blocks.comp", [ia2, ib2],

@@ -77,9 +77,13 @@ DESCRIPTOR_ARRAY = rule(
 )
 UNUSED_BINDING = rule(
     "VKS607",
-    summary="A binding the entry point never uses is left out of the attributes.",
+    summary="A binding the entry point never uses is left out of the attributes, unless "
+            "the op's operands need it.",
     why="Inputs and outputs are the op's operands and results; a declaration the entry "
-        "point does not use needs no tensor.",
+        "point does not use needs no tensor. When the op has more operands than the "
+        "bindings the entry point reads, and the unused storage buffers it declares make "
+        "up exactly the difference (a bias read only `#ifdef USE_BIAS`), they back those "
+        "operands: the runtime binds them, and the shader ignores them.",
     bad="layout(binding = 2) buffer Spare { float s[]; };   // never used",
     good="(no input_N/output_N for binding 2)",
 )

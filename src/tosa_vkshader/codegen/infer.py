@@ -152,7 +152,7 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
         return Generated(None, run.out)
     reflection = reflect(module, name)
     overrides = _format_overrides(run, reflection, format_of)
-    resources = _resources(run, module, reflection, overrides)
+    resources = _resources(run, module, reflection, overrides, operands)
     if resources is not None:
         resources = _formats_of_the_tensors(resources, operands, results, overrides,
                                             module, module_words(shader.spirv))
@@ -387,6 +387,7 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     """The workgroup count from the index analysis of the shader's writes; when they
     cannot be followed, one invocation per element of the largest result."""
     from ..spirv.analysis import analyse_many
+    from ..spirv.analysis.coverage import MAX_GROUPS
     from ..spirv.analysis.derive import covering_assuming_sizes, covering_dispatch
 
     outputs = _extents(resources[1] if resources else [], results, "result")
@@ -420,11 +421,17 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
                 f"invocations ({walks})"
     wrong = [v for v in cover.verdicts if v.missing or v.buffer_overruns]
     if wrong:
+        capped = [axis for axis, n in zip("xyz", counts, strict=True) if n >= MAX_GROUPS]
+        limit = "" if not capped or not any(v.missing for v in wrong) else (
+            f" ({MAX_GROUPS} workgroups along {', '.join(capped)} is the most every Vulkan "
+            "device dispatches)")
         refusal = NO_EXACT_DISPATCH.at(
             "", f"no workgroup_sizes makes the shader write its results exactly: with "
-                f"{counts}, {described}, {'; '.join(_problem(v) for v in wrong)}",
+                f"{counts}, {described}, {'; '.join(_problem(v) for v in wrong)}{limit}",
             hint="guard the store with the result's size (`if (i >= N) return;`), or use a "
-                 "local size that divides the result")
+                 "local size that divides the result" if not limit else
+                 "loop over the elements with a grid stride (`for (uint i = gid.x; i < N; "
+                 "i += gl_NumWorkGroups.x * gl_WorkGroupSize.x)`), or index with y too")
         store = (wrong[0].buffer_overruns[0].access if wrong[0].buffer_overruns
                  else wrong[0].writes[0]).place if wrong[0].writes else None
         if store is not None and store.line is not None and store.main_file \
@@ -554,16 +561,17 @@ def _bindings_for(key: str, bindings: Sequence[DescriptorBinding]) -> list[Descr
 
 
 def _resources(run: _Run, module: Module, r: Reflection,
-               overrides: dict[tuple[int, int], str]):
+               overrides: dict[tuple[int, int], str],
+               operands: Sequence[TensorType] | None = None):
     inputs: list[tuple[DescriptorBinding, str]] = []
     outputs: list[tuple[DescriptorBinding, str]] = []
     seen: dict[tuple[int, int], DescriptorBinding] = {}
+    spare: list[DescriptorBinding] = []
     complete = True
     for b in r.bindings:  # sorted by (set, binding)
         where = f"{b.name} (set {b.set}, binding {b.binding}, {b.descriptor_type})"
         if not b.used:
-            run.add(UNUSED_BINDING.at("", f"{where} is not used by entry point "
-                                          f"{r.entry_point!r}; it is left out"))
+            spare.append(b)
             continue
         if b.descriptor_type in _NOT_A_TENSOR:
             run.add(UNBINDABLE.at("", f"{where}: {_NOT_A_TENSOR[b.descriptor_type]}; the "
@@ -608,7 +616,41 @@ def _resources(run: _Run, module: Module, r: Reflection,
             complete = False
             continue
         (outputs if b.access in ("write", "read-write") else inputs).append((b, fmt))
+    inputs = _with_spare_inputs(run, module, r, inputs, spare, overrides, operands)
     return (inputs, outputs) if complete else None
+
+
+def _with_spare_inputs(run: _Run, module: Module, r: Reflection,
+                       inputs: list[tuple[DescriptorBinding, str]],
+                       spare: list[DescriptorBinding], overrides: dict[tuple[int, int], str],
+                       operands: Sequence[TensorType] | None
+                       ) -> list[tuple[DescriptorBinding, str]]:
+    """The inputs, with the storage buffers the entry point declares but never uses
+    (a bias read only `#ifdef USE_BIAS`) when exactly they make up the op's operands:
+    the runtime binds them all the same, and the shader ignores them (`check` notes it,
+    VKS424). Otherwise those bindings are left out (VKS607)."""
+    formats = {id(b): overrides.get((b.set, b.binding)) or inferred_format(module, b)
+               for b in spare}
+    backing = [b for b in spare if b.descriptor_type == "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"
+               and formats[id(b)]]
+    if operands is None or not spare or len(inputs) + len(backing) != len(operands):
+        backing = []
+    together = sorted([*inputs, *((b, formats[id(b)] or "") for b in backing)],
+                      key=lambda pair: (pair[0].set, pair[0].binding))
+    for b in spare:
+        where = f"{b.name} (set {b.set}, binding {b.binding}, {b.descriptor_type})"
+        index = next((k for k, (d, _f) in enumerate(together) if d is b), None)
+        if index is None or operands is None:
+            run.add(UNUSED_BINDING.at("", f"{where} is not used by entry point "
+                                          f"{r.entry_point!r}; it is left out")
+                    .located(_binding_place(run, b)))
+        else:
+            run.add(UNUSED_BINDING.at(
+                "", f"{where} is not used by entry point {r.entry_point!r}; it backs "
+                    f"operand {index} ({operands[index].text}): the op has "
+                    f"{len(operands)} operands and the entry point reads "
+                    f"{len(inputs)} input binding(s)").located(_binding_place(run, b)))
+    return together
 
 
 def _formats_of_the_tensors(resources: Resources, operands: Sequence[TensorType] | None,
