@@ -235,6 +235,35 @@ def test_sizes_in_push_constants_are_assumed_to_be_the_tensors_and_said():
     assert "x walks axis 0 (36)" in note.message
 
 
+SUBGROUP_ROWS = """#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 32) in;
+layout(binding = 0) readonly buffer Wt { float w[]; };
+layout(binding = 1) readonly buffer V { float v[]; };
+layout(binding = 2) writeonly buffer Y { float y[]; };
+void main() {
+    uint row = gl_WorkGroupID.x * gl_NumSubgroups + gl_SubgroupID;
+    if (row >= 64u) return;
+    float s = 0.0;
+    for (uint c = gl_SubgroupInvocationID; c < 96u; c += gl_SubgroupSize)
+        s += w[row * 96u + c] * v[c];
+    s = subgroupAdd(s);
+    if (subgroupElect()) y[row] = s;
+}
+"""
+
+
+def test_rows_picked_by_subgroup_ids_are_said_to_depend_on_the_device():
+    """One subgroup per row: how many rows a workgroup covers is the device's subgroup
+    size (8 on lavapipe), which the analysis cannot know; the note says so."""
+    op = op_from_shader(SUBGROUP_ROWS, language="GLSL",
+                        operands=["tensor<64x96xf32>", "tensor<96xf32>"],
+                        results=["tensor<64xf32>"])
+    [note] = [d for d in op.notes if d.code == "VKS521"]
+    assert "gl_NumSubgroups, gl_SubgroupID" in note.message
+    assert "depend on the device's subgroup size" in note.message
+
+
 def test_format_of_contradicting_a_storage_image_format():
     assert codes_of(lambda: op_from_shader(
         SHADERS / "storage_image_r32f.spv",

@@ -18,7 +18,7 @@ The rules (documented in the README, section "Code generation"):
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..spirv.grammar import OP, enum_value
@@ -198,15 +198,37 @@ def module_words(spirv: bytes) -> array:
     return words
 
 
-def length_read(words: Sequence[int], variable_id: int) -> bool:
-    """Whether the module's code reads ``.length()`` of the runtime array of the buffer
-    ``variable_id`` (``OpArrayLength`` on the variable itself)."""
+def _instructions(words: Sequence[int]) -> Iterator[tuple[int, Sequence[int]]]:
+    """Each instruction after the header: its opcode and its operand words."""
     i, n = 5, len(words)
     while i < n:
         count, op = words[i] >> 16, words[i] & 0xFFFF
-        if count == 0:
-            return False
-        if op == _ARRAY_LENGTH and count >= 4 and i + 3 < n and words[i + 3] == variable_id:
-            return True
+        if count == 0 or i + count > n:
+            return
+        yield op, words[i + 1:i + count]
         i += count
-    return False
+
+
+def length_read(words: Sequence[int], variable_id: int) -> bool:
+    """Whether the module's code reads ``.length()`` of the runtime array of the buffer
+    ``variable_id`` (``OpArrayLength`` on the variable itself)."""
+    return any(op == _ARRAY_LENGTH and len(operands) >= 3 and operands[2] == variable_id
+               for op, operands in _instructions(words))
+
+
+_SUBGROUP_IDS = {enum_value("BuiltIn", name): name for name in (
+    "SubgroupId", "NumSubgroups", "SubgroupSize", "SubgroupLocalInvocationId")}
+_BUILT_IN = enum_value("Decoration", "BuiltIn")
+_DECORATE = OP["OpDecorate"]
+
+
+def subgroup_ids_read(words: Sequence[int]) -> list[str]:
+    """The GLSL names of the subgroup built-ins the module declares (``gl_SubgroupID``):
+    their values depend on the device's subgroup size."""
+    found = [_SUBGROUP_IDS[operands[2]] for op, operands in _instructions(words)
+             if op == _DECORATE and len(operands) >= 3 and operands[1] == _BUILT_IN
+             and operands[2] in _SUBGROUP_IDS]
+    glsl = {"SubgroupId": "gl_SubgroupID", "NumSubgroups": "gl_NumSubgroups",
+            "SubgroupSize": "gl_SubgroupSize",
+            "SubgroupLocalInvocationId": "gl_SubgroupInvocationID"}
+    return [glsl[name] for name in dict.fromkeys(found)]

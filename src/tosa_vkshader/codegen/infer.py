@@ -62,6 +62,7 @@ from .formats import (
     length_read,
     module_words,
     padded_vector,
+    subgroup_ids_read,
 )
 from .shader import Language, Shader, compile_shader, hlsl_entry_point
 
@@ -404,11 +405,16 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
             (a.unknown for a in access.accesses if a.writes and a.unknown), None) \
             or "no store into a result is an expression of the invocation IDs"
         counts = _counted(local, results, resources)
+        subgroups = subgroup_ids_read(module_words(run.shader.spirv or b""))
+        device = "" if not subgroups else (
+            f"; it reads {', '.join(subgroups)}, whose values depend on the device's "
+            "subgroup size: where they pick the elements a workgroup writes, give "
+            "--workgroup-sizes for your device")
         run.add(WORKGROUP_COMPUTED.at(
             "", f"workgroup_sizes is {counts}, one invocation per element: what the shader "
                 f"writes could not be analysed ({why}); {' x '.join(map(str, counts))}"
                 f"{shape} = {invocations(counts, local)} invocations (`tosa-vkshader run` "
-                "shows whether they write every element)"))
+                f"shows whether they write every element){device}"))
         return counts  # type: ignore[return-value]
     counts = list(cover.groups)
     launched = invocations(counts, local)
