@@ -195,6 +195,77 @@ def test_a_buffer_of_words_over_float_tensors_gets_the_tensors_format():
         "VK_FORMAT_R32_UINT"
 
 
+PACKED_INT8 = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint a[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { uint b[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint packed = 0u;
+    for (int lane = 0; lane < 4; ++lane)
+        packed |= (uint(-bitfieldExtract(int(a[i]), lane * 8, 8)) & 0xFFu) << (lane * 8);
+    b[i] = packed;
+}
+"""
+
+
+def test_int8_packed_four_to_a_uint_gets_the_tensors_format():
+    """Words that pack a tensor's int8 elements: the tensor's format (VKS514 on the
+    word's), and check's VKS416 says what the words hold instead of proposing the word's
+    format (tests/third_party runs it)."""
+    t = "tensor<256x4xi8>"
+    op = op_from_shader(PACKED_INT8, language="GLSL", operands=[t], results=[t])
+    assert op.attrs["input_0_vkformat"] == op.attrs["output_0_vkformat"] == \
+        "VK_FORMAT_R8_SINT"
+    assert op.attrs["workgroup_sizes"] == [4, 1, 1]
+    warned = [d for d in op.notes if d.code == "VKS416"]
+    assert len(warned) == 2 and all(
+        d.hint is None and "4 elements to each of the shader's words" in d.message
+        for d in warned)
+
+
+def test_sizes_in_push_constants_are_assumed_to_be_the_tensors_and_said():
+    """`b[x * H + y]` guarded by `x < W, y < H`, H and W push constants: of the
+    tensors' sizes, H = 20 and W = 36 make x walk the 36 rows of the result (H = 36,
+    W = 20 fills it too, but flattened); the note says what it assumed."""
+    shader = Path(__file__).parent / "third_party" / "shaders" / "transposed_write.comp"
+    op = op_from_shader(shader, operands=["tensor<20x36xf32>"],
+                        results=["tensor<36x20xf32>"])
+    assert op.attrs["workgroup_sizes"] == [3, 2, 1]
+    [note] = [d for d in op.notes if d.code == "VKS521"]
+    assert "provided the push constants hold `Dims.H` = 20, `Dims.W` = 36" in note.message
+    assert "x walks axis 0 (36)" in note.message
+
+
+SUBGROUP_ROWS = """#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 32) in;
+layout(binding = 0) readonly buffer Wt { float w[]; };
+layout(binding = 1) readonly buffer V { float v[]; };
+layout(binding = 2) writeonly buffer Y { float y[]; };
+void main() {
+    uint row = gl_WorkGroupID.x * gl_NumSubgroups + gl_SubgroupID;
+    if (row >= 64u) return;
+    float s = 0.0;
+    for (uint c = gl_SubgroupInvocationID; c < 96u; c += gl_SubgroupSize)
+        s += w[row * 96u + c] * v[c];
+    s = subgroupAdd(s);
+    if (subgroupElect()) y[row] = s;
+}
+"""
+
+
+def test_rows_picked_by_subgroup_ids_are_said_to_depend_on_the_device():
+    """One subgroup per row: how many rows a workgroup covers is the device's subgroup
+    size (8 on lavapipe), which the analysis cannot know; the note says so."""
+    op = op_from_shader(SUBGROUP_ROWS, language="GLSL",
+                        operands=["tensor<64x96xf32>", "tensor<96xf32>"],
+                        results=["tensor<64xf32>"])
+    [note] = [d for d in op.notes if d.code == "VKS521"]
+    assert "gl_NumSubgroups, gl_SubgroupID" in note.message
+    assert "depend on the device's subgroup size" in note.message
+
+
 def test_format_of_contradicting_a_storage_image_format():
     assert codes_of(lambda: op_from_shader(
         SHADERS / "storage_image_r32f.spv",

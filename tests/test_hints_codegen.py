@@ -81,6 +81,97 @@ def test_a_buffer_of_padded_vectors():
                                     results=["tensor<64xf32>"])] == ["VKS602"]
 
 
+STD140_FLOATS = """#version 450
+layout(local_size_x = 64) in;
+layout(std140, binding = 0) readonly buffer In { float a[]; };
+layout(std430, binding = 1) writeonly buffer Out { float b[]; };
+void main() { uint i = gl_GlobalInvocationID.x; b[i] = a[i] + 1.0; }
+"""
+
+
+def test_a_std140_buffer_of_scalars(tmp_path):
+    """std140 puts a float array's elements 16 bytes apart: no VkFormat has that layout
+    (tests/test_runtime_truth.py runs it with R32_SFLOAT: every fourth float is read)."""
+    path = tmp_path / "std140.comp"
+    path.write_text(STD140_FLOATS)
+    found = hinted(refused(path), "VKS602",
+                   hint="declare the block `layout(std430)`: std140 rounds the stride of "
+                        "an array up to 16 bytes")
+    assert "its elements are float32 with an array stride of 16 bytes (4 of data)" \
+        in found.message and found.location is not None and found.location.line == 3
+    made(STD140_FLOATS.replace("std140", "std430"), "VKS602", language="GLSL")
+
+
+IN_PLACE = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float d[]; };
+void main() { uint i = gl_GlobalInvocationID.x; d[i] = d[i] * 2.0; }
+"""
+BLOCK_ARRAY = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer Ins { float v[]; } ins[2];
+layout(binding = 1) writeonly buffer Out { float o[]; };
+void main() { uint i = gl_GlobalInvocationID.x; o[i] = ins[0].v[i] * ins[1].v[i]; }
+"""
+TWO_BLOCKS = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In0 { float v[]; } in0;
+layout(binding = 1) readonly buffer In1 { float v[]; } in1;
+layout(binding = 2) writeonly buffer Out { float o[]; };
+void main() { uint i = gl_GlobalInvocationID.x; o[i] = in0.v[i] * in1.v[i]; }
+"""
+SEPARATE = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Data { float d[]; };
+void main() { uint i = gl_GlobalInvocationID.x; d[i] = x[i] * 2.0; }
+"""
+
+
+def test_operands_without_a_binding_of_their_own(tmp_path):
+    """A buffer written in place is a result, an array of descriptors one tensor: the op's
+    operands have nowhere to go (the generic VKS510 would ask for input attributes)."""
+    t = "tensor<256xf32>"
+    in_place = hinted(refused(IN_PLACE, language="GLSL", operands=[t], results=[t]),
+                      "VKS628", hint="read the operand from a `readonly buffer` at a "
+                                     "binding of its own and write the result into Data")
+    assert "Data (set 0, binding 0) is read and written in place" in in_place.message
+    assert "operand 0 (tensor<256xf32>) has no binding" in in_place.message
+    made(SEPARATE, "VKS628", language="GLSL", operands=[t], results=[t])
+    path = tmp_path / "block_array.comp"
+    path.write_text(BLOCK_ARRAY)
+    array = hinted(refused(path, operands=[t, t], results=[t]),
+                   "VKS628", hint="declare one block per operand, each at its own binding")
+    assert "ins (set 0, binding 0) is an array of 2 descriptors" in array.message
+    assert array.location is not None and array.location.line == 3
+    made(TWO_BLOCKS, "VKS628", language="GLSL", operands=[t, t], results=[t])
+
+
+ONE_PER_ELEMENT = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In { float a[]; };
+layout(binding = 1) writeonly buffer Out { float b[]; };
+void main() { uint i = gl_GlobalInvocationID.x; b[i] = a[i] * 0.5; }
+"""
+
+
+def test_more_elements_than_a_dispatch_reaches_along_x():
+    """8M elements, one invocation each, 64 a workgroup: 131072 workgroups along x, past
+    the 65535 every device dispatches; the fix is a grid-stride loop, not a guard."""
+    t = "tensor<8388608xf32>"
+    found = hinted(refused(ONE_PER_ELEMENT, language="GLSL", operands=[t], results=[t]),
+                   "VKS623", hint="loop over the elements with a grid stride (`for (uint i "
+                                  "= gid.x; i < N; i += gl_NumWorkGroups.x * "
+                                  "gl_WorkGroupSize.x)`), or index with y too")
+    assert "65535 workgroups along x is the most every Vulkan device dispatches" \
+        in found.message
+    strided = ONE_PER_ELEMENT.replace(
+        "uint i = gl_GlobalInvocationID.x; b[i] = a[i] * 0.5;",
+        "for (uint i = gl_GlobalInvocationID.x; i < 8388608u; "
+        "i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) b[i] = a[i] * 0.5;")
+    made(strided, "VKS623", language="GLSL", operands=[t], results=[t])
+
+
 def test_two_formats_for_one_binding():
     shader = SHADERS / "combined_sampler.spv"
     both = [("tex", "VK_FORMAT_R8G8B8A8_UNORM"), ("0:0", "VK_FORMAT_R8G8B8A8_SRGB")]

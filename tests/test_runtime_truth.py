@@ -421,3 +421,45 @@ def test_without_a_sampler_the_runtime_samples_nearest_and_clamps_to_the_edge():
         got = tosa_vkshader.run(op.to_mlir([t_in], [t_out, t_out]), [tex])
         np.testing.assert_allclose(got[0][0], corner, atol=1e-6)
         np.testing.assert_allclose(got[1][0], beyond, atol=1e-6)
+
+# -- what a buffer's layout and format make of the tensor's bytes ------------------------
+
+VEC2_LENGTH = HEADER + """layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) readonly buffer V { vec2 v[]; };
+layout(set = 0, binding = 1) writeonly buffer N { uint n[]; };
+void main() { n[0] = uint(v.length()); }
+"""
+
+
+def test_a_vector_format_makes_length_count_the_allocation_not_the_tensor():
+    """The runtime allocates a buffer as the tensor's elements times the format's texel:
+    over tensor<500x2xf32>, `.length()` of a `vec2[]` is 1000 with R32G32_SFLOAT and 500
+    with the tensor's R32_SFLOAT, which `new` therefore gives a buffer whose `.length()`
+    the shader reads (codegen/infer.py)."""
+    t, n = "tensor<500x2xf32>", "tensor<1xui32>"
+    x = np.zeros((500, 2), np.float32)
+    made = op_from_shader(VEC2_LENGTH, language="GLSL", operands=[t], results=[n])
+    assert made.attrs["input_0_vkformat"] == "VK_FORMAT_R32_SFLOAT"
+    vector = op_from_shader(VEC2_LENGTH, language="GLSL", operands=[t], results=[n],
+                            format_of={"V": "VK_FORMAT_R32G32_SFLOAT"})
+    [as_made] = tosa_vkshader.run(made.to_mlir([t], [n]), [x])
+    [as_vectors] = tosa_vkshader.run(vector.to_mlir([t], [n]), [x])
+    assert (int(as_made[0]), int(as_vectors[0])) == (500, 1000)
+
+
+STD140_ADD_ONE = ADD_ONE.replace("layout(set = 0, binding = 0)",
+                                 "layout(std140, set = 0, binding = 0)")
+
+
+def test_a_std140_float_array_reads_every_fourth_float_of_the_tensor():
+    """No VkFormat describes floats 16 bytes apart (`new` refuses, VKS602): given
+    R32_SFLOAT anyway, the shader's a[i] is the tensor's element 4 i."""
+    t = "tensor<256xf32>"
+    with pytest.raises(tosa_vkshader.codegen.CodegenError) as info:
+        op_from_shader(STD140_ADD_ONE, language="GLSL", operands=[t], results=[t])
+    assert "VKS602" in {d.code for d in info.value.diagnostics}
+    op = op_from_shader(STD140_ADD_ONE, language="GLSL", operands=[t], results=[t],
+                        format_of={"In": "VK_FORMAT_R32_SFLOAT"})
+    x = np.arange(256, dtype=np.float32)
+    [y] = tosa_vkshader.run(op.to_mlir([t], [t]), [x], validate=False)
+    np.testing.assert_array_equal(y[:64], x[::4] + 1)

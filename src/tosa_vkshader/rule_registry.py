@@ -202,6 +202,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS625", "hlsl-embedded-as-spirv",                 INFO,    "codegen.codegen_rules"),
     ("VKS626", "includes-embedded-as-spirv",             INFO,    "codegen.codegen_rules"),
     ("VKS627", "includes-not-embeddable",                ERROR,   "codegen.codegen_rules"),
+    ("VKS628", "operand-without-binding",                ERROR,   "codegen.codegen_rules"),
     # -- 7xx: Target device
     ("VKS700", "device-lacks-capability",                ERROR,   "devices.rules"),
     ("VKS701", "device-lacks-extension",                 ERROR,   "devices.rules"),

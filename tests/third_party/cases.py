@@ -99,7 +99,7 @@ def _cases() -> list[Case]:
                       [sx * np.float32(0.5) + np.float32(128)]))
 
     px = _f32(512, low=-2, high=2)
-    horner = np.float32(0)
+    horner = np.zeros_like(px)
     for coeff in (-0.0625, 0.125, 0.25, -1.0, 0.5):
         horner = horner * px + np.float32(coeff)
     found.append(case("helper-functions-constant-loop", "poly_helpers.comp", [px],
@@ -220,7 +220,8 @@ def _cases() -> list[Case]:
 
     blur_src = _f32(1, 20, 24, 1)
     edge = np.pad(blur_src[0, :, :, 0], 1, mode="edge")
-    box = sum(edge[dy:dy + 20, dx:dx + 24] for dy in range(3) for dx in range(3)) / 9
+    box = np.sum([edge[dy:dy + 20, dx:dx + 24] for dy in range(3) for dx in range(3)],
+                 axis=0) / 9
     found.append(case("image-blur-clamped-neighbours", "blur_clamp.comp", [blur_src],
                       [box.astype(np.float32)[None, :, :, None]], atol=1e-5))
 
@@ -530,6 +531,96 @@ def _cases() -> list[Case]:
     blocks = counts.reshape(4, 64)
     found.append(case("hlsl-wave-prefix-sum-block-scan", "wave_block_scan.hlsl", [counts],
                       [(np.cumsum(blocks, axis=1) - blocks).ravel().astype(np.uint32)]))
+
+    # -- push constants that hold the sizes: `new` derives the dispatch assuming they are
+    # sizes of the op's tensors (x along the 36 rows of a transposed store, one
+    # workgroup per row of 300 columns)
+    tw = _f32(20, 36)
+    found.append(case("push-constant-dims-transposed-store", "transposed_write.comp", [tw],
+                      [(2 * tw.T).copy()], push_values=["H=20", "W=36"]))
+
+    rms, rms_w = _f32(6, 300), _f32(300)
+    root = np.sqrt((rms * rms).mean(axis=1, keepdims=True) + np.float32(1e-6))
+    found.append(case("rmsnorm-workgroup-per-row-push-columns", "rmsnorm_subgroup.comp",
+                      [rms, rms_w], [(rms / root * rms_w).astype(np.float32)],
+                      push_values=["cols=300", "eps=1e-6"], rtol=1e-4, atol=1e-4))
+
+    # -- narrow elements packed into uint words: the tensors' formats
+    pa = _RNG.integers(-128, 128, size=(256, 4)).astype(np.int8)
+    pb = _RNG.integers(-128, 128, size=(256, 4)).astype(np.int8)
+    found.append(case("int8-packed-four-per-uint", "int8_packed.comp", [pa, pb],
+                      [np.clip(pa.astype(np.int32) + pb, -128, 127).astype(np.int8)]))
+
+    hp2 = _f32(300, 2, low=-3, high=3).astype(np.float16)
+    hw = hp2.astype(np.float32)
+    found.append(case("float16-pairs-packed-in-uint", "f16_packed_uint.comp", [hp2],
+                      [(hw / (1 + np.exp(-hw))).astype(np.float16)], rtol=2e-3, atol=2e-3))
+
+    # -- vec2 buffers guarded by `.length()`: the tensor's format, so that it counts 500
+    za, zb = _f32(500, 2), _f32(500, 2)
+    zc = (za[:, 0] + 1j * za[:, 1]) * (zb[:, 0] + 1j * zb[:, 1])
+    found.append(case("vec2-buffers-length-guard", "complex_mul_vec2.comp", [za, zb],
+                      [np.stack([zc.real, zc.imag], axis=1).astype(np.float32)],
+                      rtol=1e-5, atol=1e-5))
+
+    # -- what no op can be made of, said at `new`: floats 16 bytes apart (std140), a
+    # buffer written in place, two operands through one array of descriptors
+    s140 = _f32(256)
+    found.append(case("std140-float-array", "std140_storage.comp", [s140], [s140 + 1],
+                      limitation=Limitation("new", "VKS602", "array stride of 16 bytes")))
+    ip = _f32(256)
+    found.append(case("in-place-buffer", "inplace.comp", [ip], [ip * 2 + 1],
+                      limitation=Limitation("new", "VKS628", "read and written in place")))
+    ba, bb = _f32(256), _f32(256)
+    found.append(case("array-of-blocks", "block_array.comp", [ba, bb], [ba * bb],
+                      limitation=Limitation("new", "VKS628",
+                                            "binds one tensor per binding")))
+
+    # -- an operand the shader reads only under a macro: the unused binding backs it
+    oa, ob = _f32(256), _f32(256)
+    found.append(case("binding-unused-without-macro", "optional_bias.comp", [oa, ob],
+                      [oa * 3]))
+
+    # -- more styles
+    ia2, ib2 = _f32(1000), _f32(10)
+    found.append(case("instance-named-blocks", "instance_blocks.comp", [ia2, ib2],
+                      [ia2 + ib2[np.arange(1000) % 10]]))
+
+    mats, pts4 = _f32(128, 4, 4), _f32(128, 4)
+    found.append(case("mat4-buffer-column-major", "mat4_transform.comp", [mats, pts4],
+                      [np.einsum("icr,ic->ir", mats, pts4).astype(np.float32)], rtol=1e-4,
+                      atol=1e-4))
+
+    u1, u2 = (_RNG.integers(0, 2 ** 32, size=256, dtype=np.uint64) for _ in range(2))
+    product = u1 * u2
+    found.append(case("uint64-arithmetic", "uint64_mul.comp",
+                      [u1.astype(np.uint32), u2.astype(np.uint32)],
+                      [(product & 0xFFFFFFFF).astype(np.uint32),
+                       (product >> 32).astype(np.uint32)]))
+
+    ni = _f32(256)
+    ni[::7] = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        found.append(case("nan-and-inf-results", "nan_inf.comp", [ni],
+                          [np.log(ni), (np.float32(1) / ni).astype(np.float32)]))
+
+    cx, cw = _f32(1, 16, 16, 4, low=-1, high=1), _f32(3, 3, 4, 8, low=-1, high=1)
+    padded_x = np.pad(cx[0], ((1, 1), (1, 1), (0, 0)))
+    conv = np.stack([np.stack([np.einsum("hwi,hwio->o",
+                                         padded_x[oy * 2:oy * 2 + 3, ox * 2:ox * 2 + 3], cw)
+                               for ox in range(8)]) for oy in range(8)])
+    found.append(case("conv2d-nhwc-padding-stride-2", "conv2d_nhwc_s2.comp", [cx, cw],
+                      [conv[None].astype(np.float32)], rtol=1e-4, atol=1e-4))
+
+    hs_rows = _f32(8, 128)
+    found.append(case("cumsum-hillis-steele-shared", "cumsum_hillis_steele.comp", [hs_rows],
+                      [np.cumsum(hs_rows, axis=1, dtype=np.float32)], rtol=1e-4, atol=1e-4))
+
+    sv, perm = _f32(512), _RNG.permutation(512).astype(np.uint32)
+    scattered = np.empty_like(sv)
+    scattered[perm] = sv
+    found.append(case("scatter-by-index-buffer", "scatter_perm.comp", [sv, perm],
+                      [scattered]))
 
     return found
 

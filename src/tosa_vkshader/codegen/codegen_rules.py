@@ -78,9 +78,13 @@ DESCRIPTOR_ARRAY = rule(
 )
 UNUSED_BINDING = rule(
     "VKS607",
-    summary="A binding the entry point never uses is left out of the attributes.",
+    summary="A binding the entry point never uses is left out of the attributes, unless "
+            "the op's operands need it.",
     why="Inputs and outputs are the op's operands and results; a declaration the entry "
-        "point does not use needs no tensor.",
+        "point does not use needs no tensor. When the op has more operands than the "
+        "bindings the entry point reads, and the unused storage buffers it declares make "
+        "up exactly the difference (a bias read only `#ifdef USE_BIAS`), they back those "
+        "operands: the runtime binds them, and the shader ignores them.",
     bad="layout(binding = 2) buffer Spare { float s[]; };   // never used",
     good="(no input_N/output_N for binding 2)",
 )
@@ -279,4 +283,17 @@ INCLUDES_NOT_EMBEDDABLE = rule(
         "included code into the shader.",
     bad="tosa-vkshader new act.comp -I include --embed source",
     good="tosa-vkshader new act.comp -I include",
+)
+OPERAND_WITHOUT_BINDING = rule(
+    "VKS628",
+    summary="The op has more operands than the shader has bindings it only reads, because "
+            "the shader reads and writes one buffer in place or reads several operands "
+            "through one array of descriptors.",
+    why="The reference runtime gives each operand and each result a tensor of its own at "
+        "a binding of its own: a buffer the shader writes is a result (its input values "
+        "are never the operand's), and an array of descriptors is bound as one tensor, so "
+        "the other operands have nowhere to go.",
+    bad="layout(binding = 0) buffer Data { float d[]; };  d[i] = d[i] * 2.0;",
+    good="layout(binding = 0) readonly buffer In { float x[]; };\n"
+         "layout(binding = 1) writeonly buffer Out { float y[]; };  y[i] = x[i] * 2.0;",
 )

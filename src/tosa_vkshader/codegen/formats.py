@@ -17,7 +17,11 @@ The rules (documented in the README, section "Code generation"):
 
 from __future__ import annotations
 
-from ..spirv.grammar import enum_value
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from ..spirv.grammar import OP, enum_value
 from ..spirv.module import Module, Type
 from ..spirv.records import DescriptorBinding
 from ..spirv.types import scalar_leaves, scalar_name
@@ -62,6 +66,8 @@ class _Layout:
             return None
         scalar = self.scalar(t)
         if scalar is not None:
+            if stride is not None and stride != t.width // 8:
+                return None  # padded (a std140 float[]: 16 bytes apart)
             return scalar_format(scalar)
         if t.kind == "vector":
             component = self.type(t.element)
@@ -79,22 +85,34 @@ class _Layout:
             return scalar_format(leaves.pop())
         return None
 
-    def padded(self, variable_id: int) -> str | None:
-        """How the runtime array that ends the buffer's block pads its vector elements,
-        when it does (a std430 vec3: 16 bytes)."""
+    def padded(self, variable_id: int) -> Padded | None:
+        """How the runtime array that ends the buffer's block pads its elements, when it
+        does (a std430 vec3: 16 bytes; a std140 float: 16 bytes)."""
         block = self._block(variable_id)
         last = self._last_array(block) if block is not None else None
         t = self.type(last.element) if last is not None else None
-        component = self.type(t.element) if t is not None and t.kind == "vector" else None
-        if last is None or t is None or component is None:
+        if last is None or t is None:
             return None
         stride = self.m.decoration(last.id, _ARRAY_STRIDE)
+        scalar = self.scalar(t)
+        if scalar is not None:
+            if not stride or stride[0] == t.width // 8:
+                return None
+            return Padded(f"its elements are {scalar} with an array stride of {stride[0]} "
+                          f"bytes ({t.width // 8} of data), and no VkFormat has that layout",
+                          "declare the block `layout(std430)`: std140 rounds the stride of "
+                          "an array up to 16 bytes")
+        component = self.type(t.element) if t.kind == "vector" else None
+        if component is None:
+            return None
         data = t.count * (component.width // 8)
         if not stride or stride[0] == data:
             return None
-        return (f"its elements are {t.count}-component vectors of "
-                f"{scalar_name(component)} with an array stride of {stride[0]} bytes "
-                f"({data} of data), and no VkFormat has that layout")
+        return Padded(f"its elements are {t.count}-component vectors of "
+                      f"{scalar_name(component)} with an array stride of {stride[0]} bytes "
+                      f"({data} of data), and no VkFormat has that layout",
+                      "declare the elements as scalars (three to an element) or as "
+                      "four-component vectors (a tensor of ...x4): both have a VkFormat")
 
     def _last_array(self, block: Type) -> Type | None:
         """The runtime array that ends ``block``, if one does."""
@@ -140,8 +158,17 @@ def inferred_format(module: Module, binding: DescriptorBinding) -> str | None:
     return None
 
 
-def padded_vector(module: Module, binding: DescriptorBinding) -> str | None:
-    """Why a buffer of padded vectors (a std430 ``vec3[]``) has no format, or None."""
+@dataclass(frozen=True, slots=True)
+class Padded:
+    """Why a buffer of padded elements has no format, and the declaration that has one."""
+
+    why: str
+    fix: str
+
+
+def padded_vector(module: Module, binding: DescriptorBinding) -> Padded | None:
+    """Why a buffer of padded elements (a std430 ``vec3[]``, a std140 ``float[]``) has no
+    format, or None."""
     if binding.resource != "buffer":
         return None
     return _Layout(module).padded(binding.variable_id)
@@ -156,3 +183,52 @@ def fixed_format(binding: DescriptorBinding) -> str | None:
     if binding.resource == "tensor":
         return scalar_format(binding.element_type, tensor=True)
     return None
+
+
+_ARRAY_LENGTH = OP["OpArrayLength"]
+_MAGIC = 0x07230203
+
+
+def module_words(spirv: bytes) -> array:
+    """The module's 32-bit words in the machine's byte order."""
+    words = array("I")
+    words.frombytes(spirv[:len(spirv) // 4 * 4])
+    if words and words[0] != _MAGIC:
+        words.byteswap()
+    return words
+
+
+def _instructions(words: Sequence[int]) -> Iterator[tuple[int, Sequence[int]]]:
+    """Each instruction after the header: its opcode and its operand words."""
+    i, n = 5, len(words)
+    while i < n:
+        count, op = words[i] >> 16, words[i] & 0xFFFF
+        if count == 0 or i + count > n:
+            return
+        yield op, words[i + 1:i + count]
+        i += count
+
+
+def length_read(words: Sequence[int], variable_id: int) -> bool:
+    """Whether the module's code reads ``.length()`` of the runtime array of the buffer
+    ``variable_id`` (``OpArrayLength`` on the variable itself)."""
+    return any(op == _ARRAY_LENGTH and len(operands) >= 3 and operands[2] == variable_id
+               for op, operands in _instructions(words))
+
+
+_SUBGROUP_IDS = {enum_value("BuiltIn", name): name for name in (
+    "SubgroupId", "NumSubgroups", "SubgroupSize", "SubgroupLocalInvocationId")}
+_BUILT_IN = enum_value("Decoration", "BuiltIn")
+_DECORATE = OP["OpDecorate"]
+
+
+def subgroup_ids_read(words: Sequence[int]) -> list[str]:
+    """The GLSL names of the subgroup built-ins the module declares (``gl_SubgroupID``):
+    their values depend on the device's subgroup size."""
+    found = [_SUBGROUP_IDS[operands[2]] for op, operands in _instructions(words)
+             if op == _DECORATE and len(operands) >= 3 and operands[1] == _BUILT_IN
+             and operands[2] in _SUBGROUP_IDS]
+    glsl = {"SubgroupId": "gl_SubgroupID", "NumSubgroups": "gl_NumSubgroups",
+            "SubgroupSize": "gl_SubgroupSize",
+            "SubgroupLocalInvocationId": "gl_SubgroupInvocationID"}
+    return [glsl[name] for name in dict.fromkeys(found)]

@@ -23,10 +23,11 @@ from ..config import Options
 from ..diagnostics import Diagnostic, InnerPosition, Location, Severity
 from ..dispatch import covering_workgroups, invocations, texels
 from ..op_context import TensorType
-from ..rules.context import compare_element, example_format
+from ..rules.context import compare_element, example_format, packs
 from ..rules.resources import KIND_OF_DESCRIPTOR
 from ..rules.runtime_support import UNIFORM_BUFFER_AS_STORAGE
 from ..spirv import Reflection, read_module, reflect
+from ..spirv.bitcasts import reinterpreted_as
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module
 from ..spirv.records import DescriptorBinding, PushConstantBlock
@@ -45,6 +46,7 @@ from .codegen_rules import (
     MACROS_EMBEDDED,
     NO_COMPUTE_ENTRY,
     NO_EXACT_DISPATCH,
+    OPERAND_WITHOUT_BINDING,
     PUSH_CONSTANT_PADDING,
     SPECIALIZABLE_LOCAL_SIZE,
     UNBINDABLE,
@@ -54,7 +56,14 @@ from .codegen_rules import (
     WORKGROUP_UNKNOWN,
 )
 from .defines import DefinedSource, with_defines
-from .formats import fixed_format, inferred_format, padded_vector
+from .formats import (
+    fixed_format,
+    inferred_format,
+    length_read,
+    module_words,
+    padded_vector,
+    subgroup_ids_read,
+)
 from .sampler_of import sampler_overrides
 from .shader import Language, Shader, compile_shader, hlsl_entry_point
 
@@ -147,9 +156,11 @@ def generate(shader: Shader, *, entry_point: str | None = None, embed: Embed | N
     reflection = reflect(module, name)
     overrides = _format_overrides(run, reflection, format_of)
     samplers = sampler_overrides(sampler_of, reflection.bindings, _bindings_for, run.add)
-    resources = _resources(run, module, reflection, overrides)
+    resources = _resources(run, module, reflection, overrides, operands)
     if resources is not None:
-        resources = _formats_of_the_tensors(resources, operands, results, overrides)
+        resources = _formats_of_the_tensors(resources, operands, results, overrides,
+                                            module, module_words(shader.spirv))
+        _operands_without_binding(run, resources, operands)
     sizes = _workgroup(run, reflection, workgroup_sizes, results, resources,
                        operands=operands)
     if sizes is not None:
@@ -381,7 +392,8 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     """The workgroup count from the index analysis of the shader's writes; when they
     cannot be followed, one invocation per element of the largest result."""
     from ..spirv.analysis import analyse_many
-    from ..spirv.analysis.derive import covering_dispatch
+    from ..spirv.analysis.coverage import MAX_GROUPS
+    from ..spirv.analysis.derive import covering_assuming_sizes, covering_dispatch
 
     outputs = _extents(resources[1] if resources else [], results, "result")
     inputs = _extents(resources[0] if resources else [], operands, "operand")
@@ -389,17 +401,24 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     [access] = analyse_many([(run.shader.spirv, r.entry_point, local)],
                             use_disk_cache=run.options.cache)
     cover = covering_dispatch(access, outputs, inputs) if outputs else None
+    if cover is not None and not cover.exact:  # push constants in the addresses?
+        cover = covering_assuming_sizes(access, outputs, inputs, cover) or cover
     shape = f" workgroups of local size {' x '.join(map(str, local))}"
     if cover is None:
         why = access.unknown or next(
             (a.unknown for a in access.accesses if a.writes and a.unknown), None) \
             or "no store into a result is an expression of the invocation IDs"
         counts = _counted(local, results, resources)
+        subgroups = subgroup_ids_read(module_words(run.shader.spirv or b""))
+        device = "" if not subgroups else (
+            f"; it reads {', '.join(subgroups)}, whose values depend on the device's "
+            "subgroup size: where they pick the elements a workgroup writes, give "
+            "--workgroup-sizes for your device")
         run.add(WORKGROUP_COMPUTED.at(
             "", f"workgroup_sizes is {counts}, one invocation per element: what the shader "
                 f"writes could not be analysed ({why}); {' x '.join(map(str, counts))}"
                 f"{shape} = {invocations(counts, local)} invocations (`tosa-vkshader run` "
-                "shows whether they write every element)"))
+                f"shows whether they write every element){device}"))
         return counts  # type: ignore[return-value]
     counts = list(cover.groups)
     launched = invocations(counts, local)
@@ -412,11 +431,17 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
                 f"invocations ({walks})"
     wrong = [v for v in cover.verdicts if v.missing or v.buffer_overruns]
     if wrong:
+        capped = [axis for axis, n in zip("xyz", counts, strict=True) if n >= MAX_GROUPS]
+        limit = "" if not capped or not any(v.missing for v in wrong) else (
+            f" ({MAX_GROUPS} workgroups along {', '.join(capped)} is the most every Vulkan "
+            "device dispatches)")
         refusal = NO_EXACT_DISPATCH.at(
             "", f"no workgroup_sizes makes the shader write its results exactly: with "
-                f"{counts}, {described}, {'; '.join(_problem(v) for v in wrong)}",
+                f"{counts}, {described}, {'; '.join(_problem(v) for v in wrong)}{limit}",
             hint="guard the store with the result's size (`if (i >= N) return;`), or use a "
-                 "local size that divides the result")
+                 "local size that divides the result" if not limit else
+                 "loop over the elements with a grid stride (`for (uint i = gid.x; i < N; "
+                 "i += gl_NumWorkGroups.x * gl_WorkGroupSize.x)`), or index with y too")
         store = (wrong[0].buffer_overruns[0].access if wrong[0].buffer_overruns
                  else wrong[0].writes[0]).place if wrong[0].writes else None
         if store is not None and store.line is not None and store.main_file \
@@ -428,6 +453,11 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     proof = "" if unproven is None else \
         f"; whether they write all of {unproven.extent.label} is not proven " \
         f"({unproven.unknown}): `tosa-vkshader run` shows it"
+    if cover.assumed:
+        proof += ("; provided the push constants hold "
+                  f"{', '.join(f'`{name}` = {value}' for name, value in cover.assumed)} "
+                  "(sizes of the op's tensors: `tosa-vkshader run` shows what the values "
+                  "you give write)")
     outside = next((v for v in cover.verdicts if v.overruns and not v.buffer_overruns), None)
     if outside is not None:
         proof += (f"; {outside.past} {outside.extent.unit_name} fall outside "
@@ -541,16 +571,17 @@ def _bindings_for(key: str, bindings: Sequence[DescriptorBinding]) -> list[Descr
 
 
 def _resources(run: _Run, module: Module, r: Reflection,
-               overrides: dict[tuple[int, int], str]):
+               overrides: dict[tuple[int, int], str],
+               operands: Sequence[TensorType] | None = None):
     inputs: list[tuple[DescriptorBinding, str]] = []
     outputs: list[tuple[DescriptorBinding, str]] = []
     seen: dict[tuple[int, int], DescriptorBinding] = {}
+    spare: list[DescriptorBinding] = []
     complete = True
     for b in r.bindings:  # sorted by (set, binding)
         where = f"{b.name} (set {b.set}, binding {b.binding}, {b.descriptor_type})"
         if not b.used:
-            run.add(UNUSED_BINDING.at("", f"{where} is not used by entry point "
-                                          f"{r.entry_point!r}; it is left out"))
+            spare.append(b)
             continue
         if b.descriptor_type in _NOT_A_TENSOR:
             run.add(UNBINDABLE.at("", f"{where}: {_NOT_A_TENSOR[b.descriptor_type]}; the "
@@ -573,7 +604,8 @@ def _resources(run: _Run, module: Module, r: Reflection,
         if b.count != 1:
             size = "a runtime-sized array" if b.count == 0 else f"an array of {b.count}"
             run.add(DESCRIPTOR_ARRAY.at("", f"{where} is {size} descriptors; it is described "
-                                            "as one input/output, so one tensor backs it"))
+                                            "as one input/output, so one tensor backs it")
+                    .located(_binding_place(run, b)))
         code = UNIFORM_BUFFER_AS_STORAGE.code
         if b.descriptor_type == "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER" and \
                 run.options.enabled(code) and \
@@ -592,40 +624,73 @@ def _resources(run: _Run, module: Module, r: Reflection,
             padded = padded_vector(module, b)
             run.add(FORMAT_NOT_INFERRED.at(
                 "", f"cannot tell the VkFormat of {where}"
-                    f"{_why_unknown(b) if padded is None else ': ' + padded}",
+                    f"{_why_unknown(b) if padded is None else ': ' + padded.why}",
                 hint=f"give it with --format-of {b.name}=VK_FORMAT_..." if padded is None
-                else "declare the elements as scalars (three to an element) or as "
-                     "four-component vectors (a tensor of ...x4): both have a VkFormat")
+                else padded.fix)
                 .located(_binding_place(run, b)))
             complete = False
             continue
         (outputs if b.access in ("write", "read-write") else inputs).append((b, fmt))
+    inputs = _with_spare_inputs(run, module, r, inputs, spare, overrides, operands)
     return (inputs, outputs) if complete else None
+
+
+def _with_spare_inputs(run: _Run, module: Module, r: Reflection,
+                       inputs: list[tuple[DescriptorBinding, str]],
+                       spare: list[DescriptorBinding], overrides: dict[tuple[int, int], str],
+                       operands: Sequence[TensorType] | None
+                       ) -> list[tuple[DescriptorBinding, str]]:
+    """The inputs, with the storage buffers the entry point declares but never uses
+    (a bias read only `#ifdef USE_BIAS`) when exactly they make up the op's operands:
+    the runtime binds them all the same, and the shader ignores them (`check` notes it,
+    VKS424). Otherwise those bindings are left out (VKS607)."""
+    formats = {id(b): overrides.get((b.set, b.binding)) or inferred_format(module, b)
+               for b in spare}
+    backing = [b for b in spare if b.descriptor_type == "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER"
+               and formats[id(b)]]
+    if operands is None or not spare or len(inputs) + len(backing) != len(operands):
+        backing = []
+    together = sorted([*inputs, *((b, formats[id(b)] or "") for b in backing)],
+                      key=lambda pair: (pair[0].set, pair[0].binding))
+    for b in spare:
+        where = f"{b.name} (set {b.set}, binding {b.binding}, {b.descriptor_type})"
+        index = next((k for k, (d, _f) in enumerate(together) if d is b), None)
+        if index is None or operands is None:
+            run.add(UNUSED_BINDING.at("", f"{where} is not used by entry point "
+                                          f"{r.entry_point!r}; it is left out")
+                    .located(_binding_place(run, b)))
+        else:
+            run.add(UNUSED_BINDING.at(
+                "", f"{where} is not used by entry point {r.entry_point!r}; it backs "
+                    f"operand {index} ({operands[index].text}): the op has "
+                    f"{len(operands)} operands and the entry point reads "
+                    f"{len(inputs)} input binding(s)").located(_binding_place(run, b)))
+    return together
 
 
 def _formats_of_the_tensors(resources: Resources, operands: Sequence[TensorType] | None,
                             results: Sequence[TensorType] | None,
-                            overrides: dict[tuple[int, int], str]) -> Resources:
+                            overrides: dict[tuple[int, int], str],
+                            module: Module, words: Sequence[int]) -> Resources:
     """A buffer the shader reads as one element type and the op's tensor holds as another
     of the same width (`uint data[]` or an HLSL ByteAddressBuffer over a float tensor,
-    read with `uintBitsToFloat`/`asfloat`) gets the tensor's format: the bytes are the
-    tensor's, the shader reinterprets them (`check` warns, VKS416); a format the
-    shader's element would give contradicts the tensor (VKS514)."""
+    read with `uintBitsToFloat`/`asfloat`), or as integer words that pack several of the
+    tensor's elements (four int8 per `uint`, unpacked with `bitfieldExtract`; two float16
+    with `unpackHalf2x16`), gets the tensor's format: the bytes are the tensor's, the
+    shader reinterprets them (`check` warns, VKS416); a format the shader's element would
+    give contradicts the tensor (VKS514).
+
+    A buffer of vectors (`vec2 c[]`) over a tensor of their components whose
+    `.length()` the shader reads gets the tensor's single-component format: the runtime
+    allocates the tensor's elements times the format's texel, so with the vector's
+    format `.length()` would count twice (four times) the vectors the tensor holds, and
+    a guard `if (i >= c.length()) return;` would not stop the invocations past it."""
     def fitted(pairs: list[tuple[DescriptorBinding, str]],
                types: Sequence[TensorType] | None) -> list[tuple[DescriptorBinding, str]]:
-        out = []
-        for k, (b, fmt) in enumerate(pairs):
-            element = types[k].element if types is not None and k < len(types) else None
-            if b.descriptor_type == "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER" and element and \
-                    (b.set, b.binding) not in overrides and \
-                    compare_element(element, fmt) is Severity.ERROR:
-                wanted = example_format(element, fmt)
-                have, want = vulkan.format_info(fmt), vulkan.format_info(wanted or "")
-                if have is not None and want is not None and \
-                        have.block_size == want.block_size:
-                    fmt = wanted or fmt
-            out.append((b, fmt))
-        return out
+        return [(b, fmt if (b.set, b.binding) in overrides or types is None
+                 or k >= len(types) else _fitted_format(b, fmt, types[k].element, words,
+                                                        module))
+                for k, (b, fmt) in enumerate(pairs)]
 
     inputs, outputs = resources
     return fitted(inputs, operands), fitted(outputs, results)
@@ -650,6 +715,69 @@ def _own_binding(language: str, b: DescriptorBinding, free: int) -> str:
                 f"`[[vk::binding({free}, {b.set})]]` or a register number no other "
                 "resource uses")
     return "give each variable its own binding"
+
+
+def _fitted_format(b: DescriptorBinding, fmt: str, element: str | None,
+                   words: Sequence[int], module: Module) -> str:
+    """The format of storage buffer ``b`` (the shader's ``fmt``) over a tensor of
+    ``element`` (see :func:`_formats_of_the_tensors`)."""
+    if b.descriptor_type != "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER" or not element:
+        return fmt
+    verdict = compare_element(element, fmt)
+    have = vulkan.format_info(fmt)
+    if verdict is None:
+        single = example_format(element)
+        vectors = have is not None and len(have.components) > 1
+        return single if single and vectors and length_read(words, b.variable_id) else fmt
+    if verdict is Severity.ERROR:
+        wanted = example_format(element, fmt)
+        want = vulkan.format_info(wanted or "")
+        if wanted and have is not None and want is not None and (
+                have.block_size == want.block_size or packs(have, want)
+                and _words_stay_integers(words, module, b)):
+            return wanted
+    return fmt
+
+
+def _operands_without_binding(run: _Run, resources: Resources,
+                              operands: Sequence[TensorType] | None) -> None:
+    """VKS628 where the op has more operands than the shader has inputs because of a
+    buffer written in place or an array of descriptors (the generic VKS510 would ask for
+    attributes no binding could have)."""
+    inputs, outputs = resources
+    if operands is None or len(operands) <= len(inputs):
+        return
+    lacking = [f"operand {k} ({operands[k].text})" for k in range(len(inputs), len(operands))]
+    have = f"{', '.join(lacking)} {'has' if len(lacking) == 1 else 'have'}"
+    arrays = [b for b, _fmt in inputs if b.count != 1]
+    in_place = [b for b, _fmt in outputs if b.access == "read-write"]
+    if arrays:
+        b = arrays[0]
+        size = "a runtime-sized array" if b.count == 0 else f"an array of {b.count}"
+        run.add(OPERAND_WITHOUT_BINDING.at(
+            "", f"{b.name} (set {b.set}, binding {b.binding}) is {size} descriptors, but the "
+                f"reference runtime binds one tensor per binding: {have} no binding of "
+                "its own",
+            hint="declare one block per operand, each at its own binding")
+            .located(_binding_place(run, b)))
+    elif in_place:
+        b = in_place[0]
+        run.add(OPERAND_WITHOUT_BINDING.at(
+            "", f"{b.name} (set {b.set}, binding {b.binding}) is read and written in place, "
+                f"so it is a result; {have} no binding to be read from: the reference "
+                "runtime gives each operand and result a tensor of its own",
+            hint=f"read the operand from a `readonly buffer` at a binding of its own and "
+                 f"write the result into {b.name}")
+            .located(_binding_place(run, b)))
+
+
+def _words_stay_integers(words: Sequence[int], module: Module, b: DescriptorBinding
+                         ) -> bool:
+    """Whether the shader uses the integer words of buffer ``b`` as integers (`int(w)`
+    included), not as the bits of one float each (`uintBitsToFloat(w)`): words that
+    can pack narrower elements."""
+    kinds = reinterpreted_as(words, module, b.variable_id)
+    return kinds is None or all(kind.startswith(("int", "uint")) for kind in kinds)
 
 
 def _instead_of_uniform(language: str, block: str) -> str:

@@ -75,9 +75,9 @@ def run_shader_rules_each(pairs: list[tuple[AttributeView, Shader]]
     from dataclasses import replace
 
     from ..shader.places import places_for
-    from .context import check_context_against_shader, element_conflicts
+    from .context import check_context_against_shader, element_conflicts, packed_buffers
     from .coverage import check_races
-    from .crosscheck import FORMAT_MISMATCH, compare
+    from .crosscheck import BUFFER_ELEMENT_MISMATCH, FORMAT_MISMATCH, compare
     from .restate import restated
     from .shader_fields import check_local_size_limits
 
@@ -85,10 +85,16 @@ def run_shader_rules_each(pairs: list[tuple[AttributeView, Shader]]
     # both: VKS415's "use <the shader's format>" would only trade it for VKS514.
     conflicts = [element_conflicts(view, shader) for view, shader in pairs]
     comparisons = [compare(view, shader) for view, shader in pairs]
+    # Where vkformat is the model's tensor and the shader packs its elements into integer
+    # words, VKS416's "use <the word's format>" would trade it for VKS514 likewise.
+    packed = [packed_buffers(view, shader) for view, shader in pairs]
     found = [[replace(d, hint=conflict[d.pointer])
-              if d.code == FORMAT_MISMATCH.code and d.pointer in conflict else d
+              if d.code == FORMAT_MISMATCH.code and d.pointer in conflict else
+              replace(d, message=d.message + packing[d.pointer], hint=None)
+              if d.code == BUFFER_ELEMENT_MISMATCH.code and d.pointer in packing else d
               for d in comparison.findings]
-             for conflict, comparison in zip(conflicts, comparisons, strict=True)]
+             for conflict, packing, comparison in zip(conflicts, packed, comparisons,
+                                                      strict=True)]
     for diagnostics, (view, shader), comparison in zip(found, pairs, comparisons,
                                                        strict=True):
         diagnostics.extend(restated(view, shader, comparison.moves))

@@ -20,6 +20,7 @@ from ..view import AttributeView, ResourceView
 
 if TYPE_CHECKING:
     from ..shader import Shader
+    from ..spirv.records import DescriptorBinding
 
 # -- the op object in the model (reading problems: sources/reading_rules.py) -----
 
@@ -482,23 +483,65 @@ def check_context_against_shader(view: AttributeView, shader: Shader) -> list[Di
     return found
 
 
-def element_conflicts(view: AttributeView, shader: Shader) -> dict[str, str]:
-    """{pointer of a tensor resource's vkformat: the hint} where the model's tensor and the
-    shader's tensor at that binding disagree on the element type."""
+def _declared_resources(view: AttributeView, shader: Shader
+                        ) -> Iterator[tuple[ResourceView, DescriptorBinding]]:
+    """In a model (the op's tensors known), each input and output with the shader's
+    declaration at its binding."""
     reflection = shader.reflection
     if view.context is None or reflection is None:
-        return {}
-    found = {}
+        return
     for resource in view.of_direction("input") + view.of_direction("output"):
         set_, binding = resource.int_value("descriptorset"), resource.int_value("binding")
         record = reflection.binding(set_, binding) if set_ is not None and \
             binding is not None else None
-        if record is None or record.resource != "tensor" or not record.element_type:
+        if record is not None:
+            yield resource, record
+
+
+def element_conflicts(view: AttributeView, shader: Shader) -> dict[str, str]:
+    """{pointer of a tensor resource's vkformat: the hint} where the model's tensor and the
+    shader's tensor at that binding disagree on the element type."""
+    found = {}
+    for resource, record in _declared_resources(view, shader):
+        if record.resource != "tensor" or not record.element_type:
             continue
         conflict = element_conflict(view, resource, record.name, record.element_type,
                                     _shader_element_format(record.element_type))
         if conflict:
             found[resource.pointer("vkformat", view.base)] = conflict
+    return found
+
+
+def packs(word: vulkan.FormatInfo, element: vulkan.FormatInfo) -> bool:
+    """Whether a shader's integer word holds a whole number of narrower elements of a
+    format (the packing trick: four int8 or two float16 in a `uint`)."""
+    return word.numeric in ("UINT", "SINT") and element.block_size < word.block_size \
+        and word.block_size % element.block_size == 0
+
+
+def packed_buffers(view: AttributeView, shader: Shader) -> dict[str, str]:
+    """{pointer of a buffer resource's vkformat: what it packs} where vkformat carries the
+    model's tensor and the shader reads the buffer as integer words holding a whole
+    number of its elements: VKS416's "use <the word's format>" would only trade it for
+    VKS514."""
+    from .crosscheck import scalar_format
+
+    found = {}
+    for resource, record in _declared_resources(view, shader):
+        text = resource.str_value("vkformat")
+        tensor = _model_tensor(view, resource)
+        if record.resource != "buffer" or not record.element_type \
+                or text is None or tensor is None or tensor[1].element is None:
+            continue
+        word = vulkan.format_info(scalar_format(record.element_type) or "")
+        info = vulkan.format_info(text)
+        if word is None or info is None or compare_element(tensor[1].element, text) \
+                is not None or not packs(word, info):
+            continue
+        found[resource.pointer("vkformat", view.base)] = (
+            f"; vkformat carries the model's {tensor[0]} {resource.index} "
+            f"({tensor[1].text}), {word.block_size // info.block_size} elements to each of "
+            "the shader's words: right where the shader unpacks them")
     return found
 
 

@@ -186,11 +186,13 @@ class Dispatch:
     __slots__ = ("analysis", "groups", "extents", "constants")
 
     def __init__(self, analysis: ShaderAccess, groups: tuple[int, int, int],
-                 extents: Sequence[Extent]) -> None:
+                 extents: Sequence[Extent], assumed: Sequence[tuple[str, int]] = ()) -> None:
         self.analysis, self.groups, self.extents = analysis, groups, extents
         self.constants: dict[str, Poly] = {
             f"nwg.{axis}": Poly.const(count)
             for axis, count in zip(AXES, groups, strict=True)}
+        # runtime symbols (push constants) given values by hypothesis (derive.py)
+        self.constants.update((name, Poly.const(value)) for name, value in assumed)
         for extent in extents:
             for name, value in extent.constants().items():
                 self.constants[name] = Poly.const(value)
@@ -495,15 +497,18 @@ def memoized(kind: str, analysis: ShaderAccess, key: tuple, compute):
 
 
 def judge(analysis: ShaderAccess, groups: Sequence[int], results: Sequence[Extent],
-          bound: Sequence[Extent] = ()) -> list[Verdict]:
+          bound: Sequence[Extent] = (), assumed: tuple[tuple[str, int], ...] = ()
+          ) -> list[Verdict]:
     """What dispatching ``groups`` workgroups writes into each result; ``bound`` are the
-    other resources (their sizes answer ``.length()`` and ``imageSize()``)."""
+    other resources (their sizes answer ``.length()`` and ``imageSize()``); ``assumed``
+    gives runtime symbols (push constants) values."""
     def compute() -> list[Verdict]:
-        env = Dispatch(analysis, tuple(groups), [*results, *bound])  # type: ignore[arg-type]
+        env = Dispatch(analysis, tuple(groups), [*results, *bound],  # type: ignore[arg-type]
+                       assumed)
         return [_judge_one(analysis, extent, env) for extent in results]
 
-    return list(memoized("judge", analysis, (tuple(groups), tuple(results), tuple(bound)),
-                          compute))
+    return list(memoized("judge", analysis,
+                         (tuple(groups), tuple(results), tuple(bound), assumed), compute))
 
 
 def _judge_one(analysis: ShaderAccess, extent: Extent, env: Dispatch) -> Verdict:

@@ -7,10 +7,15 @@ than its guards allow (``index = gid.y * W + gid.x``: x must reach W, y the rows
 that only accumulates into its results (atomics) is read through its reads of the inputs
 instead. The dispatch found is then judged (:func:`~.coverage.judge`); when it is not
 exact, the usual spreads of one invocation per element are tried as well.
+
+Where the addresses read push constants (``out[x * pc.H + y]`` guarded by ``x < pc.W``),
+nothing is proven; :func:`covering_assuming_sizes` then tries the push constants as
+sizes of the op's tensors, which is what shader authors pass there.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +45,8 @@ class Covering:
     verdicts: tuple[Verdict, ...]
     # invocation axis -> the result and the result axis it walks, for the notes
     walks: tuple[str, ...]
+    # the push constants (as the shader names them) and the values the verdicts assume
+    assumed: tuple[tuple[str, int], ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -60,11 +67,68 @@ def covering_dispatch(analysis: ShaderAccess, results: Sequence[Extent],
                      lambda: _covering(analysis, results, bound))
 
 
+# Past this many push constants in the writes, or this many hypotheses (each one judges
+# every candidate dispatch), no sizes are assumed.
+MAX_ASSUMED = 3
+MAX_HYPOTHESES = 125
+
+
+def covering_assuming_sizes(analysis: ShaderAccess, results: Sequence[Extent],
+                            bound: Sequence[Extent], unproven: Covering) -> Covering | None:
+    """Where the writes' addresses, guards or loops read push constants, the covering
+    that is exact when they hold sizes of the op's tensors: each takes each dimension of
+    the results and operands in turn; of the hypotheses under which a dispatch writes
+    every result exactly, the one whose invocation axes walk the results' own axes wins
+    (``out[x * pc.H + y]`` into a 36 x 20 result: H = 20, x along the 36 rows), the first
+    of equals otherwise. The ``unproven`` covering's workgroups are kept where they are
+    exact under that hypothesis too. None when no push constant is read there or none
+    fits."""
+    if analysis.unknown is not None:
+        return None
+    symbols = _push_constants_written_by(analysis, results)
+    sizes = sorted({d for extent in (*results, *bound) for d in extent.shape if d > 1})
+    if not symbols or not sizes or len(symbols) > MAX_ASSUMED \
+            or len(sizes) ** len(symbols) > MAX_HYPOTHESES:
+        return None
+    best: tuple[int, Covering, tuple[tuple[str, int], ...]] | None = None
+    for values in itertools.product(sizes, repeat=len(symbols)):
+        assumed = tuple(zip(symbols, values, strict=True))
+        covering = _covering(analysis, results, bound, assumed)
+        if covering is None or not covering.exact:
+            continue
+        aligned = sum(not walk.endswith("flattened") for walk in covering.walks)
+        if best is None or aligned > best[0]:
+            best = aligned, covering, assumed
+    if best is None:
+        return None
+    _aligned, covering, assumed = best
+    named = tuple((analysis.name_of(s), v) for s, v in assumed)
+    kept = tuple(judge(analysis, unproven.groups, results, bound, assumed))
+    if all(v.complete and not v.buffer_overruns for v in kept):
+        return Covering(unproven.groups, kept, unproven.walks, named)
+    return Covering(covering.groups, covering.verdicts, covering.walks, named)
+
+
+def _push_constants_written_by(analysis: ShaderAccess, results: Sequence[Extent]
+                               ) -> tuple[str, ...]:
+    """The push-constant symbols in the addresses, guards and loop tests of the writes
+    into ``results``."""
+    loops = dict(analysis.loops)
+    forms: list[Poly] = []
+    for extent in results:
+        for access in analysis.writes_to(extent.set, extent.binding):
+            forms += access.coordinates or ()
+            forms += [g.form for g in access.guards]
+            forms += [c.form for counter in access.loops for c in loops.get(counter, ())]
+    return tuple(sorted({s for form in forms for s in form.symbols if s.startswith("pc.")}))
+
+
 def _covering(analysis: ShaderAccess, results: Sequence[Extent],
-              bound: Sequence[Extent]) -> Covering | None:
+              bound: Sequence[Extent], assumed: tuple[tuple[str, int], ...] = ()
+              ) -> Covering | None:
     # Every axis as large as a device allows: what remains of each term after its guards
     # is what the results need.
-    env = Dispatch(analysis, (MAX_GROUPS,) * 3, [*results, *bound])
+    env = Dispatch(analysis, (MAX_GROUPS,) * 3, [*results, *bound], assumed)
     need = [0, 0, 0]
     walks: list[str] = []
     sources = [(extent, access) for extent in results
@@ -114,7 +178,8 @@ def _covering(analysis: ShaderAccess, results: Sequence[Extent],
         candidates.append((spread, ("one invocation per element",)))
     first: Covering | None = None
     for groups, described in dict.fromkeys(candidates):
-        covering = Covering(groups, tuple(judge(analysis, groups, results, bound)), described)
+        covering = Covering(groups, tuple(judge(analysis, groups, results, bound, assumed)),
+                            described)
         if covering.exact:
             return covering
         first = first or covering
