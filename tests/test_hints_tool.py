@@ -144,7 +144,8 @@ def test_push_constants_for_the_ops_that_declare_them(tmp_path):
     q = np.load(PUSH_EXAMPLE / "q.npy")
     model = PUSH_EXAMPLE / "model.mlir"
     hinted(_run_error(lambda: tosa_vkshader.run(model, [q])), "VKS957",
-           hint="write the 8 bytes (little-endian) to a file and pass --push-constants FILE")
+           hint="write the 8 bytes (little-endian) to a file and pass --push-constants FILE, "
+                "or give the members' values with --push-constant NAME=VALUE")
     hinted(_run_error(lambda: tosa_vkshader.run(model, [q], push_constants=bytes(4))),
            "VKS957", hint="give exactly 8 bytes")
     hinted(_run_error(lambda: tosa_vkshader.run(MODEL, [GOOD, GOOD],
@@ -152,24 +153,47 @@ def test_push_constants_for_the_ops_that_declare_them(tmp_path):
            "VKS957", hint="leave out --push-constants")
 
 
-def test_values_by_name_for_two_ops_with_different_blocks(tmp_path):
-    """One model, two ops with their own push-constant blocks: a run gives every op the
-    same bytes, so values by name cannot serve both; the message names both blocks."""
+def _two_ops_with_their_own_blocks() -> str:
+    """The int8 example's op twice in a row, the second one's block members renamed
+    (`gain`, `shift`): two ops, two push-constant blocks."""
     text = (PUSH_EXAMPLE / "model.mlir").read_text()
     line = next(x for x in text.splitlines() if "tosa.custom" in x).strip()
     first = line.replace("tosa.custom %arg0", "tosa.custom %q")
     second = line.replace("%0 = tosa.custom %arg0", "%1 = tosa.custom %0").replace(
         "multiplier", "gain").replace("offset", "shift")
     t = "tensor<1x128xi8>"
-    model = (f"module {{\n  func.func @main(%q: {t}) -> {t} {{\n    {first}\n    {second}\n"
-             f"    return %1 : {t}\n  }}\n}}\n")
+    return (f"module {{\n  func.func @main(%q: {t}) -> {t} {{\n    {first}\n    {second}\n"
+            f"    return %1 : {t}\n  }}\n}}\n")
+
+
+@pytest.mark.runtime
+def test_values_by_name_for_two_ops_with_different_blocks(tmp_path):
+    """One model, two ops with their own push-constant blocks: values by name lay out
+    each op's block from its own members (one push-constant resource per compute module
+    in the scenario); it was VKS957, "a run gives every op the same bytes"."""
     q = np.load(PUSH_EXAMPLE / "q.npy")
-    found = hinted(_run_error(lambda: tosa_vkshader.run(
-        model, [q], push_constants={"multiplier": "3", "offset": "-5", "gain": "2",
-                                    "shift": "1"})), "VKS957",
-        hint="run each op as a model of its own (`tosa-vkshader emit mlir` of its "
-             "attributes), or declare one block in both shaders")
+    result = tosa_vkshader.run(_two_ops_with_their_own_blocks(), [q], push_constants={
+        "multiplier": "3", "offset": "-5", "gain": "2", "shift": "1"})
+    assert result.ok, result.findings
+    first = np.clip(q.astype(np.int32) * 3 - 5, -128, 127)
+    np.testing.assert_array_equal(result[0], np.clip(first * 2 + 1, -128, 127).astype(np.int8))
+
+
+def test_one_file_of_bytes_for_two_ops_with_different_blocks(tmp_path):
+    """The same bytes for both ops would be read as each block's own members: refused,
+    with the way that gives each op its own (a name in no block is named too)."""
+    q = np.load(PUSH_EXAMPLE / "q.npy")
+    model = _two_ops_with_their_own_blocks()
+    found = hinted(_run_error(lambda: tosa_vkshader.run(model, [q], push_constants=bytes(8))),
+                   "VKS957", hint="give each member's value by name (--push-constant "
+                                  "NAME=VALUE): each op's block is then laid out from its "
+                                  "own members")
     assert "(multiplier at 0, offset at 4) and 1 (gain at 0, shift at 4)" in found.message
+    found = hinted(_run_error(lambda: tosa_vkshader.run(model, [q], push_constants={
+        "multiplier": "3", "offset": "-5", "gain": "2", "shift": "1", "bias": "0"})),
+        "VKS957", hint="the blocks' members: custom op 0: multiplier at 0, offset at 4; "
+                       "custom op 1: gain at 0, shift at 4")
+    assert "no custom op's push-constant block has a member 'bias'" in found.message
 
 
 def test_a_model_without_static_shapes():

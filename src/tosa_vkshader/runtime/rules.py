@@ -74,10 +74,12 @@ RUNNER_TIMEOUT = rule(
 PUSH_CONSTANTS_MISMATCH = rule(
     "VKS957",
     summary="`--push-constants` is missing, not needed, or not the size of the shader's "
-            "push-constant block.",
+            "push-constant block (or one file for ops whose blocks differ).",
     why="The converter drops `push_constants` from the VGF, so the run must supply the "
         "bytes; without them the shader silently reads zeros, and a wrong size shifts "
-        "every member.",
+        "every member. One file gives every op the same bytes, which ops with different "
+        "blocks would read as different members: give those values by name "
+        "(`--push-constant NAME=VALUE`), which lays out each op's own block.",
     bad="layout(push_constant) uniform P { float scale; float bias; };  # 4-byte file",
     good="np.array([2.0, 0.5], np.float32).tofile('pc.bin')   # 8 bytes",
 )

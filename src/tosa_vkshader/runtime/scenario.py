@@ -12,13 +12,15 @@ Resources are written the way the runner reads them (``layout.py``): buffers siz
 elements x texel size, tensors with dims and format, images as DDS with width before
 height and, for a sampled image, the sampler the VGF carries (in the runner's own
 vocabulary; what it cannot express stays at its defaults, and ``check`` says so, VKS255).
-Push constants, which the converter drops from the VGF, are given here: their bytes,
-their size on the graph resource, and one entry per compute module that declares a block.
+Push constants, which the converter drops from the VGF, are given here: their bytes (one
+set for every op, or each op's own), the largest size on the graph resource, and one
+entry per compute module that declares a block, naming the bytes it gets.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,21 +41,27 @@ if TYPE_CHECKING:
 PATTERNS = (0x00, 0xFF)
 
 
+# Push-constant bytes: the same for every op that declares a block, or each op's own
+# (the custom op's index -> the bytes of its block).
+PushData = bytes | Mapping[int, bytes]
+
+
 @dataclass(frozen=True, slots=True)
 class Case:
     """One set of inputs, one per argument, and push-constant bytes."""
 
     inputs: tuple[Npy, ...]
-    push_constants: bytes | None = None
+    push_constants: PushData | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
     """How the run is laid out: ``copies`` dispatches per case (2 with the write check)
-    and ``push_targets``, the compute modules that receive the push constants."""
+    and ``push_targets``, the compute modules that receive push constants, each with the
+    op whose bytes it gets (None: the bytes every op gets)."""
 
     copies: int
-    push_targets: tuple[str, ...]
+    push_targets: tuple[tuple[str, int | None], ...]
 
 
 def output_file(case: int, copy: int, index: int, resource: Resource, cases: int) -> str:
@@ -80,12 +88,14 @@ def write_scenario(workdir: Path, interface: Interface, plan: Plan, cases: list[
             uid = f"{prefix}input_{index}"
             resources.append(_resource(resource, uid, "src", name, _input_access(resource)))
             inputs.append({"id": resource.binding, "set": 0, "resource_ref": uid})
-        push = None
-        if case.push_constants is not None:
-            push = f"{prefix}push_constants"
-            push_size = len(case.push_constants)
-            write_push_constants(case.push_constants, workdir / f"{push}.npy")
-            resources.append({"raw_data": {"uid": push, "src": f"{push}.npy"}})
+        pushes: dict[int | None, str] = {}  # whose bytes -> their raw_data
+        for op, data in _push_parts(case.push_constants):
+            uid = f"{prefix}push_constants" + ("" if op is None else f"_op{op}")
+            write_push_constants(data, workdir / f"{uid}.npy")
+            resources.append({"raw_data": {"uid": uid, "src": f"{uid}.npy"}})
+            pushes[op] = uid
+            # (the graph's push-constant range covers the largest block)
+            push_size = max(push_size or 0, len(data))
         for copy in range(plan.copies):
             bindings = list(inputs)
             for index, resource in enumerate(interface.outputs):
@@ -98,9 +108,10 @@ def write_scenario(workdir: Path, interface: Interface, plan: Plan, cases: list[
                 resources.append(entry)
                 bindings.append({"id": resource.binding, "set": 0, "resource_ref": uid})
             dispatch: dict[str, Any] = {"graph_ref": "graph", "bindings": bindings}
-            if push is not None:
-                dispatch["push_constants"] = [{"push_data_ref": push, "shader_target": module}
-                                              for module in plan.push_targets]
+            if pushes:
+                dispatch["push_constants"] = [
+                    {"push_data_ref": pushes[op], "shader_target": module}
+                    for module, op in plan.push_targets]
             commands.append({"dispatch_graph": dispatch})
     if push_size is not None:
         resources[0]["graph"]["push_constants_size"] = push_size
@@ -114,6 +125,15 @@ def write_prefill(workdir: Path, interface: Interface, plan: Plan) -> None:
         for index, resource in enumerate(interface.outputs):
             write_resource(bytes([pattern]) * resource_bytes(resource), resource,
                            workdir / _prefill_file(copy, index, resource), None)
+
+
+def _push_parts(data: PushData | None) -> list[tuple[int | None, bytes]]:
+    """(whose bytes, the bytes): one part for all ops, or one per op."""
+    if data is None:
+        return []
+    if isinstance(data, bytes):
+        return [(None, data)]
+    return sorted(data.items())
 
 
 def write_push_constants(data: bytes, path: Path) -> None:

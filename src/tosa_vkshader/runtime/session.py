@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from .model import ModelOp, RunModel, Signature
     from .npyfile import Npy
     from .proof import Proof
-    from .scenario import Case
+    from .scenario import Case, PushData
     from .shaders import ShaderOp
     from .validation import Validation
     from .verdict import OptionsSource, Verdict
@@ -267,9 +267,9 @@ class PreparedModel:
         """Run the model on ``inputs``: one array per argument of the entry function, in
         order, each of its element type and shape (or a function that loads them, called
         while the converter works). ``push_constants`` are the raw bytes of the
-        push-constant block of the ops that declare one, or its members' values by name
-        (``{"scale": "2.0", "tint": "1,0,0,1"}``), laid out at the offsets the shader's
-        block has. ``write_check``: fill every
+        push-constant block of the ops that declare one (the same for each), or the
+        members' values by name (``{"scale": "2.0", "tint": "1,0,0,1"}``), laid out at the
+        offsets each op's block has. ``write_check``: fill every
         output twice (zeros, then all ones) and report what the shader never wrote, wrote
         past a result or read before writing (VKS962-VKS964).
         ``validate``: ``"auto"`` (the default) runs under the Khronos validation layer
@@ -345,17 +345,19 @@ class PreparedModel:
         from .npyfile import Npy, from_array
         from .scenario import Case
 
-        if isinstance(push_constants, Mapping):  # values by name: laid out as the shader's
+        data: PushData | None = None
+        if isinstance(push_constants, Mapping):  # values by name: each op's block laid out
             from .shaders import push_constants_by_name
 
             try:
-                push_constants = push_constants_by_name(self._shaders(), push_constants)
+                data = push_constants_by_name(self._shaders(), push_constants)
             except RunError:
                 self._model_errors_first()
                 raise
+        else:
+            data = push_constants
         given = inputs() if callable(inputs) else inputs
-        return Case(tuple(x if isinstance(x, Npy) else from_array(x) for x in given),
-                    push_constants)
+        return Case(tuple(x if isinstance(x, Npy) else from_array(x) for x in given), data)
 
     def _start(self, cases: list[Case], write_check: bool, validation: Validation | None,
                timeout: float) -> Runner:
@@ -364,12 +366,17 @@ class PreparedModel:
         interface = self.interface
         # Which ops take push constants is known from their shaders' reflection, which
         # costs as much as the check: it is done while the runner works, unless the bytes
-        # must be sent to some modules of several (with one, it is the target).
-        targets = interface.compute_modules
-        if cases[0].push_constants is not None and len(targets) > 1:
+        # must be sent to some modules of several (with one, it is the target), or are
+        # each op's own (values by name, which needed the reflection already).
+        push = cases[0].push_constants
+        modules = interface.compute_modules
+        targets: tuple[tuple[str, int | None], ...] = ()
+        if isinstance(push, bytes) and len(modules) == 1:
+            targets = ((modules[0], None),)
+        elif push is not None:
             from .shaders import push_targets
 
-            targets = push_targets(self._shaders(), interface, cases[0].push_constants)
+            targets = push_targets(self._shaders(), interface, push)
         out = self.workdir / "out"
         if out.exists():
             for stale in out.iterdir():

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..view import AttributeView
     from .interface import Interface
     from .model import ModelOp, RunModel
+    from .scenario import PushData
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +89,13 @@ def embed_hlsl(model: RunModel, options: Options) -> tuple[str, list[Diagnostic]
     return model.with_attributes(changes), notes
 
 
-def push_constants_by_name(ops: list[ShaderOp], values: Mapping[str, str]) -> bytes:
-    """The bytes of the push-constant block the ops' shaders declare, with the members
-    named in ``values`` (``run --push-constant NAME=VALUE``) at their reflected offsets;
-    :class:`RunError` (VKS957) when no op declares a block, the ops declare different
-    ones, or a value does not fit its member."""
+def push_constants_by_name(ops: list[ShaderOp], values: Mapping[str, str]
+                           ) -> dict[int, bytes]:
+    """Each op's push-constant bytes (the custom op's index -> the bytes of the block its
+    shader declares), with the members named in ``values`` (``run --push-constant
+    NAME=VALUE``) at their reflected offsets: a name several blocks have sets it in each.
+    :class:`RunError` (VKS957) when no op declares a block, a name is in none of them, a
+    member is given no value or a value does not fit its member."""
     from .push_values import PushValueError, push_bytes
 
     blocks = [(op.op.index, op.push_constants) for op in ops if op.push_constants is not None]
@@ -100,55 +103,80 @@ def push_constants_by_name(ops: list[ShaderOp], values: Mapping[str, str]) -> by
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
             "", "--push-constant names values, but no custom op's shader declares a "
                 "push-constant block", hint="leave out --push-constant")])
-    first_index, block = blocks[0]
-    layout = [(m.name, m.offset, m.type) for m in block.members]
-    for index, other in blocks[1:]:
-        if [(m.name, m.offset, m.type) for m in other.members] != layout:
-            raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-                "", f"custom ops {first_index} ({_members(block)}) and {index} "
-                    f"({_members(other)}) declare different push-constant blocks; a run "
-                    "gives every op of the model the same push-constant bytes",
-                hint="run each op as a model of its own (`tosa-vkshader emit mlir` of its "
-                     "attributes), or declare one block in both shaders")])
-    try:
-        return push_bytes(block, values)
-    except PushValueError as exc:
-        members = ", ".join(f"{m.name} ({m.type}, offset {m.offset})" for m in block.members)
+    several = len(blocks) > 1
+    known = {m.name for _index, block in blocks for m in block.members}
+    unknown = [name for name in values if name not in known]
+    if unknown and several:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-            "", str(exc), hint=f"the block's members: {members}")]) from None
+            "", f"no custom op's push-constant block has a member "
+                f"{', '.join(map(repr, unknown))}",
+            hint="the blocks' members: " + "; ".join(
+                f"custom op {index}: {_members(block)}" for index, block in blocks))])
+    found = {}
+    for index, block in blocks:
+        own = {name: value for name, value in values.items()
+               if not several or any(m.name == name for m in block.members)}
+        try:
+            found[index] = push_bytes(block, own)
+        except PushValueError as exc:
+            members = ", ".join(f"{m.name} ({m.type}, offset {m.offset})"
+                                for m in block.members)
+            where = f"custom op {index}: " if several else ""
+            raise RunError([PUSH_CONSTANTS_MISMATCH.at(
+                "", f"{where}{exc}", hint=f"the block's members: {members}")]) from None
+    return found
 
 
-def push_targets(ops: list[ShaderOp], interface: Interface,
-                 data: bytes | None) -> tuple[str, ...]:
-    """The compute modules that receive the push-constant bytes ``data`` (none without
-    data); :class:`RunError` when the ops' blocks and the bytes given do not agree."""
-    # (the op's index, its block's size) of each op that declares a block
-    declaring = [(op.op.index, size) for op in ops
-                 if (size := op.push_constant_size) is not None]
+def push_targets(ops: list[ShaderOp], interface: Interface, data: PushData | None
+                 ) -> tuple[tuple[str, int | None], ...]:
+    """The compute modules that receive push constants ``data`` (none without data),
+    each with the op whose bytes it gets (None: the same bytes for all);
+    :class:`RunError` when the ops' blocks and the bytes given do not agree."""
+    # (the op's index, its block) of each op that declares a block
+    declaring = [(op.op.index, op.push_constants) for op in ops
+                 if op.push_constants is not None]
     if data is None:
         if declaring:
-            index, size = declaring[0]
+            index, block = declaring[0]
             raise RunError([PUSH_CONSTANTS_MISMATCH.at(
-                "", f"custom op {index} declares {_article(size)} {size}-byte push-constant "
-                    "block and no --push-constants were given; the converter drops "
-                    "push_constants, so the shader would read zeros",
-                hint=f"write the {size} bytes (little-endian) to a file and "
-                     "pass --push-constants FILE")])
+                "", f"custom op {index} declares {_article(block.size)} {block.size}-byte "
+                    "push-constant block and no --push-constants were given; the converter "
+                    "drops push_constants, so the shader would read zeros",
+                hint=f"write the {block.size} bytes (little-endian) to a file and "
+                     "pass --push-constants FILE, or give the members' values with "
+                     "--push-constant NAME=VALUE")])
         return ()
     if not declaring:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
             "", f"--push-constants gives {len(data)} bytes, but no custom op's shader "
                 "declares a push-constant block", hint="leave out --push-constants")])
-    wrong = [(index, size) for index, size in declaring if size != len(data)]
+    modules = interface.compute_modules
+    if not isinstance(data, bytes):  # each op's own bytes, laid out from its block
+        if len(modules) != len(ops):
+            raise RunError([PUSH_CONSTANTS_MISMATCH.at(
+                "", f"the VGF has {len(modules)} compute module(s) for {len(ops)} custom "
+                    "op(s): which op each module runs is not known, so each op's "
+                    "push constants cannot be given to it")])
+        return tuple((modules[index], index) for index, _block in declaring)
+    wrong = [(index, block.size) for index, block in declaring if block.size != len(data)]
     if wrong:
         raise RunError([PUSH_CONSTANTS_MISMATCH.at(
             "", f"--push-constants gives {len(data)} bytes; custom op {index}'s push-constant "
                 f"block is {size} bytes", hint=f"give exactly {size} bytes")
             for index, size in wrong])
-    modules = interface.compute_modules
+    first_index, first = declaring[0]
+    layout = [(m.name, m.offset, m.type) for m in first.members]
+    for index, block in declaring[1:]:
+        if [(m.name, m.offset, m.type) for m in block.members] != layout:
+            raise RunError([PUSH_CONSTANTS_MISMATCH.at(
+                "", f"--push-constants gives every op the same {len(data)} bytes, but custom "
+                    f"ops {first_index} ({_members(first)}) and {index} ({_members(block)}) "
+                    "declare different push-constant blocks",
+                hint="give each member's value by name (--push-constant NAME=VALUE): each "
+                     "op's block is then laid out from its own members")])
     if len(modules) == len(ops):
-        return tuple(modules[index] for index, _size in declaring)
-    return modules
+        return tuple((modules[index], None) for index, _block in declaring)
+    return tuple((module, None) for module in modules)
 
 
 def _members(block: PushConstantBlock) -> str:

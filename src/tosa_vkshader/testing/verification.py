@@ -331,8 +331,20 @@ class _Verification:
         given = self.given_push_constants
         if given is None:
             return {}
-        data = given if isinstance(given, bytes) else \
-            push_constants_by_name(prepared.shader_ops, given)
+        if isinstance(given, bytes):
+            data = given
+        else:
+            each = push_constants_by_name(prepared.shader_ops, given)
+            if len(set(each.values())) > 1:
+                from ..runtime.errors import RunError
+                from ..runtime.rules import PUSH_CONSTANTS_MISMATCH
+
+                raise RunError([PUSH_CONSTANTS_MISMATCH.at(
+                    "", "verify gives every custom op the same push-constant bytes, but "
+                        "the ops' blocks lay the values out differently",
+                    hint="verify each op as a model of its own (`tosa-vkshader emit mlir` "
+                         "of its attributes)")])
+            data = next(iter(each.values()))
         self.settings.push_constants = data
         block = next((op.push_constants for op in prepared.shader_ops
                       if op.push_constants is not None), None)
