@@ -17,14 +17,14 @@ The rules (documented in the README, section "Code generation"):
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..spirv.grammar import OP, enum_value
 from ..spirv.module import Module, Type
 from ..spirv.records import DescriptorBinding
 from ..spirv.types import scalar_leaves, scalar_name
+from ..spirv.words import instructions
 
 _NUMERIC = {"int": "SINT", "uint": "UINT", "float": "SFLOAT"}
 _CHANNELS = "RGBA"
@@ -186,34 +186,13 @@ def fixed_format(binding: DescriptorBinding) -> str | None:
 
 
 _ARRAY_LENGTH = OP["OpArrayLength"]
-_MAGIC = 0x07230203
-
-
-def module_words(spirv: bytes) -> array:
-    """The module's 32-bit words in the machine's byte order."""
-    words = array("I")
-    words.frombytes(spirv[:len(spirv) // 4 * 4])
-    if words and words[0] != _MAGIC:
-        words.byteswap()
-    return words
-
-
-def _instructions(words: Sequence[int]) -> Iterator[tuple[int, Sequence[int]]]:
-    """Each instruction after the header: its opcode and its operand words."""
-    i, n = 5, len(words)
-    while i < n:
-        count, op = words[i] >> 16, words[i] & 0xFFFF
-        if count == 0 or i + count > n:
-            return
-        yield op, words[i + 1:i + count]
-        i += count
 
 
 def length_read(words: Sequence[int], variable_id: int) -> bool:
     """Whether the module's code reads ``.length()`` of the runtime array of the buffer
     ``variable_id`` (``OpArrayLength`` on the variable itself)."""
-    return any(op == _ARRAY_LENGTH and len(operands) >= 3 and operands[2] == variable_id
-               for op, operands in _instructions(words))
+    return any(op == _ARRAY_LENGTH and count >= 4 and words[at + 3] == variable_id
+               for at, op, count in instructions(words))
 
 
 _SUBGROUP_IDS = {enum_value("BuiltIn", name): name for name in (
@@ -225,9 +204,9 @@ _DECORATE = OP["OpDecorate"]
 def subgroup_ids_read(words: Sequence[int]) -> list[str]:
     """The GLSL names of the subgroup built-ins the module declares (``gl_SubgroupID``):
     their values depend on the device's subgroup size."""
-    found = [_SUBGROUP_IDS[operands[2]] for op, operands in _instructions(words)
-             if op == _DECORATE and len(operands) >= 3 and operands[1] == _BUILT_IN
-             and operands[2] in _SUBGROUP_IDS]
+    found = [_SUBGROUP_IDS[words[at + 3]] for at, op, count in instructions(words)
+             if op == _DECORATE and count >= 4 and words[at + 2] == _BUILT_IN
+             and words[at + 3] in _SUBGROUP_IDS]
     glsl = {"SubgroupId": "gl_SubgroupID", "NumSubgroups": "gl_NumSubgroups",
             "SubgroupSize": "gl_SubgroupSize",
             "SubgroupLocalInvocationId": "gl_SubgroupInvocationID"}

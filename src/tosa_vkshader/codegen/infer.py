@@ -31,6 +31,7 @@ from ..spirv.bitcasts import reinterpreted_as
 from ..spirv.grammar import enum_value
 from ..spirv.module import Module
 from ..spirv.records import DescriptorBinding, PushConstantBlock
+from ..spirv.words import module_words
 from ..typed_attributes import Attributes, PushConstants, Resource, SamplerConfig
 from .codegen_rules import (
     AMBIGUOUS_ENTRY,
@@ -60,7 +61,6 @@ from .formats import (
     fixed_format,
     inferred_format,
     length_read,
-    module_words,
     padded_vector,
     subgroup_ids_read,
 )

@@ -27,13 +27,12 @@ Measured with Debian 12's glslc (shaderc 2023.2, glslang 11.13):
 from __future__ import annotations
 
 import re
-import sys
-from array import array
 from dataclasses import replace
 
 from ..diagnostics import Diagnostic, InnerPosition
 from ..rule_registry import rule
 from ..spirv.grammar import OP
+from ..spirv.words import instructions, module_bytes, module_words
 from .compiler import CompilerInfo
 from .diagnose import COMPILE_ERROR
 from .options import CompileOptions
@@ -93,26 +92,15 @@ def exclusive_prefix_scans(spirv: bytes) -> bytes:
     """glslang's SPIR-V of an HLSL shader with its ``WavePrefixSum``/``WavePrefixProduct``
     scans made exclusive, as HLSL defines them (the module unchanged where there are
     none, or where the words do not parse: the reader reports those)."""
-    words = array("I", spirv)
-    if sys.byteorder == "big":
-        words.byteswap()
-    changed = False
-    at = 5
-    while at < len(words):
-        count, opcode = words[at] >> 16, words[at] & 0xFFFF
-        if count == 0:
-            break
-        operation = at + _OPERATION_WORD
-        if opcode in _PREFIX_OPS and operation < min(at + count, len(words)) \
-                and words[operation] == _INCLUSIVE:
-            words[operation] = _EXCLUSIVE
-            changed = True
-        at += count
-    if not changed:
+    words = module_words(spirv)
+    scans = [at + _OPERATION_WORD for at, opcode, count in instructions(words)
+             if opcode in _PREFIX_OPS and count > _OPERATION_WORD
+             and words[at + _OPERATION_WORD] == _INCLUSIVE]
+    if not scans:
         return spirv
-    if sys.byteorder == "big":
-        words.byteswap()
-    return words.tobytes()
+    for operation in scans:
+        words[operation] = _EXCLUSIVE
+    return module_bytes(words)
 
 
 def glslang_limits(source: str, spirv: bytes | None, diagnostics: list[Diagnostic],

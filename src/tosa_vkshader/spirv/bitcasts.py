@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from .grammar import OP, RESULT_WORD
 from .module import Module
 from .types import scalar_name
+from .words import instructions
 
 _LOAD, _STORE, _BITCAST = OP["OpLoad"], OP["OpStore"], OP["OpBitcast"]
 _CHAINS = frozenset(OP[n] for n in ("OpAccessChain", "OpInBoundsAccessChain",
@@ -45,11 +46,7 @@ def reinterpreted_as(words: Sequence[int], module: Module, variable_id: int
     extracts: dict[int, int] = {}  # result -> the composite it is taken from
     other: list[int] = []  # ids that other instructions of a body use as pointers
     inside = False
-    i, n = 5, len(words)
-    while i < n:
-        count, op = words[i] >> 16, words[i] & 0xFFFF
-        if count == 0 or i + count > n:
-            return None
+    for i, op, count in instructions(words):
         if op == _FUNCTION:
             inside = True
         elif op == _FUNCTION_END:
@@ -71,7 +68,6 @@ def reinterpreted_as(words: Sequence[int], module: Module, variable_id: int
                 extracts[words[i + 2]] = words[i + 3]
             elif op != _ARRAY_LENGTH:
                 other.extend(words[i + 1 + (RESULT_WORD[op] or 0):i + count])
-        i += count
 
     def root(pointer: int) -> int:
         for _ in range(64):
