@@ -94,6 +94,15 @@ layout(set = 0, binding = 0) readonly buffer In { vec4 x[]; };
 layout(set = 0, binding = 1) writeonly buffer Out { vec4 y[]; };
 void main() { uint i = gl_GlobalInvocationID.x; y[i] = x[i] * 4.0; }
 """
+FOUR_EACH_GUARDED = V + """layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x * 4u;
+    if (i >= 512u) return;
+    for (uint l = 0u; l < 4u; ++l) y[i + l] = x[i + l] + 1.0;
+}
+"""
 FOUR_EACH = V + """layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) readonly buffer In { float x[]; };
 layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
@@ -220,6 +229,12 @@ def test_new_says_which_axis_walks_which_result_axis():
                         results=["tensor<1024xf32>"])
     [note] = [d for d in op.notes if d.code == "VKS521"]
     assert "each invocation writes 4 elements" in note.message
+    # Four per invocation in a loop, half the invocations past the guard: 512 elements over
+    # 1024 invocations is no count of what each writes, so the note claims none.
+    op = op_from_shader(FOUR_EACH_GUARDED, language="GLSL", operands=["tensor<512xf32>"],
+                        results=["tensor<512xf32>"])
+    [note] = [d for d in op.notes if d.code == "VKS521"]
+    assert "[1, 1, 1]" in note.message and "each invocation writes" not in note.message
 
 
 def test_new_refuses_when_no_dispatch_is_exact(tmp_path: Path):

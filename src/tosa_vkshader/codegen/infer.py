@@ -393,7 +393,11 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
     cannot be followed, one invocation per element of the largest result."""
     from ..spirv.analysis import analyse_many
     from ..spirv.analysis.coverage import MAX_GROUPS
-    from ..spirv.analysis.derive import covering_assuming_sizes, covering_dispatch
+    from ..spirv.analysis.derive import (
+        covering_assuming_sizes,
+        covering_dispatch,
+        units_per_invocation,
+    )
 
     outputs = _extents(resources[1] if resources else [], results, "result")
     inputs = _extents(resources[0] if resources else [], operands, "operand")
@@ -421,10 +425,10 @@ def _dispatch_for(run: _Run, r: Reflection, local: tuple[int, int, int],
                 f"shows whether they write every element){device}"))
         return counts  # type: ignore[return-value]
     counts = list(cover.groups)
-    launched = invocations(counts, local)
-    each = [f"{v.extent.units // launched} {v.extent.unit_name} of {v.extent.label}"
-            for v in cover.verdicts if v.extent.units % launched == 0
-            and v.extent.units > launched]
+    # (from the stores themselves: a guard may leave some invocations idle, so the
+    # units over the invocations says nothing)
+    each = [f"{per} {v.extent.unit_name} of {v.extent.label}" for v in cover.verdicts
+            if (per := units_per_invocation(access, v.extent)) > 1]
     walks = "; ".join(cover.walks) + (f"; each invocation writes {', '.join(each)}"
                                       if each else "")
     described = f"{' x '.join(map(str, counts))}{shape} = {invocations(counts, local)} " \

@@ -69,58 +69,102 @@ def covering_dispatch(analysis: ShaderAccess, results: Sequence[Extent],
 
 # Past this many push constants in the writes, or this many hypotheses (each one judges
 # every candidate dispatch), no sizes are assumed.
-MAX_ASSUMED = 3
-MAX_HYPOTHESES = 125
+MAX_ASSUMED = 4
+MAX_HYPOTHESES = 256
 
 
 def covering_assuming_sizes(analysis: ShaderAccess, results: Sequence[Extent],
                             bound: Sequence[Extent], unproven: Covering) -> Covering | None:
     """Where the writes' addresses, guards or loops read push constants, the covering
     that is exact when they hold sizes of the op's tensors: each takes each dimension of
-    the results and operands in turn; of the hypotheses under which a dispatch writes
-    every result exactly, the one whose invocation axes walk the results' own axes wins
-    (``out[x * pc.H + y]`` into a 36 x 20 result: H = 20, x along the 36 rows), the first
-    of equals otherwise. The ``unproven`` covering's workgroups are kept where they are
-    exact under that hypothesis too. None when no push constant is read there or none
-    fits."""
+    the results and operands in turn, and one that only scales an address (never bounds
+    a guard or a loop: ncnn's ``cstep``, ggml's ``nb01``) also each stride of the results
+    (``gz * pc.cstep + gy * pc.w + gx`` into a 3 x 5 x 7 result: cstep = 35); of the
+    hypotheses under which a dispatch writes every result exactly, the one whose
+    invocation axes walk the results' own axes wins (``out[x * pc.H + y]`` into a
+    36 x 20 result: H = 20, x along the 36 rows), the first of equals otherwise. The
+    ``unproven`` covering's workgroups are kept where they are exact under that hypothesis
+    too. None when no push constant is read there or none fits."""
     if analysis.unknown is not None:
         return None
-    symbols = _push_constants_written_by(analysis, results)
+    bounding, scaling = _push_constants_written_by(analysis, results)
     sizes = sorted({d for extent in (*results, *bound) for d in extent.shape if d > 1})
-    if not symbols or not sizes or len(symbols) > MAX_ASSUMED \
-            or len(sizes) ** len(symbols) > MAX_HYPOTHESES:
+    strides = sorted({*sizes, *_strides(analysis, results)})
+    choices = [sizes if symbol in bounding else strides for symbol in (*bounding, *scaling)]
+    if not choices or not sizes or len(choices) > MAX_ASSUMED \
+            or math.prod(map(len, choices)) > MAX_HYPOTHESES:
         return None
     best: tuple[int, Covering, tuple[tuple[str, int], ...]] | None = None
-    for values in itertools.product(sizes, repeat=len(symbols)):
-        assumed = tuple(zip(symbols, values, strict=True))
+    plausible: tuple[int, Covering, tuple[tuple[str, int], ...]] | None = None
+    for values in itertools.product(*choices):
+        assumed = tuple(zip((*bounding, *scaling), values, strict=True))
         covering = _covering(analysis, results, bound, assumed)
-        if covering is None or not covering.exact:
+        if covering is None or not (covering.exact or _unrefuted(covering)):
             continue
         aligned = sum(not walk.endswith("flattened") for walk in covering.walks)
-        if best is None or aligned > best[0]:
+        if covering.exact and (best is None or aligned > best[0]):
             best = aligned, covering, assumed
+        elif not covering.exact and (plausible is None or aligned > plausible[0]):
+            plausible = aligned, covering, assumed
+    if best is None and plausible is not None and not _unrefuted(unproven):
+        # No hypothesis proves itself (a guard that mixes a loop's counter with the
+        # invocation ID: `col = col0 + tid; if (col >= pc.KX) break;`), but one reads the
+        # dispatch from the addresses where the unproven covering only spreads one
+        # invocation per element: the addresses' reading, still marked unproven.
+        best = plausible
     if best is None:
         return None
     _aligned, covering, assumed = best
-    named = tuple((analysis.name_of(s), v) for s, v in assumed)
+    in_block_order = sorted(assumed, key=lambda a: int(a[0].removeprefix("pc.")))
+    named = tuple((analysis.name_of(s), v) for s, v in in_block_order)
     kept = tuple(judge(analysis, unproven.groups, results, bound, assumed))
     if all(v.complete and not v.buffer_overruns for v in kept):
         return Covering(unproven.groups, kept, unproven.walks, named)
     return Covering(covering.groups, covering.verdicts, covering.walks, named)
 
 
+def _unrefuted(covering: Covering) -> bool:
+    """Whether a covering read from the addresses (its walks name the axes) is only
+    unproven: no unit provably missed, no write provably outside a result."""
+    return any(" walks " in walk for walk in covering.walks) and all(
+        not v.missing and not v.overruns for v in covering.verdicts)
+
+
 def _push_constants_written_by(analysis: ShaderAccess, results: Sequence[Extent]
-                               ) -> tuple[str, ...]:
-    """The push-constant symbols in the addresses, guards and loop tests of the writes
-    into ``results``."""
+                               ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The push-constant symbols of the writes into ``results``: those in their guards
+    and loop tests (they bound an invocation axis or a loop), then those only in their
+    addresses (they scale one)."""
     loops = dict(analysis.loops)
-    forms: list[Poly] = []
+    addresses: list[Poly] = []
+    tests: list[Poly] = []
     for extent in results:
         for access in analysis.writes_to(extent.set, extent.binding):
-            forms += access.coordinates or ()
-            forms += [g.form for g in access.guards]
-            forms += [c.form for counter in access.loops for c in loops.get(counter, ())]
-    return tuple(sorted({s for form in forms for s in form.symbols if s.startswith("pc.")}))
+            addresses += access.coordinates or ()
+            tests += [g.form for g in access.guards]
+            tests += [c.form for counter in access.loops for c in loops.get(counter, ())]
+
+    def named(forms: list[Poly]) -> set[str]:
+        return {s for form in forms for s in form.symbols if s.startswith("pc.")}
+
+    bounding = named(tests)
+    return tuple(sorted(bounding)), tuple(sorted(named(addresses) - bounding))
+
+
+def _strides(analysis: ShaderAccess, results: Sequence[Extent]) -> set[int]:
+    """The row-major strides of each buffer result above its last axis, in the units its
+    stores write (a ``vec4`` store into a float buffer: four floats)."""
+    found: set[int] = set()
+    for extent in results:
+        if extent.kind != "buffer":
+            continue
+        for access in analysis.writes_to(extent.set, extent.binding):
+            unit = max(access.width, 1)
+            for k in range(1, len(extent.shape)):
+                stride = math.prod(extent.shape[k:]) * extent.element_bytes
+                if stride % unit == 0:
+                    found.add(stride // unit)
+    return found
 
 
 def _covering(analysis: ShaderAccess, results: Sequence[Extent],
@@ -164,7 +208,7 @@ def _covering(analysis: ShaderAccess, results: Sequence[Extent],
     for extent in results:
         # Several stores at fixed offsets from one address (a 2 x 2 block per
         # invocation): one invocation per block of them.
-        block = _units_per_invocation(analysis, extent)
+        block = units_per_invocation(analysis, extent)
         if block > 1:
             for spread in _spreads(analysis.local_size, -(-extent.units // block)):
                 candidates.append((spread, ("one invocation per block of its stores",)))
@@ -193,7 +237,7 @@ def _dispatch_dependent(form: Poly) -> bool:
         s.startswith(("wg.", "lid.")) for s in m) for m, _c in form.terms)
 
 
-def _units_per_invocation(analysis: ShaderAccess, extent: Extent) -> int:
+def units_per_invocation(analysis: ShaderAccess, extent: Extent) -> int:
     """How many units of ``extent`` one invocation's stores cover, when every store into
     it runs at most once (outside loops) and its width is known; 0 otherwise."""
     total = 0
