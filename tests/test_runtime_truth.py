@@ -463,3 +463,50 @@ def test_a_std140_float_array_reads_every_fourth_float_of_the_tensor():
     x = np.arange(256, dtype=np.float32)
     [y] = tosa_vkshader.run(op.to_mlir([t], [t]), [x], validate=False)
     np.testing.assert_array_equal(y[:64], x[::4] + 1)
+
+
+# -- specialization constants -------------------------------------------------------------
+
+# ggml's way: the local size and BLOCK_SIZE share SpecId 0, one value once a pipeline
+# specializes it; each row summed by BLOCK_SIZE invocations through shared memory.
+ROW_SUM_SPEC = HEADER + """layout(constant_id = 0) const uint BLOCK_SIZE = 64;
+layout(local_size_x_id = 0) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float y[]; };
+shared float partial[BLOCK_SIZE];
+void main() {
+    uint row = gl_WorkGroupID.x, tid = gl_LocalInvocationID.x;
+    partial[tid] = 0.0;
+    for (uint col = tid; col < 256u; col += BLOCK_SIZE) partial[tid] += x[row * 256u + col];
+    barrier();
+    for (uint s = BLOCK_SIZE / 2u; s > 0u; s >>= 1u) {
+        if (tid < s) partial[tid] += partial[tid + s];
+        barrier();
+    }
+    if (tid == 0u) y[row] = partial[0];
+}
+"""
+
+
+def test_a_spec_id_shared_by_the_local_size_runs_with_each_default():
+    """Unspecialized, glslang's local size x defaults to 1 while BLOCK_SIZE is 64: one
+    invocation per row adds the columns 0, 64, 128 and 192 only (VKS432 says so); the
+    local size given the same default (the hint) sums the rows."""
+    t, rows = "tensor<8x256xf32>", "tensor<8xf32>"
+    x = np.random.default_rng(3).uniform(-1, 1, (8, 256)).astype(np.float32)
+    mlir = mlir_of(ROW_SUM_SPEC, [t], [rows], workgroup_sizes=[8, 1, 1])
+    [d] = [d for d in validate(mlir, path="model.mlir").diagnostics if d.code == "VKS432"]
+    assert d.severity is Severity.WARNING
+    assert "local size x (`local_size_x_id = 0`) = 1" in d.message
+    assert "`BLOCK_SIZE` = 64" in d.message
+    assert d.hint == ("give the local size the same default: "
+                      "`layout(local_size_x_id = 0, local_size_x = 64) in;`")
+    [y] = tosa_vkshader.run(mlir, [x], validate=False)
+    np.testing.assert_allclose(y, x[:, ::64].sum(axis=1), rtol=1e-5, atol=1e-5)
+
+    fixed = ROW_SUM_SPEC.replace("layout(local_size_x_id = 0) in;",
+                                 "layout(local_size_x_id = 0, local_size_x = 64) in;")
+    mlir = mlir_of(fixed, [t], [rows], workgroup_sizes=[8, 1, 1])
+    assert "VKS432" not in codes(mlir)
+    [y] = tosa_vkshader.run(mlir, [x], validate=False)
+    np.testing.assert_allclose(y, x.sum(axis=1), rtol=1e-4, atol=1e-4)

@@ -150,6 +150,7 @@ RULES: dict[str, RuleEntry] = {code: RuleEntry(code, name, severity, module)
     ("VKS425", "sampler-undeclared",                     WARNING, "rules.crosscheck"),
     ("VKS430", "workgroup-sizes-equals-local-size",      INFO,    "rules.crosscheck"),
     ("VKS431", "shared-memory-without-barrier",          WARNING, "rules.coverage"),
+    ("VKS432", "spec-id-defaults-differ",                WARNING,  "rules.specialization"),
     # -- 5xx: Model context (MLIR / TOSA)
     ("VKS500", "unreadable-custom-op",                   ERROR,   "sources.reading_rules"),
     ("VKS501", "invalid-tosa-file",                      ERROR,   "sources.reading_rules"),

@@ -80,6 +80,7 @@ def run_shader_rules_each(pairs: list[tuple[AttributeView, Shader]]
     from .crosscheck import BUFFER_ELEMENT_MISMATCH, FORMAT_MISMATCH, compare
     from .restate import restated
     from .shader_fields import check_local_size_limits
+    from .specialization import check_spec_id_defaults
 
     # Where the model and the shader disagree on a tensor's element type, no vkformat fits
     # both: VKS415's "use <the shader's format>" would only trade it for VKS514.
@@ -104,4 +105,5 @@ def run_shader_rules_each(pairs: list[tuple[AttributeView, Shader]]
         diagnostics.extend(check_races(view, shader, places_for(shader, view.attrs)))
     for diagnostics, (view, shader) in zip(found, pairs, strict=True):
         diagnostics.extend(check_local_size_limits(view, shader))
+        diagnostics.extend(check_spec_id_defaults(view, shader))
     return found
