@@ -622,6 +622,105 @@ def _cases() -> list[Case]:
     found.append(case("scatter-by-index-buffer", "scatter_perm.comp", [sv, perm],
                       [scattered]))
 
+    # explore-e: ML inference kernels as ncnn, ggml, Kompute, MNN, IREE and ONNX runtime
+    # write them
+    nr = _f32(3, 5, 7)
+    found.append(case("ncnn-shape-spec-constants-or-push-constants", "ncnn_relu.comp", [nr],
+                      [np.where(nr < 0, nr * np.float32(0.1), nr)],
+                      push_values=["dims=3", "w=7", "h=5", "c=3", "cstep=35"]))
+
+    p4 = _f32(4, 6, 8, 4)
+    found.append(case("ncnn-pack4-vec4-channel-step", "ncnn_sigmoid_pack4.comp", [p4],
+                      [(1 / (1 + np.exp(-p4))).astype(np.float32)],
+                      push_values=["w=8", "h=6", "c=4", "cstep=48"]))
+
+    fa16, fb16 = (_f32(2, 12, 16, low=-2, high=2).astype(np.float16) for _ in range(2))
+    found.append(case("ncnn-fp16-storage-by-macro", "ncnn_fp16_storage.comp", [fa16, fb16],
+                      [(fa16.astype(np.float32) * fb16 + fa16).astype(np.float16)],
+                      flags=["-D", "NCNN_fp16_storage=1"],
+                      push_values=["w=16", "h=12", "c=2", "cstep=192"], rtol=1e-3, atol=1e-3))
+
+    logits16, mask16 = _f32(12, 70), _f32(4, 70, low=-1, high=1).astype(np.float16)
+    z = logits16 * np.float32(0.5) + np.tile(mask16.astype(np.float32), (3, 1))
+    ez = np.exp(z - z.max(axis=1, keepdims=True))
+    found.append(case("ggml-softmax-loop-with-break-f16-mask", "ggml_soft_max.comp",
+                      [logits16, mask16], [(ez / ez.sum(axis=1, keepdims=True)).astype(np.float32)],
+                      push_values=["KX=70", "KY=4", "scale=0.5", "max_bias=0"],
+                      rtol=1e-4, atol=1e-5))
+
+    rn = _f32(16, 200)
+    found.append(case("ggml-rms-norm-local-size-id-with-default", "ggml_rms_norm.comp", [rn],
+                      [(rn / np.sqrt((rn * rn).mean(axis=1, keepdims=True) + 1e-6))
+                       .astype(np.float32)],
+                      push_values=["KX=200", "KY=16", "param1=1e-6", "param2=0"],
+                      rtol=1e-4, atol=1e-4))
+
+    scales = _f32(16, low=0.01, high=0.1).astype(np.float16)
+    quants = _RNG.integers(-128, 128, size=(16, 32)).astype(np.int8)
+    blocks = np.concatenate([scales.view(np.int8).reshape(16, 2), quants], axis=1)
+    found.append(case("ggml-q8_0-blocks-f16-scale-int8-quants", "ggml_dequant_q8_0.comp",
+                      [blocks], [(scales.astype(np.float32)[:, None] * quants).reshape(-1)],
+                      flags=["--format-of", "A=VK_FORMAT_R8_SINT"],
+                      push_values=["M=1", "K=512", "stride_a=0", "stride_b=0", "nel=512"]))
+
+    ga, gb = _f32(2, 3, 16, 32), _f32(1, 1, 16, 1)
+    strides = ["nb00=1", "nb01=32", "nb02=512", "nb03=1536"]
+    found.append(case("ggml-binary-op-element-strides-broadcast", "ggml_add.comp", [ga, gb],
+                      [ga + gb],
+                      push_values=["ne=3072", "ne00=32", "ne01=16", "ne02=3", "ne03=2", *strides,
+                                   "ne10=1", "ne11=16", "ne12=1", "ne13=1", "nb10=1", "nb11=1",
+                                   "nb12=16", "nb13=16", "ne20=32", "ne21=16", "ne22=3",
+                                   "ne23=2", *[s.replace("nb0", "nb2") for s in strides],
+                                   "misalign_offsets=0", "param1=0", "param2=0", "param3=0"]))
+
+    unsorted = _f32(5, 50)
+    found.append(case("ggml-argsort-bitonic-shared", "ggml_argsort.comp", [unsorted],
+                      [np.argsort(unsorted, axis=1, kind="stable").astype(np.int32)],
+                      push_values=["ncols=50", "ncols_pad=64", "order=0"]))
+
+    oa, ob = _f32(2, 3, 4, 5), _f32(1, 3, 1, 5)
+    found.append(case("onnx-broadcast-shapes-uvec4-push", "ort_broadcast_add.comp", [oa, ob],
+                      [oa + ob], push_values=["out_shape=2,3,4,5", "a_strides=60,20,5,1",
+                                              "b_strides=0,5,0,1", "size=120"]))
+
+    lhs, rhs = _f32(64, 32, low=-1, high=1), _f32(32, 64, low=-1, high=1)
+    found.append(case("matmul-register-blocked-4x4-vec4", "iree_matmul_4x4.comp", [lhs, rhs],
+                      [lhs @ rhs], rtol=1e-4, atol=1e-4))
+
+    n = 100
+    xi, xj = _f32(n), _f32(n)
+    labels = (_RNG.random(n) > 0.5).astype(np.float32)
+    w_in, b_in = np.array([0.3, -0.2], np.float32), np.array([0.1], np.float32)
+    y_hat = 1 / (1 + np.exp(-(w_in[0] * xi + w_in[1] * xj + b_in[0])))
+    dz = y_hat - labels
+    loss = -(labels * np.log(y_hat) + (1 - labels) * np.log(1 - y_hat))
+    found.append(case("kompute-logistic-regression-nine-buffers", "kompute_logreg.comp",
+                      [xi, xj, labels, w_in, b_in],
+                      [(xi * dz / 100).astype(np.float32), (xj * dz / 100).astype(np.float32),
+                       (dz / 100).astype(np.float32), loss.astype(np.float32)],
+                      rtol=1e-4, atol=1e-5))
+
+    mu = _f32(1000)
+    found.append(case("mnn-sizes-in-uniform-buffer", "mnn_relu6_ubo.comp", [mu],
+                      [np.clip(mu, 0, 6)],
+                      limitation=Limitation("new", "VKS251",
+                                            "the reference runtime binds every input as a "
+                                            "storage buffer")))
+
+    g4 = _f32(512, 4, low=-3, high=3)
+    gelu4 = 0.5 * g4 * (1 + np.tanh(0.7978845608 * (g4 + 0.044715 * g4 ** 3)))
+    found.append(case("hlsl-constantbuffer-template-push-float4", "dml_gelu.hlsl", [g4],
+                      [(gelu4 * 2).astype(np.float32)],
+                      push_values=["ElementCount=512", "Scale=2"], rtol=1e-4, atol=1e-5))
+
+    lx, gamma, beta = _f32(8, 100), _f32(100), _f32(100)
+    lmu = lx.mean(axis=1, keepdims=True)
+    lvar = ((lx - lmu) ** 2).mean(axis=1, keepdims=True)
+    found.append(case("hlsl-layernorm-groupshared-helper", "hlsl_layernorm.hlsl",
+                      [lx, gamma, beta],
+                      [((lx - lmu) / np.sqrt(lvar + 1e-5) * gamma + beta).astype(np.float32)],
+                      push_values=["Cols=100", "Eps=1e-5"], rtol=1e-4, atol=1e-4))
+
     return found
 
 
