@@ -52,6 +52,12 @@ TWO_MEMBERS = _shader(PUSH, "{ float scale; }", "{ float scale; float bias; }")
 TWO_MEMBERS = _shader(TWO_MEMBERS, "* params.scale", "* params.scale + params.bias")
 ALIGNED = _shader(PUSH, "{ float scale; }", "{ float scale; vec4 bias; }")
 ALIGNED = _shader(ALIGNED, "* params.scale", "* params.scale + params.bias.x")
+SPEC_GROUP = _shader(BUF, "layout(local_size_x = 8, local_size_y = 1, local_size_z = 1) in;",
+                     "layout(constant_id = 0) const uint GROUP = 8;\n"
+                     "layout(local_size_x_id = 0) in;")
+SPEC_GROUP = _shader(SPEC_GROUP, "src.data[i] * 2.0", "src.data[i] * float(GROUP)")
+SPEC_SCALE = _shader(SPEC_GROUP, "const uint GROUP = 8;", "const float SCALE = 2.0;")
+SPEC_SCALE = _shader(SPEC_SCALE, "float(GROUP)", "SCALE")
 
 CASES = [
     Case("VKS110", {k: v for k, v in SPIRV.items() if k != "entry_point"},
@@ -113,6 +119,13 @@ CASES = [
          '"address_mode_v": "VK_SAMPLER_ADDRESS_MODE_REPEAT", "border_color": '
          '"VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"}` (NEAREST, CLAMP_TO_EDGE, '
          'CLAMP_TO_BORDER, MIRRORED_REPEAT as the shader needs)', SAMPLED),
+    Case("VKS432", SPEC_GROUP, "give the local size the same default: "
+                               "`layout(local_size_x_id = 0, local_size_x = 8) in;`",
+         _shader(SPEC_GROUP, "layout(local_size_x_id = 0) in;",
+                 "layout(local_size_x_id = 0, local_size_x = 8) in;")),
+    Case("VKS432", SPEC_SCALE, "give the constants the same default, or each a SpecId of "
+                               "its own",
+         _shader(SPEC_SCALE, "constant_id = 0) const float", "constant_id = 1) const float")),
     Case("VKS430", BUF, "make it the number of workgroups the results need (`tosa-vkshader "
                         "new SHADER --results TYPES` computes it)"),
 ]

@@ -71,7 +71,7 @@ def check_spec_id_defaults(view: AttributeView, shader: Shader) -> Iterator[Diag
         hint = (f"give the local size the same default: `layout(local_size_{axis}_id = "
                 f"{spec_id}, local_size_{axis} = {wanted}) in;`"
                 if axis and type(wanted) is int and wanted >= 1 else
-                "give every constant with this SpecId the same default value")
+                "give the constants the same default, or each a SpecId of its own")
         places = places_for(shader, view.attrs)
         yield SPEC_ID_DEFAULTS_DIFFER.at(
             view.pointer("shader_code"),
