@@ -634,6 +634,14 @@ def _cases() -> list[Case]:
                       [(1 / (1 + np.exp(-p4))).astype(np.float32)],
                       push_values=["w=8", "h=6", "c=4", "cstep=48"]))
 
+    dx, dw, db = _f32(2, 10, 12, 4), _f32(2, 9, 4), _f32(2, 4)
+    depthwise = sum(dx[:, ky:ky + 8, kx:kx + 10, :] * dw[:, None, None, ky * 3 + kx, :]
+                    for ky in range(3) for kx in range(3)) + db[:, None, None, :]
+    found.append(case("ncnn-depthwise-conv-pack4-output-sizes", "ncnn_convdw_pack4.comp",
+                      [dx, dw, db], [depthwise.astype(np.float32)],
+                      push_values=["w=12", "h=10", "c=2", "cstep=120", "outw=10", "outh=8",
+                                   "outc=2", "outcstep=80"], rtol=1e-4, atol=1e-4))
+
     fa16, fb16 = (_f32(2, 12, 16, low=-2, high=2).astype(np.float16) for _ in range(2))
     found.append(case("ncnn-fp16-storage-by-macro", "ncnn_fp16_storage.comp", [fa16, fb16],
                       [(fa16.astype(np.float32) * fb16 + fa16).astype(np.float16)],

@@ -79,7 +79,8 @@ def covering_assuming_sizes(analysis: ShaderAccess, results: Sequence[Extent],
     that is exact when they hold sizes of the op's tensors: each takes each dimension of
     the results and operands in turn, and one that only scales an address (never bounds
     a guard or a loop: ncnn's ``cstep``, ggml's ``nb01``) also each stride of the results
-    (``gz * pc.cstep + gy * pc.w + gx`` into a 3 x 5 x 7 result: cstep = 35); of the
+    (``gz * pc.cstep + gy * pc.w + gx`` into a 3 x 5 x 7 result: cstep = 35); where
+    that is too many hypotheses, the results' dimensions and strides only; of the
     hypotheses under which a dispatch writes every result exactly, the one whose
     invocation axes walk the results' own axes wins (``out[x * pc.H + y]`` into a
     36 x 20 result: H = 20, x along the 36 rows), the first of equals otherwise. The
@@ -88,11 +89,10 @@ def covering_assuming_sizes(analysis: ShaderAccess, results: Sequence[Extent],
     if analysis.unknown is not None:
         return None
     bounding, scaling = _push_constants_written_by(analysis, results)
-    sizes = sorted({d for extent in (*results, *bound) for d in extent.shape if d > 1})
-    strides = sorted({*sizes, *_strides(analysis, results)})
-    choices = [sizes if symbol in bounding else strides for symbol in (*bounding, *scaling)]
-    if not choices or not sizes or len(choices) > MAX_ASSUMED \
-            or math.prod(map(len, choices)) > MAX_HYPOTHESES:
+    if not bounding and not scaling or len(bounding) + len(scaling) > MAX_ASSUMED:
+        return None
+    choices = _choices(analysis, results, bound, len(bounding), len(scaling))
+    if choices is None:
         return None
     best: tuple[int, Covering, tuple[tuple[str, int], ...]] | None = None
     plausible: tuple[int, Covering, tuple[tuple[str, int], ...]] | None = None
@@ -121,6 +121,21 @@ def covering_assuming_sizes(analysis: ShaderAccess, results: Sequence[Extent],
     if all(v.complete and not v.buffer_overruns for v in kept):
         return Covering(unproven.groups, kept, unproven.walks, named)
     return Covering(covering.groups, covering.verdicts, covering.walks, named)
+
+
+def _choices(analysis: ShaderAccess, results: Sequence[Extent], bound: Sequence[Extent],
+             bounding: int, scaling: int) -> list[list[int]] | None:
+    """The values each push constant is tried with (the bounding ones first): dimensions
+    of every tensor, strides and dimensions of the results for the scaling ones; else
+    the results' dimensions and strides alone. None when both are too many."""
+    strides = _strides(analysis, results)
+    dims = {d for extent in results for d in extent.shape if d > 1}
+    everything = {d for extent in bound for d in extent.shape if d > 1} | dims
+    for sizes, scales in ((everything, everything | strides), (dims, strides)):
+        choices = [sorted(sizes)] * bounding + [sorted(scales)] * scaling
+        if all(choices) and math.prod(map(len, choices)) <= MAX_HYPOTHESES:
+            return choices
+    return None
 
 
 def _unrefuted(covering: Covering) -> bool:
