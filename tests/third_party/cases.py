@@ -642,6 +642,11 @@ def _cases() -> list[Case]:
                       push_values=["w=12", "h=10", "c=2", "cstep=120", "outw=10", "outh=8",
                                    "outc=2", "outcstep=80"], rtol=1e-4, atol=1e-4))
 
+    cat_a, cat_b = _f32(2, 6, 8), _f32(3, 6, 8)
+    found.append(case("ncnn-concat-channels-store-in-both-branches", "ncnn_concat_c.comp",
+                      [cat_a, cat_b], [np.concatenate([cat_a, cat_b])],
+                      push_values=["w=8", "h=6", "ca=2", "cb=3", "cstep=48"]))
+
     fa16, fb16 = (_f32(2, 12, 16, low=-2, high=2).astype(np.float16) for _ in range(2))
     found.append(case("ncnn-fp16-storage-by-macro", "ncnn_fp16_storage.comp", [fa16, fb16],
                       [(fa16.astype(np.float32) * fb16 + fa16).astype(np.float16)],

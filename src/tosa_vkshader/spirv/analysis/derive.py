@@ -254,11 +254,17 @@ def _dispatch_dependent(form: Poly) -> bool:
 
 def units_per_invocation(analysis: ShaderAccess, extent: Extent) -> int:
     """How many units of ``extent`` one invocation's stores cover, when every store into
-    it runs at most once (outside loops) and its width is known; 0 otherwise."""
+    it runs at most once (outside loops) and its width is known; 0 otherwise. Stores to
+    the same address count once."""
     total = 0
+    seen = set()
     for access in analysis.writes_to(extent.set, extent.binding):
         if access.loops or access.width <= 0:
             return 0
+        if access.coordinates is not None:
+            if (access.coordinates, access.width) in seen:
+                continue  # the same element again (`if (...) y[i] = a; else y[i] = b;`)
+            seen.add((access.coordinates, access.width))
         if extent.kind == "buffer":
             total += max(1, access.width // max(extent.element_bytes, 1))
         elif extent.kind == "tensor":
