@@ -97,6 +97,9 @@ def test_a_reference_that_raises_or_answers_wrongly(capsys, tmp_path):
 
         def wide_ints(x):
             return np.full(64, 300)
+
+        def nothing(x):
+            x.sort()
         """)
     model = relu_model(tmp_path)
     code, _, err = verify_cli(capsys, model, "--reference", f"{ref}:explodes",
@@ -106,15 +109,23 @@ def test_a_reference_that_raises_or_answers_wrongly(capsys, tmp_path):
            "ZeroDivisionError: no on the inputs argument 0 = float32[64]: all 0.0" in err
     traceback = err.split("most recent call last:")[1]
     assert traceback.count(f'File "{ref}"') == 2 and "tosa_vkshader" not in traceback
-    for name, said in (("too_many", "returned 2 value(s); the model has 1 result(s)"),
-                       ("wrong_shape", "returned an array of shape [10] for result_0, "
-                                       "which is float32 [64]")):
+    # each wrong answer named as it is, with the repair for it (not another one's)
+    for name, said, hint in (
+            ("too_many", "returned 2 value(s); the model has 1 result(s)",
+             "return one array per result"),
+            ("wrong_shape", "returned an array of shape [10] (10 element(s)) for result_0, "
+                            "which is float32 [64]",
+             "return an array of the result's shape [64]"),
+            ("nothing", "returned None for result_0, which is float32 [64]",
+             "return a numpy array of float32 values in the shape [64]")):
         code, _, err = verify_cli(capsys, model, "--reference", f"{ref}:{name}",
                                   "--no-database")
-        assert code == 2 and f"error[VKS971] the reference {ref}:{name} {said}" in err
+        assert code == 2 and f"error[VKS971] the reference {ref}:{name} {said}" in err, err
+        assert f"help: {hint}" in err
+        assert "saturate" not in err
     code, _, err = verify_cli(capsys, model, "--reference", f"{ref}:absent", "--no-database")
     assert code == 2 and f"the reference module {ref} has no function 'absent'" in err
-    assert "name one of its functions: explodes, helper, too_many, wide_ints, " \
+    assert "name one of its functions: explodes, helper, nothing, too_many, wide_ints, " \
            "wrong_shape" in err
 
 

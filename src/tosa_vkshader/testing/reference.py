@@ -157,24 +157,28 @@ def _expected(reference: Reference, value: Any, name: str, shape: tuple[int, ...
     array = np.asarray(value)
     if array.shape != shape and array.size == int(np.prod(shape, dtype=np.int64)):
         array = array.reshape(shape)  # (a scalar for a one-element result, say)
-    problem = None
-    if array.shape != shape:
-        problem = f"an array of shape {list(array.shape)}"
-    elif array.dtype.kind not in "biuf":
-        problem = f"an array of {array.dtype}"
+    problem = hint = None
+    if array.dtype.kind not in "biuf":  # None, a string, a list of arrays...
+        problem = "None" if value is None else f"an array of {array.dtype}" \
+            if isinstance(value, np.ndarray) else f"a {type(value).__name__}"
+        hint = f"return a numpy array of {dtype} values in the shape {list(shape)}"
+    elif array.shape != shape:
+        problem = f"an array of shape {list(array.shape)} ({array.size} element(s))"
+        hint = f"return an array of the result's shape {list(shape)}"
     elif array.dtype.kind in "iub" and np.dtype(dtype).kind in "iu":
         info = np.iinfo(dtype)
         if array.size and (array.min() < info.min or array.max() > info.max):
             wrong = array[(array < info.min) | (array > info.max)].reshape(-1)[0]
             problem = f"{wrong} among its values, outside {dtype}"
+            hint = f"return {dtype} values (saturate or wrap in the reference as the op " \
+                   "should)"
     elif array.dtype.kind == "f" and np.dtype(dtype).kind in "iub":
         problem = f"{array.dtype} values"
+        hint = f"round and convert in the reference as the op does: .astype(np.{dtype})"
     if problem is not None:
         raise VerifyError([REFERENCE_FAILED.at(
             "", f"the reference {reference.name} returned {problem} for {name}, which is "
-                f"{dtype} {list(shape)}",
-            hint=f"return {dtype} values in the shape {list(shape)} (saturate or wrap in "
-                 "the reference as the op should)")])
+                f"{dtype} {list(shape)}", hint=hint)])
     with np.errstate(all="ignore"):
         return array.astype(dtype)
 
