@@ -390,3 +390,28 @@ def test_a_prepared_model_is_checked_and_converted_once_and_run_many_times():
             assert result.findings == [] and result.device.startswith("llvmpipe")
         np.testing.assert_array_equal(many[0][0], first[0])
     assert not prepared.workdir.exists()
+
+
+def test_a_prepared_model_takes_what_numpy_gives_and_says_what_it_cannot():
+    """A big-endian array (what np.load gives for a file written on such a machine) is
+    the same float32 values; of many cases, a wrong one is named by its number; the
+    prepared model keeps working after a refused call, and refuses use once closed."""
+    a = np.arange(256, dtype=">f4").reshape(1, 256)
+    b = np.ones((1, 256), dtype="<f4")
+    with tosa_vkshader.prepare(EXAMPLES / "add_sub_f32" / "model.mlir") as prepared:
+        total, difference = prepared.run([a, b])
+        np.testing.assert_array_equal(total, a + 1)
+        np.testing.assert_array_equal(difference, a - 1)
+        cases = [[a, b]] * 3
+        cases[1] = [a, b[:, :128]]
+        with pytest.raises(tosa_vkshader.RunError) as caught:
+            prepared.run_many(cases)
+        [problem] = caught.value.diagnostics
+        assert problem.code == "VKS953" and caught.value.exit_code == 2
+        assert problem.message.startswith("case 1: input 1 for argument %arg1: expected "
+                                          "tensor<1x256xf32>")
+        with pytest.raises(ValueError, match="timeout must be a positive number"):
+            prepared.run([a, b], timeout=0)
+        assert prepared.run([b, b]).ok
+    with pytest.raises(ValueError, match="closed"):
+        prepared.run([a, b])

@@ -34,9 +34,12 @@ INPUTS = ["-i", EXAMPLE / "a.npy", "-i", EXAMPLE / "b.npy"]
 @pytest.fixture
 def tmpdir_env(tmp_path, monkeypatch) -> Path:
     """A temporary directory of the runs' own, to see that nothing is left in it."""
+    import tempfile
+
     folder = tmp_path / "tmp"
     folder.mkdir()
-    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setenv("TMPDIR", str(folder))  # for a child process
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))  # in this one, where it is set
     return folder
 
 
@@ -192,3 +195,65 @@ def test_the_runners_own_npy_header_is_read():
     data = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + \
         bytes([1, 2, 255, 0])
     assert read_npy(data) == Npy("int8", (4,), bytes([1, 2, 255, 0]))
+
+
+def test_expect_usage_is_settled_and_a_difference_said_as_it_is(capsys, tmp_path):
+    """As many --expect as results, files that can be read and one kind of tolerance are
+    usage (exit 2, the unreadable file before anything runs); a NaN against a number is
+    said without error sizes of the elements that matched."""
+    expected = [EXAMPLE / "expected_0.npy", EXAMPLE / "expected_1.npy"]
+    code, _, err = cli(capsys, "run", MODEL, *INPUTS, *(f for e in expected * 2
+                                                       for f in ("--expect", e)))
+    assert code == 2 and "error[VKS953] 4 --expect array(s) given for 2 result(s)" in err
+    code, out, err = cli(capsys, "run", MODEL, *INPUTS, "--expect", tmp_path / "none.npy",
+                         "--expect", expected[1])
+    assert code == 2 and out == "" and "cannot read --expect" in err
+    code, out, err = cli(capsys, "run", MODEL, *INPUTS, "--expect", expected[0], "--expect",
+                         expected[1], "--ulp", "1", "--atol", "0.5")
+    assert code == 2 and out == "" and "give --rtol/--atol or --ulp, not both" in err
+    nan = np.load(expected[0])
+    nan[0, 5] = np.nan
+    np.save(tmp_path / "nan.npy", nan)
+    code, _, err = cli(capsys, "run", MODEL, *INPUTS, "--expect", tmp_path / "nan.npy",
+                       "--expect", expected[1])
+    assert code == 1
+    said = err.split("error[VKS960] ")[1].splitlines()[0]
+    assert said.startswith("result_0: 1 of 256 element(s) differ beyond rtol=1e-05, "
+                           "atol=1e-06; first at index [0, 5]: got ")
+    assert said.endswith("expected nan (one is NaN)")
+
+
+def test_a_failed_run_with_keep_workdir_names_the_folder_it_kept(capsys, tmp_path,
+                                                                 tmpdir_env, monkeypatch):
+    stand_in_runner(tmp_path, monkeypatch, 'echo "ERROR: no" >&2\nexit 3')
+    code, _, err = cli(capsys, "run", MODEL, *INPUTS, "--keep-workdir")
+    assert code == 1 and "error[VKS955]" in err
+    kept = kept_workdir(err)
+    assert kept.parent == tmpdir_env and (kept / "scenario.json").exists()
+
+
+def test_ctrl_c_while_the_work_directory_is_removed_still_removes_it(tmpdir_env,
+                                                                     monkeypatch):
+    """Ctrl-C that lands in the clean-up (a run that just ended) waits for it: the
+    folder, with a sentinel file the size of each output, is not left behind."""
+    import shutil
+    import signal
+
+    import tosa_vkshader
+
+    removing = shutil.rmtree
+
+    def interrupted_while_removing(path, *args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        removing(path, *args, **kwargs)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        prepared = tosa_vkshader.prepare(MODEL)
+        assert list(tmpdir_env.iterdir()) == [prepared.workdir]
+        monkeypatch.setattr(shutil, "rmtree", interrupted_while_removing)
+        with pytest.raises(KeyboardInterrupt):
+            prepared.close()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert list(tmpdir_env.iterdir()) == []

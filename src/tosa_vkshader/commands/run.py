@@ -77,6 +77,11 @@ def _run(args: argparse.Namespace) -> int:
     given = read_run_arguments(args, _usage, lambda error: report_error(args, error))
     if isinstance(given, int):
         return given
+    for name in args.expect:  # before the run, not after it
+        try:
+            open(name, "rb").close()
+        except OSError as exc:
+            return _usage(f"cannot read --expect {name}: {exc.strerror or exc}")
     # the inputs are read while the converter runs (plain .npy files without numpy, which
     # is loaded while the scenario runner works)
     result = run_model(given.text, lambda: _load_inputs(args.inputs), path=given.path,

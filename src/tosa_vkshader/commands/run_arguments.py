@@ -24,8 +24,8 @@ FORMATS = ("text", "json", "sarif", "github")
 def add_run_arguments(parser: argparse.ArgumentParser, *, summary: str,
                       float16_rtol: float | None = None) -> None:
     """The options both commands take; ``summary`` says what goes to stdout or stderr
-    beside the report. With ``float16_rtol``, --rtol and --atol default to None (the
-    command decides by the results' types: that relative tolerance for float16)."""
+    beside the report. --rtol and --atol are None unless given (``float16_rtol``: the
+    command decides by the results' types, that relative tolerance for float16)."""
     pushed = parser.add_mutually_exclusive_group()
     pushed.add_argument("--push-constants", metavar="FILE.bin", type=Path,
                         help="raw little-endian bytes of the push-constant block")
@@ -36,9 +36,10 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, summary: str,
                              "matrix's or array's components in order); laid out at the "
                              "offsets the shader's block has")
     by_type = f"; {float16_rtol:g} when a result is float16" if float16_rtol else ""
-    parser.add_argument("--rtol", type=float, default=None if float16_rtol else 1e-5,
+    # (None when not given, so that --ulp with either is refused rather than one ignored)
+    parser.add_argument("--rtol", type=float, default=None,
                         help=f"relative tolerance for float results (default 1e-5{by_type})")
-    parser.add_argument("--atol", type=float, default=None if float16_rtol else 1e-6,
+    parser.add_argument("--atol", type=float, default=None,
                         help="absolute tolerance for float results (default 1e-6)")
     parser.add_argument("--ulp", type=int, metavar="K",
                         help="instead of --rtol/--atol: float results may be at most K "
@@ -111,6 +112,8 @@ def read_run_arguments(args: argparse.Namespace, usage: Callable[[str], int],
         return usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
     if args.ulp is not None and args.ulp < 0:
         return usage(f"--ulp must be 0 or more, not {args.ulp}")
+    if args.ulp is not None and (args.rtol is not None or args.atol is not None):
+        return usage("give --rtol/--atol or --ulp, not both")
     validate: bool | str = args.validate_checks or args.validate
     if args.validate_checks is not None and args.validate is False:
         return usage("--validate-checks asks for the layer that --no-validate turns off")

@@ -32,6 +32,8 @@ def report_error(args: argparse.Namespace, error: RunError) -> int:
     """The diagnostics of a run that failed, with the summary, and the lines a failing
     tool printed (on stderr, each a line of its own); the exit status."""
     print_report(args, error.diagnostics, error.source, summary=True, details=error.details)
+    if error.workdir is not None:
+        print(f"work directory kept: {error.workdir}", file=sys.stderr)
     return error.exit_code
 
 
@@ -42,6 +44,7 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
 
     diagnostics = list(result.diagnostics)
     matched = None
+    miscounted = False
     if args.expect:
         from ..runtime.compare import compare_results
 
@@ -52,6 +55,8 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
                                      atol=args.atol, ulp=args.ulp)
         diagnostics += mismatches
         matched = not mismatches and len(expected)
+        # as many --expect as results is a usage matter, like the inputs' count
+        miscounted = len(expected) != len(result.outputs)
     failed = any(d.severity is Severity.ERROR for d in diagnostics)
     print_report(args, diagnostics, result.source, summary=failed)
     # the summary: on stdout for text, on stderr when stdout holds the report
@@ -75,7 +80,7 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
         print(f"work directory kept: {result.workdir}", file=sys.stderr)
     if matched:
         print(f"all {matched} result(s) match the expected arrays", file=summary)
-    return EXIT_ERRORS if failed else EXIT_OK
+    return EXIT_USAGE if miscounted else EXIT_ERRORS if failed else EXIT_OK
 
 
 def print_report(args: argparse.Namespace, diagnostics: list[Diagnostic],

@@ -85,8 +85,6 @@ def _verify(args: argparse.Namespace) -> int:
 
     if args.examples < 1:
         return say(f"--examples must be 1 or more, not {args.examples}")
-    if args.ulp is not None and (args.rtol is not None or args.atol is not None):
-        return say("give --rtol/--atol or --ulp, not both")
     given = read_run_arguments(args, say, lambda error: _failed(args, error))
     if isinstance(given, int):
         return given

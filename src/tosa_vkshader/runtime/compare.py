@@ -29,6 +29,13 @@ class Tolerance:
     atol: float = 1e-6
     ulp: int | None = None
 
+    @staticmethod
+    def given(rtol: float | None, atol: float | None, ulp: int | None = None) -> Tolerance:
+        """The tolerance with what was given, the defaults for the rest."""
+        default = Tolerance()
+        return Tolerance(default.rtol if rtol is None else rtol,
+                         default.atol if atol is None else atol, ulp)
+
     def describe(self) -> str:
         if self.ulp is not None:
             return f"by more than {self.ulp} ULP"
@@ -54,20 +61,24 @@ class Mismatch:
     def describe(self, tolerance: Tolerance) -> str:
         how = "exactly (integers)" if self.exact else tolerance.describe()
         apart = "" if self.ulp is None else f" ({_ulp_text(self.ulp)})"
+        # (over the differing elements; none to tell when each is NaN against a number)
+        errors = "" if self.max_abs != self.max_abs else \
+            f"; max abs error {self.max_abs:g}, max rel error {self.max_rel:g}"
         return (f"result_{self.result}: {self.count} of {self.size} element(s) differ {how}; "
                 f"first at index {list(self.first)}: got {self.got!s}, expected "
-                f"{self.expected!s}{apart}; max abs error {self.max_abs:g}, max rel error "
-                f"{self.max_rel:g}")
+                f"{self.expected!s}{apart}{errors}")
 
 
 def compare_results(results: Sequence[np.ndarray], expected: Sequence[np.ndarray], *,
-                    rtol: float, atol: float, ulp: int | None = None) -> list[Diagnostic]:
-    """One diagnostic per result that differs (none when all match)."""
+                    rtol: float | None = None, atol: float | None = None,
+                    ulp: int | None = None) -> list[Diagnostic]:
+    """One diagnostic per result that differs (none when all match); ``rtol`` and
+    ``atol`` default to :class:`Tolerance`'s."""
     if len(expected) != len(results):
         return [INPUT_MISMATCH.at(
             "", f"{len(expected)} --expect array(s) given for {len(results)} result(s)",
             hint="give one --expect per result, in result order")]
-    tolerance = Tolerance(rtol, atol, ulp)
+    tolerance = Tolerance.given(rtol, atol, ulp)
     problems = []
     for index, (got, want) in enumerate(zip(results, expected, strict=True)):
         if got.shape != want.shape:
@@ -108,8 +119,8 @@ def find_mismatch(index: int, got: np.ndarray, want: np.ndarray,
         rel = np.where(w != 0, diff / np.abs(w), np.where(diff == 0, 0.0, np.inf))
     return Mismatch(index, int(bad.sum()), int(bad.size), first, got[first],
                     want.astype(got.dtype)[first] if not exact else want[first], exact,
-                    None if ulps is None else float(ulps[first]), _largest(diff),
-                    _largest(rel))
+                    None if ulps is None else float(ulps[first]), _largest(diff[bad]),
+                    _largest(rel[bad]))
 
 
 def _largest(values: np.ndarray) -> float:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..diagnostics import Diagnostic
     from ..sources.base import SourceFile
 
@@ -26,7 +28,7 @@ class RunError(Exception):
     command line exits with: 2 for the environment and the inputs, 1 for the model.
     ``source`` is the model as the check read it, when the diagnostics are the check's
     (reporters show their lines from it); ``details``, the lines a failing tool printed
-    (the diagnostic names the first).
+    (the diagnostic names the first); ``workdir``, the work directory when it was kept.
     """
 
     def __init__(self, diagnostics: list[Diagnostic], *, source: SourceFile | None = None,
@@ -38,6 +40,7 @@ class RunError(Exception):
         self.diagnostics = list(diagnostics)
         self.source = source
         self.details = details
+        self.workdir: Path | None = None
 
     @property
     def exit_code(self) -> int:

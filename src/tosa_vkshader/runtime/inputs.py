@@ -16,13 +16,15 @@ from .rules import INPUT_MISMATCH
 _ELEMENTS = {dtype: element for element, dtype in reversed(list(NUMPY_DTYPES.items()))}
 
 
-def match_inputs(signature: Signature, inputs: Sequence[Npy]) -> None:
-    """:class:`RunError` naming every input that does not fit its argument."""
+def match_inputs(signature: Signature, inputs: Sequence[Npy], case: int | None = None) -> None:
+    """:class:`RunError` naming every input that does not fit its argument (and the
+    ``case`` of several, when given)."""
     arguments = signature.arguments
     wanted = ", ".join(f"{a.name}: {a.type.text}" for a in arguments)
+    which = "" if case is None else f"case {case}: "
     if len(inputs) != len(arguments):
         raise RunError([INPUT_MISMATCH.at(
-            "", f"@{signature.name} takes {len(arguments)} argument(s) ({wanted}), "
+            "", f"{which}@{signature.name} takes {len(arguments)} argument(s) ({wanted}), "
                 f"{len(inputs)} input(s) given",
             hint="give one input per argument, in argument order")])
     problems = []
@@ -30,7 +32,7 @@ def match_inputs(signature: Signature, inputs: Sequence[Npy]) -> None:
         given = render_tensor(_ELEMENTS.get(array.dtype, array.dtype), array.shape)
         if array.dtype != argument.dtype or array.shape != argument.shape:
             problems.append(INPUT_MISMATCH.at(
-                "", f"input {index} for argument {argument.name}: expected "
+                "", f"{which}input {index} for argument {argument.name}: expected "
                     f"{argument.type.text} ({argument.dtype} {list(argument.shape or ())}), "
                     f"given {given} ({array.dtype} {list(array.shape)})",
                 hint=_conversion(array, argument.dtype or "", argument.shape or ())))

@@ -55,7 +55,11 @@ def from_array(value: Any) -> Npy:
     import numpy as np
 
     array = np.ascontiguousarray(np.asarray(value))
-    return Npy(str(array.dtype), tuple(array.shape), array.tobytes())
+    if array.dtype.byteorder == ">" or (array.dtype.byteorder == "=" and
+                                        sys.byteorder != "little"):
+        # (a big-endian file's float32 is float32: its values, in the device's order)
+        array = array.astype(array.dtype.newbyteorder("<"))
+    return Npy(str(array.dtype.newbyteorder("=")), tuple(array.shape), array.tobytes())
 
 
 def itemsize(dtype: str) -> int:

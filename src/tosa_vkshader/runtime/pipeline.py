@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .errors import RunError
 from .session import AUTO, DEFAULT_TIMEOUT, PreparedModel
 
 if TYPE_CHECKING:
@@ -41,5 +42,9 @@ def run_model(text: str, inputs: Inputs, *, path: str | None = None,
     try:
         return prepared.run(inputs, push_constants=push_constants, write_check=write_check,
                             validate=validate, timeout=timeout)
+    except RunError as error:
+        if keep_workdir:  # (a failed run is what the folder is kept for)
+            error.workdir = prepared.workdir
+        raise
     finally:
         prepared.close()

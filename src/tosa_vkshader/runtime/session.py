@@ -153,6 +153,7 @@ class PreparedModel:
         self._prefilled = False
         self._conversion: Conversion | None = None
         self._runner: Runner | None = None
+        self._closed = False
         try:
             # HLSL is compiled and embedded before converting (the runtime cannot compile
             # it); anything else is converted as given, at once.
@@ -249,8 +250,8 @@ class PreparedModel:
         from .shaders import push_targets
 
         try:
-            for case in cases:
-                match_inputs(self.signature, case.inputs)
+            for number, case in enumerate(cases):
+                match_inputs(self.signature, case.inputs, number if len(cases) > 1 else None)
             match_signature(self.interface, self.signature)
         except RunError:
             self._model_errors_first()
@@ -286,6 +287,10 @@ class PreparedModel:
                  timeout: float = DEFAULT_TIMEOUT) -> list[RunResult]:
         """:meth:`run` for several sets of inputs in one scenario-runner process (the
         runner's start-up and shader compilation are paid once); one result each."""
+        if self._closed:  # (as a closed file says)
+            raise ValueError("run on a closed prepared model")
+        if not timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
         automatic = isinstance(validate, str) and validate == AUTO
         validation = None
         if validate and not automatic:
@@ -497,11 +502,15 @@ class PreparedModel:
         return finding.located(place or checked.context.place("op"))
 
     def close(self) -> None:
-        """Stop what still runs and remove the work directory (unless it is kept)."""
-        if self._conversion is not None:
-            self._conversion.stop()
-        if not self.keep_workdir:
-            remove_workdir(str(self.workdir))
+        """Stop what still runs and remove the work directory (unless it is kept). Ctrl-C
+        or SIGTERM arriving meanwhile waits until it is done: an interrupted removal left
+        the folder, a sentinel file the size of each output in it, behind."""
+        self._closed = True
+        with signals_held():
+            if self._conversion is not None:
+                self._conversion.stop()
+            if not self.keep_workdir:
+                remove_workdir(str(self.workdir))
 
     def __enter__(self) -> PreparedModel:
         return self

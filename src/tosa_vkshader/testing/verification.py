@@ -164,11 +164,9 @@ def tolerance_of(results: Sequence[Argument], rtol: float | None, atol: float | 
         if ulp < 0:
             raise ValueError(f"ulp must be 0 or more, not {ulp}")
         return Tolerance(ulp=ulp)
-    default = Tolerance()
     if rtol is None and any(result.dtype == "float16" for result in results):
         rtol = FLOAT16_RTOL
-    return Tolerance(default.rtol if rtol is None else rtol,
-                     default.atol if atol is None else atol)
+    return Tolerance.given(rtol, atol)
 
 
 def run_verification(text: str, path: str | None, reference: Callable[..., Any] | str,
