@@ -415,3 +415,30 @@ def test_a_prepared_model_takes_what_numpy_gives_and_says_what_it_cannot():
         assert prepared.run([b, b]).ok
     with pytest.raises(ValueError, match="closed"):
         prepared.run([a, b])
+
+
+def test_an_argument_read_by_a_custom_op_and_a_tosa_op(capsys, tmp_path):
+    """A TOSA op after the custom op that also reads the model's argument: as a tensor
+    operand of both it runs; a buffer operand of the custom op is a second resource of the
+    converter's that the runner cannot bind, named before the runner's own words."""
+    t = "tensor<1x64xf32>"
+    example = EXAMPLES / "tensor_add"
+    after = f"%1 = tosa.add %0, %arg0 : ({t}, {t}) -> {t}\n    return %1 : {t}"
+    tensors = tmp_path / "tensors.mlir"
+    tensors.write_text((example / "model.mlir").read_text().replace(f"return %0 : {t}", after))
+    lhs, rhs = np.load(example / "lhs.npy"), np.load(example / "rhs.npy")
+    np.save(tmp_path / "expected.npy", lhs + rhs + lhs)
+    code, _, err = cli(capsys, "run", tensors, "-i", example / "lhs.npy", "-i",
+                       example / "rhs.npy", "--expect", tmp_path / "expected.npy")
+    assert code == 0, err
+    t = "tensor<1x256xf32>"
+    buffers = tmp_path / "buffers.mlir"
+    buffers.write_text((EXAMPLES / "add_sub_f32" / "model.mlir").read_text().replace(
+        f"return %0#0, %0#1 : {t}, {t}",
+        f"%1 = tosa.add %0#0, %arg0 : ({t}, {t}) -> {t}\n    return %1, %0#1 : {t}, {t}"))
+    code, _, err = cli(capsys, "run", buffers, "-i", EXAMPLES / "add_sub_f32" / "a.npy", "-i",
+                       EXAMPLES / "add_sub_f32" / "b.npy")
+    assert code == 1
+    assert "error[VKS959] argument 0 (a VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) is also read as " \
+           "a VK_DESCRIPTOR_TYPE_TENSOR_ARM by another op" in err, err
+    assert "help: declare the custom op's operand a tensor" in err

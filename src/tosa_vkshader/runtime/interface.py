@@ -87,6 +87,7 @@ def read_interface(dump: dict[str, Any]) -> Interface:
 
     compute = tuple(modules.get(s.get("module_index"), {}).get("name", "")
                     for s in sequence.get("segments", []) if s.get("type") == "COMPUTE")
+    _require_one_resource_per_input(resources, sequence.get("inputs", []))
     return Interface(
         tuple(resource(e, "input") for e in sequence.get("inputs", [])),
         tuple(resource(e, "output") for e in sequence.get("outputs", [])),
@@ -111,6 +112,37 @@ def match_signature(interface: Interface, signature: Signature) -> None:
         raise RunError([UNSUPPORTED_INTERFACE.at(
             "", "; ".join(problems),
             hint="return every result of every custom op, and use every argument once")])
+
+
+def _require_one_resource_per_input(resources: dict[int, dict[str, Any]],
+                                    inputs: list[dict[str, Any]]) -> None:
+    """:class:`RunError` for an argument the converter made two resources of: read as a
+    buffer (or image) by a custom op and as a tensor by a TOSA op. The model sequence
+    binds one of them, and the scenario runner stops at the other (measured with the
+    0.11.0 runner: "No resource found for VGF binding"); the same argument read as a
+    tensor by both runs."""
+    bound = {entry.get("mrt_index"): entry for entry in inputs}
+    problems = []
+    for index, raw in sorted(resources.items()):
+        if raw.get("category") != "INPUT" or index in bound:
+            continue
+        group = raw.get("alias_group_id")
+        twin = next((entry for mrt, entry in bound.items()
+                     if resources.get(mrt, {}).get("alias_group_id") == group), None)
+        which = f"argument {twin.get('index', '?')}" if twin else "an argument"
+        other = resources.get(twin.get("mrt_index")) if twin else None
+        as_what = f" (a {other.get('vk_descriptor_type')})" if other else ""
+        problems.append(f"{which}{as_what} is also read as a "
+                        f"{raw.get('vk_descriptor_type')} by another op: the converter made "
+                        "a second resource of it, which the model sequence does not bind")
+    if problems:
+        from .rules import UNSUPPORTED_INTERFACE
+
+        raise RunError([UNSUPPORTED_INTERFACE.at(
+            "", f"{'; '.join(problems)}: the scenario runner stops at it (\"No resource "
+                "found for VGF binding\")",
+            hint="declare the custom op's operand a tensor (VK_DESCRIPTOR_TYPE_TENSOR_ARM), "
+                 "as the TOSA op reads it: then one resource serves both")])
 
 
 def _require_supported(resource: Resource, what: str) -> None:
