@@ -121,7 +121,7 @@ def _require_one_resource_per_input(resources: dict[int, dict[str, Any]],
     binds one of them, and the scenario runner stops at the other (measured with the
     0.11.0 runner: "No resource found for VGF binding"); the same argument read as a
     tensor by both runs."""
-    bound = {entry.get("mrt_index"): entry for entry in inputs}
+    bound = {entry["mrt_index"]: entry for entry in inputs}
     problems = []
     for index, raw in sorted(resources.items()):
         if raw.get("category") != "INPUT" or index in bound:
@@ -130,7 +130,7 @@ def _require_one_resource_per_input(resources: dict[int, dict[str, Any]],
         twin = next((entry for mrt, entry in bound.items()
                      if resources.get(mrt, {}).get("alias_group_id") == group), None)
         which = f"argument {twin.get('index', '?')}" if twin else "an argument"
-        other = resources.get(twin.get("mrt_index")) if twin else None
+        other = resources.get(twin["mrt_index"]) if twin else None
         as_what = f" (a {other.get('vk_descriptor_type')})" if other else ""
         problems.append(f"{which}{as_what} is also read as a "
                         f"{raw.get('vk_descriptor_type')} by another op: the converter made "
