@@ -392,13 +392,19 @@ def test_a_prepared_model_is_checked_and_converted_once_and_run_many_times():
     assert not prepared.workdir.exists()
 
 
-def test_a_prepared_model_takes_what_numpy_gives_and_says_what_it_cannot():
+def test_a_prepared_model_says_which_input_of_which_case_it_cannot_take():
     """A big-endian array (what np.load gives for a file written on such a machine) is
-    the same float32 values; of many cases, a wrong one is named by its number; the
-    prepared model keeps working after a refused call, and refuses use once closed."""
-    a = np.arange(256, dtype=">f4").reshape(1, 256)
+    refused with the conversion that keeps its values; of many cases, a wrong one is
+    named by its number; the prepared model keeps working after a refused call, and
+    refuses use once closed."""
+    a = np.arange(256, dtype="<f4").reshape(1, 256)
     b = np.ones((1, 256), dtype="<f4")
     with tosa_vkshader.prepare(EXAMPLES / "add_sub_f32" / "model.mlir") as prepared:
+        with pytest.raises(tosa_vkshader.RunError) as caught:
+            prepared.run([a.astype(">f4"), b])
+        [problem] = caught.value.diagnostics
+        assert problem.hint == 'x.astype("<f4") (the same values, in the little-endian ' \
+                               "order the device reads)"
         total, difference = prepared.run([a, b])
         np.testing.assert_array_equal(total, a + 1)
         np.testing.assert_array_equal(difference, a - 1)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ..op_context import render_tensor
 from .errors import RunError
 from .model import NUMPY_DTYPES, Signature
-from .npyfile import Npy
+from .npyfile import Npy, little_endian_twin
 from .rules import INPUT_MISMATCH
 
 # numpy's name of an element type -> the MLIR element type it is shown as
@@ -43,6 +43,9 @@ def match_inputs(signature: Signature, inputs: Sequence[Npy], case: int | None =
 def _conversion(array: Npy, dtype: str, shape: tuple[int, ...]) -> str | None:
     """The numpy call that makes the input fit, when one can: the same number of elements
     (a reshape never makes a shape out of another count)."""
+    if little_endian_twin(array.dtype) == dtype:  # (what np.load gives for such a file)
+        return f'x.astype("<{array.dtype[1:]}") (the same values, in the little-endian ' \
+               "order the device reads)"
     if math.prod(array.shape) != math.prod(shape):
         return f"give an array of {math.prod(shape)} {dtype} element(s) in the shape " \
                f"{list(shape)} (this one has {math.prod(array.shape)})"

@@ -55,11 +55,13 @@ def from_array(value: Any) -> Npy:
     import numpy as np
 
     array = np.ascontiguousarray(np.asarray(value))
-    if array.dtype.byteorder == ">" or (array.dtype.byteorder == "=" and
-                                        sys.byteorder != "little"):
-        # (a big-endian file's float32 is float32: its values, in the device's order)
-        array = array.astype(array.dtype.newbyteorder("<"))
-    return Npy(str(array.dtype.newbyteorder("=")), tuple(array.shape), array.tobytes())
+    return Npy(str(array.dtype), tuple(array.shape), array.tobytes())
+
+
+def little_endian_twin(dtype: str) -> str | None:
+    """For a big-endian element type (``>f4``), numpy's name of the same type in the
+    device's little-endian order (``float32``); None for any other."""
+    return _DESCRS.get("<" + dtype[1:]) if dtype.startswith(">") else None
 
 
 def itemsize(dtype: str) -> int:
