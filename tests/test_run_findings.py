@@ -301,3 +301,39 @@ def test_scalar_block_layout_is_invalid_on_the_reference_runtimes_device():
            "Structure id" in result.findings[0].message
     assert "stride 20 not satisfying alignment to 16" in result.findings[0].message
     assert not result.ok
+
+
+EVEN_ONLY = HEADER + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Y { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i % 2u == 0u) y[i] = x[i] + 1.0; }
+"""
+COPY = HEADER + """layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(set = 0, binding = 1) writeonly buffer Y { float y[]; };
+void main() { uint i = gl_GlobalInvocationID.x; y[i] = x[i]; }
+"""
+
+
+def test_a_result_the_next_op_also_reads_is_write_checked_per_dispatch():
+    """`return %1, %0` with %0 also read by the next op: the VGF backs the op's input with
+    the result's memory, and two dispatches of one graph resource shared it (the first
+    dispatch's results came back holding the second one's sentinel, with no finding:
+    exit 0 with NaNs). Each dispatch now gets a graph of its own: the elements the first
+    op never writes are found, and the results are those of a run without the check."""
+    t = "tensor<64xf32>"
+    lines = [next(line for line in op_from_shader(shader, language="GLSL",
+                                                  workgroup_sizes=[1, 1, 1]).to_mlir([t], [t])
+                  .splitlines() if "tosa.custom" in line).strip()
+             for shader in (EVEN_ONLY, COPY)]
+    model = (f"module {{\n  func.func @main(%arg0: {t}) -> ({t}, {t}) {{\n    {lines[0]}\n"
+             f"    {lines[1].replace('%0 = tosa.custom %arg0', '%1 = tosa.custom %0')}\n"
+             f"    return %1, %0 : {t}, {t}\n  }}\n}}\n")
+    x = np.arange(64, dtype=np.float32)
+    checked = tosa_vkshader.run(model, [x])
+    plain = tosa_vkshader.run(model, [x], write_check=False)
+    expected = np.where(np.arange(64) % 2 == 0, x + 1, 0).astype(np.float32)
+    for got in (*checked, *plain):
+        np.testing.assert_array_equal(got, expected)
+    found = [(d.code, d.message.split(" `")[0]) for d in checked.findings]
+    assert ("VKS962", "result_1") in found and not checked.ok

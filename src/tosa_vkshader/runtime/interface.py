@@ -63,11 +63,16 @@ class Resource:
 @dataclass(frozen=True, slots=True)
 class Interface:
     """The VGF's inputs and outputs, and the module name of each COMPUTE segment in
-    order (what push constants are addressed to)."""
+    order (what push constants are addressed to). ``shared_results``: a segment reads a
+    resource that no segment writes and the model does not take, which the runtime backs
+    with a result's memory (a result the graph also consumes, ``return %1, %0`` with
+    ``%0`` read by the next op): every dispatch of one graph resource then shares it,
+    so the scenario gives each dispatch a graph of its own."""
 
     inputs: tuple[Resource, ...]
     outputs: tuple[Resource, ...]
     compute_modules: tuple[str, ...]
+    shared_results: bool = False
 
 
 def read_interface(dump: dict[str, Any]) -> Interface:
@@ -88,10 +93,14 @@ def read_interface(dump: dict[str, Any]) -> Interface:
     compute = tuple(modules.get(s.get("module_index"), {}).get("name", "")
                     for s in sequence.get("segments", []) if s.get("type") == "COMPUTE")
     _require_one_resource_per_input(resources, sequence.get("inputs", []))
+    segments = sequence.get("segments", [])
+    taken = {e["mrt_index"] for e in sequence.get("inputs", [])}
+    written = {e["mrt_index"] for s in segments for e in s.get("outputs", [])}
+    read = {e["mrt_index"] for s in segments for e in s.get("inputs", [])}
     return Interface(
         tuple(resource(e, "input") for e in sequence.get("inputs", [])),
         tuple(resource(e, "output") for e in sequence.get("outputs", [])),
-        compute)
+        compute, shared_results=bool(read - taken - written))
 
 
 def match_signature(interface: Interface, signature: Signature) -> None:

@@ -76,7 +76,7 @@ def write_scenario(workdir: Path, interface: Interface, plan: Plan, cases: list[
     if plan.copies > 1 and not prefilled:
         write_prefill(workdir, interface, plan)
     resources: list[dict[str, Any]] = [{"graph": {"uid": "graph", "src": "model.vgf"}}]
-    commands = []
+    commands: list[dict[str, Any]] = []
     push_size = None
     for number, case in enumerate(cases):
         prefix = _case_prefix(number, len(cases))
@@ -107,14 +107,20 @@ def write_scenario(workdir: Path, interface: Interface, plan: Plan, cases: list[
                     entry[resource.kind]["src"] = _prefill_file(copy, index, resource)
                 resources.append(entry)
                 bindings.append({"id": resource.binding, "set": 0, "resource_ref": uid})
-            dispatch: dict[str, Any] = {"graph_ref": "graph", "bindings": bindings}
+            graph = "graph"
+            if interface.shared_results and commands:  # (see Interface.shared_results)
+                graph = f"graph_{len(commands)}"
+                resources.append({"graph": {"uid": graph, "src": "model.vgf"}})
+            dispatch: dict[str, Any] = {"graph_ref": graph, "bindings": bindings}
             if pushes:
                 dispatch["push_constants"] = [
                     {"push_data_ref": pushes[op], "shader_target": module}
                     for module, op in plan.push_targets]
             commands.append({"dispatch_graph": dispatch})
     if push_size is not None:
-        resources[0]["graph"]["push_constants_size"] = push_size
+        for entry in resources:
+            if "graph" in entry:
+                entry["graph"]["push_constants_size"] = push_size
     scenario = {"commands": commands, "resources": resources}
     (workdir / "scenario.json").write_text(json.dumps(scenario, indent=1), encoding="utf-8")
 
