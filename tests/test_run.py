@@ -140,6 +140,9 @@ def test_too_few_workgroups_leave_elements_uncomputed(capsys, tmp_path):
            "element(s) were never written" in err and "first at [32], [33]" in err
     assert "error[VKS960] result_0: 32 of 64 element(s) differ exactly" in err
     assert "first at index [32]" in err
+    # the difference is said where the result is written: at the op, in the model's file
+    [mismatch] = [line for line in err.splitlines() if "error[VKS960]" in line]
+    assert mismatch.startswith(f"{model}:3:"), mismatch
     got = np.load(tmp_path / "out" / "result_0.npy")
     np.testing.assert_array_equal(got[:32], (a + b)[:32])
     assert not np.any(got[32:] == (a + b)[32:])

@@ -52,7 +52,7 @@ def report(args: argparse.Namespace, result: RunResult) -> int:
         if any(a is None for a in expected):
             return EXIT_USAGE
         mismatches = compare_results(result.outputs, expected, rtol=args.rtol,
-                                     atol=args.atol, ulp=args.ulp)
+                                     atol=args.atol, ulp=args.ulp, places=result.places)
         diagnostics += mismatches
         matched = not mismatches and len(expected)
         # as many --expect as results is a usage matter, like the inputs' count

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Location
 from .rules import INPUT_MISMATCH, RESULT_MISMATCH
 
 if TYPE_CHECKING:
@@ -71,9 +71,11 @@ class Mismatch:
 
 def compare_results(results: Sequence[np.ndarray], expected: Sequence[np.ndarray], *,
                     rtol: float | None = None, atol: float | None = None,
-                    ulp: int | None = None) -> list[Diagnostic]:
-    """One diagnostic per result that differs (none when all match); ``rtol`` and
-    ``atol`` default to :class:`Tolerance`'s."""
+                    ulp: int | None = None,
+                    places: Sequence[Location | None] = ()) -> list[Diagnostic]:
+    """One diagnostic per result that differs (none when all match), placed at
+    ``places[index]`` (where the result is written) when given; ``rtol`` and ``atol``
+    default to :class:`Tolerance`'s."""
     if len(expected) != len(results):
         return [INPUT_MISMATCH.at(
             "", f"{len(expected)} --expect array(s) given for {len(results)} result(s)",
@@ -81,13 +83,15 @@ def compare_results(results: Sequence[np.ndarray], expected: Sequence[np.ndarray
     tolerance = Tolerance.given(rtol, atol, ulp)
     problems = []
     for index, (got, want) in enumerate(zip(results, expected, strict=True)):
+        place = places[index] if index < len(places) else None
         if got.shape != want.shape:
             problems.append(RESULT_MISMATCH.at(
-                "", f"result_{index}: shape {list(got.shape)}, expected {list(want.shape)}"))
+                "", f"result_{index}: shape {list(got.shape)}, expected {list(want.shape)}")
+                .located(place))
             continue
         found = find_mismatch(index, got, want, tolerance)
         if found is not None:
-            problems.append(RESULT_MISMATCH.at("", found.describe(tolerance)))
+            problems.append(RESULT_MISMATCH.at("", found.describe(tolerance)).located(place))
     return problems
 
 

@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..diagnostics import Diagnostic
-    from ..sources.base import SourceFile
+    from ..diagnostics import Diagnostic, Location
+    from ..sources.base import Op, SourceFile
     from .interface import Interface
     from .model import ModelOp, RunModel, Signature
     from .npyfile import Npy
@@ -85,6 +85,8 @@ class RunResult(Sequence["np.ndarray"]):
     device: str | None = None  # as the runner names it
     workdir: Path | None = None  # kept only when asked
     source: SourceFile | None = field(default=None, repr=False)  # the model as checked
+    # where each result is written (its op, in the model's file), for what is said of it
+    places: list[Location | None] = field(default_factory=list, repr=False)
     _arrays: list[np.ndarray] | None = field(default=None, repr=False)
 
     @property
@@ -415,6 +417,8 @@ class PreparedModel:
         layer_notes, layer_findings = self._validation_report() if validation is not None \
             else ([], [])
         layer_findings += self._race_findings()
+        places = [self._op_place(producer[0]) if (producer := self.model.producer(index))
+                  else None for index in range(len(signature.results))]
         results = []
         for number in range(len(cases)):
             outputs: list[Npy] = []
@@ -435,7 +439,7 @@ class PreparedModel:
                 # (the first dispatch's: its output held zeros, as without the check)
                 outputs.append(raw[0].result(dtype, shape))
             results.append(RunResult(outputs, findings + layer_findings, notes + layer_notes,
-                                     device, source=source))
+                                     device, source=source, places=places))
         return results
 
     def _shader_of(self, op: ModelOp) -> ShaderOp | None:
@@ -492,14 +496,24 @@ class PreparedModel:
     def _placed(self, finding: Diagnostic, op: ModelOp) -> Diagnostic:
         """``finding`` located in the model's file: at its pointer inside the op's
         attributes, else at the op."""
-        source = self.verdict.report().source
-        checked = next((o for o in source.ops if o.context is not None
-                        and o.context.spans.get("op", (-1, -1))[0] == op.site.start),
-                       None) if source is not None else None
+        checked = self._checked_op(op)
         if checked is None or checked.context is None:
             return finding
         place = checked.locate(finding) if finding.pointer else None
         return finding.located(place or checked.context.place("op"))
+
+    def _op_place(self, op: ModelOp) -> Location | None:
+        """Where ``op`` is in the model's file."""
+        checked = self._checked_op(op)
+        return checked.context.place("op") if checked is not None and \
+            checked.context is not None else None
+
+    def _checked_op(self, op: ModelOp) -> Op | None:
+        """``op`` as the check read it (its context places things in the file)."""
+        source = self.verdict.report().source
+        return next((o for o in source.ops if o.context is not None
+                     and o.context.spans.get("op", (-1, -1))[0] == op.site.start),
+                    None) if source is not None else None
 
     def close(self) -> None:
         """Stop what still runs and remove the work directory (unless it is kept). Ctrl-C
