@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic
 from ..rule_registry import rule
 from ..spirv.grammar import OPS, RESULT_WORD, enum_value
-from ..spirv.words import instructions, module_words
+from ..spirv.words import instructions
 from ..view import AttributeView
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def check_spec_id_defaults(view: AttributeView, shader: Shader) -> Iterator[Diag
             by_id.setdefault(decorated[0], []).append(constant)
     if all(len({c.value for c in group}) < 2 for group in by_id.values()):
         return
-    read = _ids_read(shader.spirv)
+    read = _ids_read(shader.words())
     local = reflection.local_size
     for spec_id, constants in sorted(by_id.items()):
         named = sorted({(module.names[c.id], c.value) for c in constants
@@ -92,11 +92,10 @@ _READS_ALL = frozenset(code for code, (name, *_rest) in OPS.items()
                                    "OpConstantComposite", "OpTypeArray"))
 
 
-def _ids_read(spirv: bytes) -> frozenset[int]:
+def _ids_read(words: Sequence[int]) -> frozenset[int]:
     """The ids that instructions other than names, decorations and declarations take as
     operands (an array's length, a specialization-constant expression, the code). A
     literal operand equal to an id counts too: at worst a constant counts as read."""
-    words = module_words(spirv)
     found: set[int] = set()
     for offset, opcode, count in instructions(words):
         if opcode in _NOT_READS and opcode not in _READS_ALL:

@@ -10,12 +10,12 @@ one op gets back: the shared ``Shader`` (or None) and the diagnostics placed at 
 
 from __future__ import annotations
 
-import sys
-from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Severity
+from ..spirv.words import module_words
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -70,15 +70,10 @@ class Shader:
     # analysis, spirv/analysis); None when the module has errors or was not reflected.
     access: ShaderAccess | None = field(default=None, repr=False)
 
-    def words(self) -> tuple[int, ...]:
-        """The module as 32-bit words in the module's own byte order (made on each call:
+    def words(self) -> Sequence[int]:
+        """The module as 32-bit words in the machine's byte order (made on each call:
         few rules need them)."""
-        words = array("I")
-        words.frombytes(self.spirv)
-        big_endian_module = self.spirv[:4] == b"\x07\x23\x02\x03"
-        if big_endian_module != (sys.byteorder == "big"):
-            words.byteswap()
-        return tuple(words)
+        return module_words(self.spirv)
 
     @property
     def ok(self) -> bool:
