@@ -73,11 +73,10 @@ VETTED = VettedShaders()
 OP_MEMO = OpMemo()
 
 
-def lint_answers(jobs: list[CheckJob]) -> list[Answer | NeedsWorker]:
-    """The rendered answer of each check that needs no worker (what a worker must do for
-    the others): rendered in the batch, one after the other."""
-    return [result if isinstance(result, NeedsWorker) else json_answer(result)
-            for result in lint_only(jobs, VETTED, OP_MEMO)]
+def lint_results(jobs: list[CheckJob]) -> list[dict[str, Any] | NeedsWorker]:
+    """The result of each check that needs no worker (what a worker must do for the
+    others), with this process's vetted shaders and op memo."""
+    return lint_only(jobs, VETTED, OP_MEMO)
 
 
 def fix_results(jobs: list[FixJob]) -> list[FixResult]:
@@ -149,22 +148,21 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 async def lint_first(linter: Linter, batch_func: Callable[[list[Any]], list[Any]],
                      pool_func: Callable[[list[Any]], list[Any]], job: Any, size: int) -> Any:
-    """The answer of a lint job, or what a worker must do for it. Checking a large body
-    with thousands of bad keys takes long enough to stall every other request if done in
-    the event loop: a lint worker takes it. Small ones are checked in the loop, together
-    with those that arrive with them."""
+    """The result of a lint job (``batch_func``'s in the event loop, ``pool_func``'s in a
+    lint worker). Checking a large body with thousands of bad keys takes long enough to
+    stall every other request if done in the event loop: a lint worker takes it. Small
+    ones are checked in the loop, together with those that arrive with them."""
     if size > linter.limits.inline_body:
-        result = await in_pool(linter.lint_pool, pool_func, job)
-        return result if isinstance(result, NeedsWorker) else json_answer(result)
+        return await in_pool(linter.lint_pool, pool_func, job)
     return await linter.batcher.run(batch_func, job, size)
 
 
 async def check(linter: Linter, body: Body) -> tuple[Answer, bool]:
     """``POST /v1/check`` (a LintRoute handler)."""
     job = check_job(body, linter.base, linter.limits)
-    answer = await lint_first(linter, lint_answers, lint_only, job, len(body.data))
+    answer = await lint_first(linter, lint_results, lint_only, job, len(body.data))
     if not isinstance(answer, NeedsWorker):
-        return answer, True
+        return json_answer(answer), True
     # Shader code for a worker. Its answer is kept when it compiled nothing and depends on
     # no moment (cache.py); the embedded SPIR-V it read is then vetted, and checked in
     # the event loop from now on.
@@ -181,11 +179,7 @@ async def fix(linter: Linter, body: Body) -> tuple[Answer, bool]:
     text's check as ``POST /v1/check`` makes it (a compile worker's where it has shader
     code: such an answer is not kept)."""
     job = fix_job(body, linter.base, linter.limits)
-    size = len(body.data)
-    if size > linter.limits.inline_body:
-        result = await in_pool(linter.lint_pool, run_fixes, job)
-    else:
-        result = await linter.batcher.run(fix_results, job, size)
+    result = await lint_first(linter, fix_results, run_fixes, job, len(body.data))
     if result.pending is None:
         return json_answer(result.answer), True
     return json_answer(result.checked(await in_pool(linter.pool, run_checks,
